@@ -1,0 +1,59 @@
+import type { Buffer } from 'node:buffer';
+
+export type ServerFlavor = 'mariadb' | 'mysql' | 'percona';
+export type TargetKind = 'local' | 'container' | 'external';
+
+export interface ServerInfo {
+  flavor: ServerFlavor;
+  /** Version as SELECT VERSION() reports it, e.g. 10.11.19-MariaDB-0+deb12u1. */
+  version: string;
+  target: TargetKind;
+}
+
+/** How a client (mysql2, sysbench) reaches the server. Host is always loopback or a container we started. */
+export interface ConnectionOptions {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
+  socketPath?: string;
+}
+
+export type Row = Record<string, unknown>;
+
+export interface QueryResult {
+  rows: Row[];
+  /** SHOW WARNINGS after the statement: the uninstall checks need them. */
+  warnings: { level: string; code: number; message: string }[];
+}
+
+export interface ServerFile {
+  /** Path relative to the data directory. */
+  name: string;
+  sizeBytes: number;
+}
+
+/** An option line in the server's [mysqld] section; value null for a bare flag. */
+export interface ConfigEdit {
+  set?: Record<string, string | null>;
+  unset?: string[];
+}
+
+export interface StartedServer extends AsyncDisposable {
+  readonly info: ServerInfo;
+  readonly connection: ConnectionOptions;
+  /** Runs one statement on a fresh or pooled connection; a server error rejects with errno and message. */
+  query(sql: string): Promise<QueryResult>;
+  /** Clean shutdown and start again with the current config; rejects with the error-log tail if it does not come back. */
+  restart(): Promise<void>;
+  /** SIGKILL, then start again (crash recovery). */
+  killAndStart(): Promise<void>;
+  /** Changes the [mysqld] options used from the next (re)start on. */
+  editConfig(edit: ConfigEdit): Promise<void>;
+  errorLogTail(lines?: number): Promise<string>;
+  /** Files under a datadir-relative directory (default the datadir itself), not recursive. */
+  listFiles(dir?: string): Promise<ServerFile[]>;
+  readFile(path: string): Promise<Buffer>;
+  /** Stops the server and removes everything it created. Idempotent. */
+  stop(): Promise<void>;
+}

@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    reporters: ['default', './reporters/results-json-reporter.ts', './reporters/summary-reporter.ts'],
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['src/**/*.test.ts', 'reporters/**/*.test.ts', 'fixtures/**/*.test.ts', 'scripts/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        test: {
+          name: 'suites',
+          include: ['suites/**/*.test.ts'],
+          environment: 'node',
+          // Benchmarks must never overlap: one file at a time, tests in order, no retry hiding a regression.
+          fileParallelism: false,
+          sequence: { concurrent: false },
+          retry: 0,
+          testTimeout: 60 * 60_000,
+          hookTimeout: 10 * 60_000,
+          teardownTimeout: 2 * 60_000,
+        },
+      },
+    ],
+  },
+});
