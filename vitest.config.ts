@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    reporters: ['default', './reporters/results-json-reporter.ts', './reporters/summary-reporter.ts'],
+    reporters: ['default'],
     projects: [
       {
         test: {
@@ -22,7 +22,6 @@ export default defineConfig({
           retry: 0,
           testTimeout: 60 * 60_000,
           hookTimeout: 10 * 60_000,
-          teardownTimeout: 2 * 60_000,
         },
       },
     ],

@@ -31,6 +31,8 @@ export interface ServerFile {
   /** Path relative to the data directory. */
   name: string;
   sizeBytes: number;
+  /** Identity that survives a rename (inode where the target has one), so rotation can be followed. */
+  fileId: string;
 }
 
 /** An option line in the server's [mysqld] section; value null for a bare flag. */

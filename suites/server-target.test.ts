@@ -1,0 +1,44 @@
+import { existsSync } from 'node:fs';
+import { describe, expect, test } from 'vitest';
+import { loadConfig } from '../src/config/env.ts';
+import { startServer } from '../src/servers/start-server.ts';
+
+const config = loadConfig();
+
+describe('server target', () => {
+  test('starts, answers, restarts, survives SIGKILL, and leaves nothing behind', async () => {
+    let datadirProbe = '';
+    {
+      await using server = await startServer(config);
+      expect(server.connection.host).toBe('127.0.0.1');
+      const { rows } = await server.query('SELECT 1 + 1 AS two');
+      expect(rows).toEqual([{ two: 2 }]);
+      await server.query('CREATE DATABASE probe');
+      await server.restart();
+      expect((await server.query("SHOW DATABASES LIKE 'probe'")).rows).toHaveLength(1);
+      await server.killAndStart();
+      expect((await server.query('SELECT 1 AS one')).rows).toEqual([{ one: 1 }]);
+      const files = await server.listFiles();
+      expect(files.some((f) => f.name.endsWith('ibdata1'))).toBe(true);
+      datadirProbe = (await server.query('SELECT @@datadir AS d')).rows[0]?.d as string;
+      expect(existsSync(datadirProbe)).toBe(true);
+    }
+    expect(existsSync(datadirProbe)).toBe(false);
+  });
+
+  test('a config the server rejects is reported quickly with the error-log line that says why', async () => {
+    await using server = await startServer(config);
+    await server.editConfig({ set: { audit_uninstall_plugin: '1' } });
+    const started = Date.now();
+    await expect(server.restart()).rejects.toThrow(/unknown variable 'audit_uninstall_plugin=1'/);
+    expect(Date.now() - started).toBeLessThan(30_000);
+    await server.editConfig({ unset: ['audit_uninstall_plugin'] });
+    await server.restart();
+    expect((await server.query('SELECT 1 AS one')).rows).toHaveLength(1);
+  });
+
+  test('reading outside the datadir is refused', async () => {
+    await using server = await startServer(config);
+    await expect(server.readFile('../my.cnf')).rejects.toThrow(/outside the server's datadir/);
+  });
+});
