@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    reporters: ['default'],
+    reporters: ['default', './reporters/results-json-reporter.ts', './reporters/summary-reporter.ts'],
     projects: [
       {
         test: {

@@ -16,11 +16,17 @@ export interface SysbenchResult {
   tps: number;
   queries: number;
   qps: number;
+  /** Statement counts by kind: the seed report tabulates them, and audit-log checks compare event counts to them. */
+  reads: number;
+  writes: number;
+  other: number;
   readsPerS: number;
   writesPerS: number;
   otherPerS: number;
   latencyAvgMs: number;
   latencyP95Ms: number;
+  /** Worst single event: a synchronous audit-log flush shows up here before it moves the average. */
+  latencyMaxMs: number;
   errors: number;
   reconnects: number;
   durationS: number;

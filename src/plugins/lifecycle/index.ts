@@ -1,0 +1,20 @@
+import type { StartedServer } from '../../servers/started-server.ts';
+import type { PluginProfile } from '../profile.ts';
+import type { LifecycleContext, LifecycleStep } from './context.ts';
+import { disabledIsSilent, failedQueries, install, logsQuery, masksPassword, parsesCleanly } from './logging-checks.ts';
+import { restart, rotation, uninstall } from './persistence-checks.ts';
+
+export type { LifecycleContext, LifecycleStep } from './context.ts';
+
+/**
+ * The lifecycle checks in the order they must run on one server. `beforeMeasure` ends with the plugin installed
+ * and logging off (after a restart), ready for the overhead measurement; `afterMeasure` uninstalls it.
+ */
+export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: LifecycleStep[] } = {
+  beforeMeasure: [install, logsQuery, failedQueries, masksPassword, disabledIsSilent, rotation, parsesCleanly, restart],
+  afterMeasure: [uninstall],
+};
+
+export function lifecycleContext(server: StartedServer, profile: PluginProfile): LifecycleContext {
+  return { server, profile, marker: `ab${Date.now().toString(36)}`, defaults: {} };
+}

@@ -1,0 +1,37 @@
+import path from 'node:path';
+import type { StartedServer } from '../servers/started-server.ts';
+import type { AuditEvent, LogParseResult } from './audit-event.ts';
+import { type LogFile, selectLogFiles } from './log-files.ts';
+import { logParsers } from './logs/index.ts';
+import type { PluginProfile } from './profile.ts';
+
+/** The plugin's log files on the server, oldest first (rotated copies before the current file). */
+export async function listLogFiles(server: StartedServer, profile: PluginProfile): Promise<LogFile[]> {
+  const files = await server.listFiles(path.dirname(profile.log.file));
+  return selectLogFiles(files, profile.log.file);
+}
+
+/** Raw text of every log file, oldest first. */
+export async function readLogText(server: StartedServer, profile: PluginProfile): Promise<string> {
+  const texts: string[] = [];
+  for (const file of await listLogFiles(server, profile)) texts.push((await server.readFile(file.name)).toString('utf8'));
+  return texts.join('');
+}
+
+export interface LogEvents extends LogParseResult {
+  files: LogFile[];
+}
+
+/** Reads and parses every log file; lines that do not parse are kept in `rejected`, tagged with their file. */
+export async function readLogEvents(server: StartedServer, profile: PluginProfile): Promise<LogEvents> {
+  const parse = logParsers[profile.log.format];
+  const files = await listLogFiles(server, profile);
+  const events: AuditEvent[] = [];
+  const rejected: LogParseResult['rejected'] = [];
+  for (const file of files) {
+    const result = parse((await server.readFile(file.name)).toString('utf8'));
+    events.push(...result.events);
+    rejected.push(...result.rejected.map((r) => ({ ...r, reason: `${file.name}: ${r.reason}` })));
+  }
+  return { events, rejected, files };
+}

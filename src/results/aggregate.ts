@@ -1,0 +1,49 @@
+import type { PluginResult } from './schema.ts';
+import type { ResultKey, ResultRecord } from './task-meta.ts';
+
+const keyOf = (k: ResultKey) => [k.plugin, k.server.flavor, k.server.version, k.server.target, k.workload].join('|');
+
+/** Groups the per-test records of a run into one result per plugin × server × workload, in first-seen order. */
+export function aggregateResults(records: ResultRecord[]): PluginResult[] {
+  const byKey = new Map<string, PluginResult>();
+  for (const record of records) {
+    const id = keyOf(record);
+    let result = byKey.get(id);
+    if (!result) {
+      result = {
+        plugin: record.plugin,
+        title: record.title,
+        server: { ...record.server },
+        workload: record.workload,
+        baselineTps: null,
+        pluginTps: null,
+        overheadPct: null,
+        limitPct: record.limitPct,
+        verdict: 'error',
+        logBytesPerTxn: null,
+        lifecycle: [],
+        measurement: null,
+      };
+      byKey.set(id, result);
+    }
+    if (record.kind === 'lifecycle') {
+      result.lifecycle.push(record.check);
+    } else {
+      const m = record.measurement;
+      Object.assign(result, {
+        baselineTps: m.baselineTps,
+        pluginTps: m.pluginTps,
+        overheadPct: m.overheadPct,
+        verdict: m.verdict,
+        logBytesPerTxn: m.logBytesPerTxn,
+        measurement: m,
+      });
+    }
+  }
+  return [...byKey.values()];
+}
+
+/** The observed value of one lifecycle check, or undefined when it did not run. */
+export function observedOf(result: PluginResult, check: string): unknown {
+  return result.lifecycle.find((c) => c.check === check)?.observed;
+}

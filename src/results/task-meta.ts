@@ -1,0 +1,22 @@
+import type { LifecycleCheck } from './lifecycle-check.ts';
+import type { Measurement } from './schema.ts';
+
+/** Identifies one plugin × server × workload; the reporter groups records by it. */
+export interface ResultKey {
+  plugin: string;
+  title: string;
+  server: { flavor: 'mariadb' | 'mysql' | 'percona'; version: string; target: 'local' | 'container' | 'external' };
+  workload: string;
+  limitPct: number;
+}
+
+/** What a suite test attaches to task.meta.auditbench: one lifecycle check, or the overhead measurement. */
+export type ResultRecord =
+  | (ResultKey & { kind: 'lifecycle'; check: LifecycleCheck })
+  | (ResultKey & { kind: 'measurement'; measurement: Measurement });
+
+declare module 'vitest' {
+  interface TaskMeta {
+    auditbench?: ResultRecord;
+  }
+}

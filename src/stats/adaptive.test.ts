@@ -1,0 +1,141 @@
+import { describe, expect, test } from 'vitest';
+import { abbaOrder, nextStep, type StoppingInput } from './adaptive.ts';
+import { pairedOverhead } from './paired-overhead.ts';
+import { createRng } from './random.ts';
+import { simulatePairs } from './simulation.ts';
+import type { Arm, TpsPair } from './tps-pair.ts';
+import { decideVerdict } from './verdict.ts';
+
+// Reference: pair k is off-first when k is even, on-first when odd.
+function naiveAbba(nPairs: number): Arm[] {
+  const order: Arm[] = [];
+  for (let pair = 0; pair < nPairs; pair++) {
+    if (pair % 2 === 0) {
+      order.push('off');
+      order.push('on');
+    } else {
+      order.push('on');
+      order.push('off');
+    }
+  }
+  return order;
+}
+
+const decisivePairs: TpsPair[] = [
+  { offTps: 1000, onTps: 500 },
+  { offTps: 1010, onTps: 505 },
+  { offTps: 990, onTps: 497 },
+];
+const straddlingPairs: TpsPair[] = [
+  { offTps: 1000, onTps: 700 },
+  { offTps: 1000, onTps: 520 },
+  { offTps: 1000, onTps: 610 },
+];
+const base: StoppingInput = {
+  pairsSoFar: [],
+  limitPct: 40,
+  minPairs: 3,
+  maxPairs: 10,
+  elapsedS: 0,
+  budgetS: 600,
+  perPairS: 30,
+};
+
+describe('abbaOrder', () => {
+  test('starts off,on, on,off, off,on', () => {
+    expect(abbaOrder(3)).toEqual(['off', 'on', 'on', 'off', 'off', 'on']);
+  });
+
+  test.for([1, 2, 5, 8, 13])('matches the naive order and balances arms for %i pairs', (nPairs) => {
+    const order = abbaOrder(nPairs);
+    expect(order).toEqual(naiveAbba(nPairs));
+    for (let pair = 0; pair < nPairs; pair++) {
+      expect(new Set(order.slice(2 * pair, 2 * pair + 2))).toEqual(new Set(['off', 'on']));
+    }
+  });
+
+  test('cancels a steady drift exactly over an even number of pairs', () => {
+    // Each run is 1% faster than the one before (caches warming); the true overhead is 10%.
+    const order = abbaOrder(6);
+    const tps = order.map((arm, run) => 1000 * 1.01 ** run * (arm === 'on' ? 0.9 : 1));
+    const pairs = Array.from({ length: 6 }, (_, pair) => {
+      const first = { arm: order[2 * pair], tps: tps[2 * pair] ?? 0 };
+      const second = { arm: order[2 * pair + 1], tps: tps[2 * pair + 1] ?? 0 };
+      return first.arm === 'off'
+        ? { offTps: first.tps, onTps: second.tps }
+        : { offTps: second.tps, onTps: first.tps };
+    });
+    expect(pairedOverhead(pairs).estimatePct).toBeCloseTo(10, 10);
+  });
+
+  test.for([0, -1, 2.5])('rejects %s pairs', (nPairs) => {
+    expect(() => abbaOrder(nPairs)).toThrow(`nPairs must be a positive integer, got ${nPairs}`);
+  });
+});
+
+describe('nextStep', () => {
+  test.for([
+    { name: 'no pairs yet', input: {}, step: 'continue' },
+    {
+      name: 'decisive but before minPairs',
+      input: { pairsSoFar: decisivePairs.slice(0, 2) },
+      step: 'continue',
+    },
+    { name: 'decisive at minPairs', input: { pairsSoFar: decisivePairs }, step: 'stop-decisive' },
+    { name: 'straddling with time left', input: { pairsSoFar: straddlingPairs }, step: 'continue' },
+    {
+      name: 'straddling at maxPairs',
+      input: { pairsSoFar: straddlingPairs, maxPairs: 3 },
+      step: 'stop-budget',
+    },
+    {
+      name: 'next pair would overrun',
+      input: { pairsSoFar: straddlingPairs, elapsedS: 580 },
+      step: 'stop-budget',
+    },
+    {
+      name: 'next pair fits exactly',
+      input: { pairsSoFar: straddlingPairs, elapsedS: 570 },
+      step: 'continue',
+    },
+    { name: 'budget gone before minPairs', input: { elapsedS: 590 }, step: 'stop-budget' },
+    {
+      name: 'decisive even with budget gone',
+      input: { pairsSoFar: decisivePairs, elapsedS: 600 },
+      step: 'stop-decisive',
+    },
+  ])('$name → $step', ({ input, step }) => {
+    expect(nextStep({ ...base, ...input })).toBe(step);
+  });
+
+  test.for([
+    { input: { minPairs: 1 }, message: 'minPairs must be an integer of at least 2' },
+    { input: { maxPairs: 2 }, message: 'maxPairs must be an integer no smaller than minPairs (3), got 2' },
+    { input: { perPairS: 0 }, message: 'perPairS must be a positive number of seconds, got 0' },
+    { input: { budgetS: -1 }, message: 'budgetS must be at least 0, got -1' },
+    { input: { pairsSoFar: [...straddlingPairs, { offTps: 0, onTps: 1 }] }, message: 'pairs[3].offTps' },
+  ])('rejects $message', ({ input, message }) => {
+    expect(() => nextStep({ ...base, ...input })).toThrow(message);
+  });
+
+  test('driven to the end on simulated runs, it reaches the right verdict when the truth is clear', () => {
+    const rng = createRng(4242);
+    const outcomes = { right: 0, wrong: 0, undecided: 0 };
+    for (let trial = 0; trial < 200; trial++) {
+      const trueOverheadPct = trial % 2 === 0 ? 30 : 50; // limit 40: pass on even trials, fail on odd
+      const expected = trueOverheadPct < 40 ? 'pass' : 'fail';
+      const pairs: TpsPair[] = [];
+      let step = nextStep({ ...base, pairsSoFar: pairs });
+      while (step === 'continue') {
+        pairs.push(...simulatePairs({ pairCount: 1, trueOverheadPct, runNoiseSd: 0.08 }, rng));
+        step = nextStep({ ...base, pairsSoFar: pairs, elapsedS: pairs.length * base.perPairS });
+      }
+      if (step === 'stop-budget') outcomes.undecided++;
+      else if (decideVerdict({ ...pairedOverhead(pairs), limitPct: 40 }).verdict === expected)
+        outcomes.right++;
+      else outcomes.wrong++;
+    }
+    expect(outcomes.wrong).toBeLessThanOrEqual(4);
+    expect(outcomes.right).toBeGreaterThanOrEqual(180);
+  });
+});

@@ -1,0 +1,66 @@
+import { pairedOverhead } from './paired-overhead.ts';
+import type { Arm, TpsPair } from './tps-pair.ts';
+import { decideVerdict } from './verdict.ts';
+
+export type NextStep = 'continue' | 'stop-decisive' | 'stop-budget';
+
+export interface StoppingInput {
+  pairsSoFar: readonly TpsPair[];
+  limitPct: number;
+  /** Pairs measured before the first look at the verdict; at least 2, since one pair has no interval. */
+  minPairs: number;
+  maxPairs: number;
+  elapsedS: number;
+  budgetS: number;
+  /** Wall time one more pair takes (both runs, plus any reset between them). */
+  perPairS: number;
+}
+
+/**
+ * Decides whether to measure another pair. Every look at a 95% interval is another chance of a wrong
+ * verdict, so looking after each pair makes "decisive" somewhat less than 95% sure; minPairs delays the
+ * first look until the interval's spread estimate is steadier, which is where early looks mislead most.
+ */
+export function nextStep(input: StoppingInput): NextStep {
+  const { pairsSoFar, limitPct, minPairs, maxPairs, elapsedS, budgetS, perPairS } = validateStopping(input);
+  if (pairsSoFar.length >= minPairs) {
+    const estimate = pairedOverhead(pairsSoFar);
+    if (decideVerdict({ ...estimate, limitPct }).verdict !== 'inconclusive') return 'stop-decisive';
+  }
+  if (pairsSoFar.length >= maxPairs) return 'stop-budget';
+  // Start a pair only if it can finish: a half-measured pair is useless.
+  if (elapsedS + perPairS > budgetS) return 'stop-budget';
+  return 'continue';
+}
+
+function validateStopping(input: StoppingInput): StoppingInput {
+  const { minPairs, maxPairs, elapsedS, budgetS, perPairS } = input;
+  if (!Number.isInteger(minPairs) || minPairs < 2) {
+    throw new Error(`minPairs must be an integer of at least 2 (one pair has no interval), got ${minPairs}`);
+  }
+  if (!Number.isInteger(maxPairs) || maxPairs < minPairs) {
+    throw new Error(`maxPairs must be an integer no smaller than minPairs (${minPairs}), got ${maxPairs}`);
+  }
+  if (!Number.isFinite(elapsedS) || elapsedS < 0)
+    throw new Error(`elapsedS must be at least 0, got ${elapsedS}`);
+  if (!Number.isFinite(budgetS) || budgetS < 0) throw new Error(`budgetS must be at least 0, got ${budgetS}`);
+  if (!Number.isFinite(perPairS) || perPairS <= 0) {
+    throw new Error(`perPairS must be a positive number of seconds, got ${perPairS}`);
+  }
+  return input;
+}
+
+/**
+ * Run order for nPairs interleaved pairs: off,on, on,off, off,on, … (ABBA). Each pair holds both arms,
+ * and the arm that goes first alternates, so a steady drift favours neither arm over two pairs.
+ */
+export function abbaOrder(nPairs: number): Arm[] {
+  if (!Number.isInteger(nPairs) || nPairs < 1) {
+    throw new Error(`nPairs must be a positive integer, got ${nPairs}`);
+  }
+  const order: Arm[] = [];
+  for (let pair = 0; pair < nPairs; pair++) {
+    order.push(...(pair % 2 === 0 ? (['off', 'on'] as const) : (['on', 'off'] as const)));
+  }
+  return order;
+}

@@ -1,0 +1,98 @@
+// A/A calibration: pairs run with the plugin off in both arms, so any "overhead" they show is noise.
+//
+// Noise floor: the overhead-side half-width of the 95% interval that a gate of `gatePairs` pairs would
+// get on this machine, 100·(1 − exp(−t₀.₉₇₅·sd/√n)) with sd the per-pair spread of ln(A′/A). We chose
+// this over the plain per-pair standard deviation because it is in the unit a verdict reads: an
+// estimate within it is indistinguishable from "no overhead" by a gate of that size. The per-pair
+// spread, which is what the machine and workload own, is reported beside it as sdLogRatio.
+//
+// Minimum detectable overhead: the true overhead a gate of n pairs tells from zero with 80% power,
+// (t₀.₉₇₅ + t₀.₈₀)·sd/√n on the log scale (both with n − 1 degrees of freedom). "2 × half-width" would
+// ask for about 97.5% power, needlessly strict for planning. Central t quantiles slightly understate the
+// exact (noncentral t) distance for very few pairs. The same distance, on the log scale, separates a
+// true overhead from a limit L; in percent it shrinks by about (1 − L/100).
+import { mean, sampleSd } from './descriptive.ts';
+import { ci95FromLogBounds, overheadPctFromLogRatio } from './paired-overhead.ts';
+import { tHalfWidth, tQuantile } from './student-t.ts';
+import { logRatios, type TpsPair } from './tps-pair.ts';
+
+export interface NoiseCalibration {
+  pairCount: number;
+  /** Per-pair standard deviation of ln(A′/A): the noise this machine and workload produce. */
+  sdLogRatio: number;
+  /** The A/A "overhead" and its interval; an interval excluding 0 means the order of runs is biased. */
+  biasPct: number;
+  biasCi95: [lowerPct: number, upperPct: number];
+  /** Number of pairs the floor and the detectable overhead below are for. */
+  gatePairs: number;
+  noiseFloorPct: number;
+  minimumDetectablePct: number;
+}
+
+export interface CalibrationOptions {
+  /** Pairs the real gate will measure; defaults to the number of A/A pairs. */
+  gatePairs?: number;
+}
+
+/** Noise floor and minimum detectable overhead from pairs measured with the plugin off in both arms. */
+export function calibrateNoise(
+  aaPairs: readonly TpsPair[],
+  options: CalibrationOptions = {},
+): NoiseCalibration {
+  const ratios = logRatios(aaPairs);
+  const sdLogRatio = sampleSd(ratios);
+  if (sdLogRatio === null) {
+    throw new Error('A/A calibration needs at least 2 pairs to see any spread, got 1');
+  }
+  const gatePairs = options.gatePairs ?? ratios.length;
+  const meanLogRatio = mean(ratios);
+  const biasHalfWidthLog = tHalfWidth(sdLogRatio, ratios.length);
+  return {
+    pairCount: ratios.length,
+    sdLogRatio,
+    biasPct: overheadPctFromLogRatio(meanLogRatio),
+    biasCi95: ci95FromLogBounds(meanLogRatio - biasHalfWidthLog, meanLogRatio + biasHalfWidthLog),
+    gatePairs,
+    noiseFloorPct: noiseFloorPct(sdLogRatio, gatePairs),
+    minimumDetectablePct: minimumDetectableOverheadPct(sdLogRatio, gatePairs),
+  };
+}
+
+/** Overhead-side half-width, in percent, of the 95% interval of a gate of `pairCount` pairs. */
+export function noiseFloorPct(sdLogRatio: number, pairCount: number): number {
+  assertSd(sdLogRatio);
+  return overheadPctFromLogRatio(-tHalfWidth(sdLogRatio, pairCount));
+}
+
+/** True overhead, in percent, that `pairCount` pairs tell from zero with probability `power`. */
+export function minimumDetectableOverheadPct(sdLogRatio: number, pairCount: number, power = 0.8): number {
+  assertSd(sdLogRatio);
+  if (!(power > 0 && power < 1)) throw new Error(`power must be strictly between 0 and 1, got ${power}`);
+  if (!Number.isInteger(pairCount) || pairCount < 2) {
+    throw new Error(`pairCount must be an integer of at least 2, got ${pairCount}`);
+  }
+  const quantiles = tQuantile(0.975, pairCount - 1) + tQuantile(power, pairCount - 1);
+  return overheadPctFromLogRatio((-quantiles * sdLogRatio) / Math.sqrt(pairCount));
+}
+
+/** Fewest pairs whose minimum detectable overhead is at most targetPct, or null if maxPairs are not enough. */
+export function pairsForDetectableOverhead(
+  sdLogRatio: number,
+  targetPct: number,
+  options: { power?: number; maxPairs?: number } = {},
+): number | null {
+  const { power = 0.8, maxPairs = 1_000 } = options;
+  if (!(targetPct > 0 && targetPct < 100)) {
+    throw new Error(`targetPct must be strictly between 0 and 100, got ${targetPct}`);
+  }
+  for (let pairCount = 2; pairCount <= maxPairs; pairCount++) {
+    if (minimumDetectableOverheadPct(sdLogRatio, pairCount, power) <= targetPct) return pairCount;
+  }
+  return null;
+}
+
+function assertSd(sdLogRatio: number): void {
+  if (!Number.isFinite(sdLogRatio) || sdLogRatio < 0) {
+    throw new Error(`sdLogRatio must be a finite number of at least 0, got ${sdLogRatio}`);
+  }
+}

@@ -1,0 +1,128 @@
+// In-run toggle design: one long sysbench run while the plugin is switched on and off every few seconds.
+// The report interval that contains a switch mixes both arms, so it is dropped; a plugin may also take a
+// moment to settle (open its log, fill a buffer), so `settleIntervals` more can be dropped after it.
+// Per-second TPS is autocorrelated, so each segment's intervals are averaged into one number and only
+// adjacent segments are paired: neighbours share the data and the moment, so drift cancels within a pair.
+import { mean } from './descriptive.ts';
+import { type Arm, isNonEmpty, type NonEmpty, type TpsPair } from './tps-pair.ts';
+
+/** One sysbench report line: TPS over the interval that ends `atS` seconds into the run. */
+export interface TpsInterval {
+  atS: number;
+  tps: number;
+}
+
+/** From `atS` seconds into the run on, the plugin is in state `arm`. The first entry sets the initial arm. */
+export interface ArmSwitch {
+  atS: number;
+  arm: Arm;
+}
+
+export interface SegmentOptions {
+  /** sysbench --report-interval: each interval covers [atS − reportIntervalS, atS). */
+  reportIntervalS?: number;
+  /** Intervals dropped after the one containing a switch, while the new state settles. */
+  settleIntervals?: number;
+}
+
+export interface Segment {
+  arm: Arm;
+  fromS: number;
+  /** The next switch, or the end of the last interval for the final segment. */
+  toS: number;
+  keptIntervals: number;
+  /** Mean TPS of the kept intervals; null when every interval was dropped. */
+  meanTps: number | null;
+}
+
+export interface SegmentedRun {
+  segments: Segment[];
+  /** Adjacent off/on segments with kept intervals, ready for pairedOverhead. */
+  pairs: TpsPair[];
+  /** Intervals in no segment: containing a switch, settling, or before the first switch. */
+  droppedIntervals: number;
+}
+
+/** Splits a toggled run into per-arm segments and pairs adjacent off/on segments. */
+export function segmentToggledRun(
+  intervals: readonly TpsInterval[],
+  schedule: NonEmpty<ArmSwitch>,
+  options: SegmentOptions = {},
+): SegmentedRun {
+  const { reportIntervalS = 1, settleIntervals = 0 } = options;
+  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals);
+  const runEndS = intervals.at(-1)?.atS ?? schedule[0].atS;
+  const segments = schedule.map((entry, index): Segment => {
+    const toS = schedule[index + 1]?.atS ?? Math.max(runEndS, entry.atS);
+    // Strictly after the switch: an interval starting exactly at it is the one the switch disturbed.
+    const inside = intervals.filter((iv) => iv.atS - reportIntervalS > entry.atS && iv.atS <= toS);
+    const kept = inside.slice(settleIntervals).map((iv) => iv.tps);
+    return {
+      arm: entry.arm,
+      fromS: entry.atS,
+      toS,
+      keptIntervals: kept.length,
+      meanTps: isNonEmpty(kept) ? mean(kept) : null,
+    };
+  });
+  const keptTotal = segments.reduce((sum, segment) => sum + segment.keptIntervals, 0);
+  return { segments, pairs: pairAdjacentSegments(segments), droppedIntervals: intervals.length - keptTotal };
+}
+
+/** Pairs neighbours of opposite arms left to right (off,on | on,off | …); a segment without data pairs with none. */
+export function pairAdjacentSegments(segments: readonly Segment[]): TpsPair[] {
+  const pairs: TpsPair[] = [];
+  let index = 0;
+  while (index + 1 < segments.length) {
+    const pair = toPair(segments[index], segments[index + 1]);
+    if (pair !== null) pairs.push(pair);
+    index += pair === null ? 1 : 2;
+  }
+  return pairs;
+}
+
+function toPair(first: Segment | undefined, second: Segment | undefined): TpsPair | null {
+  if (first?.meanTps == null || second?.meanTps == null || first.arm === second.arm) return null;
+  return first.arm === 'off'
+    ? { offTps: first.meanTps, onTps: second.meanTps }
+    : { offTps: second.meanTps, onTps: first.meanTps };
+}
+
+function validateSegmentInput(
+  intervals: readonly TpsInterval[],
+  schedule: readonly ArmSwitch[],
+  reportIntervalS: number,
+  settleIntervals: number,
+): void {
+  if (!(reportIntervalS > 0) || !Number.isFinite(reportIntervalS)) {
+    throw new Error(`reportIntervalS must be a positive number of seconds, got ${reportIntervalS}`);
+  }
+  if (!Number.isInteger(settleIntervals) || settleIntervals < 0) {
+    throw new Error(`settleIntervals must be a non-negative integer, got ${settleIntervals}`);
+  }
+  if (schedule.length === 0) throw new Error('schedule must hold at least the initial arm, got none');
+  assertIncreasing(schedule, 'schedule');
+  schedule.forEach((entry, index) => {
+    if (entry.arm !== 'off' && entry.arm !== 'on') {
+      throw new Error(`schedule[${index}].arm must be 'off' or 'on', got ${JSON.stringify(entry.arm)}`);
+    }
+  });
+  assertIncreasing(intervals, 'intervals');
+  intervals.forEach((iv, index) => {
+    if (!Number.isFinite(iv.tps) || iv.tps < 0) {
+      throw new Error(`intervals[${index}].tps must be a finite TPS of at least 0, got ${iv.tps}`);
+    }
+  });
+}
+
+function assertIncreasing(items: readonly { atS: number }[], field: string): void {
+  items.forEach((item, index) => {
+    const previous = items[index - 1];
+    if (!Number.isFinite(item.atS)) throw new Error(`${field}[${index}].atS must be finite, got ${item.atS}`);
+    if (previous !== undefined && item.atS <= previous.atS) {
+      throw new Error(
+        `${field}[${index}].atS must be later than ${field}[${index - 1}].atS (${previous.atS}), got ${item.atS}`,
+      );
+    }
+  });
+}

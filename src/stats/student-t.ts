@@ -1,0 +1,20 @@
+import jStat from 'jstat';
+
+/** Quantile of Student's t distribution, e.g. tQuantile(0.975, 4) ≈ 2.776. */
+export function tQuantile(probability: number, degreesOfFreedom: number): number {
+  if (!(probability > 0 && probability < 1)) {
+    throw new Error(`probability must be strictly between 0 and 1, got ${probability}`);
+  }
+  if (!(degreesOfFreedom > 0) || !Number.isFinite(degreesOfFreedom)) {
+    throw new Error(`degreesOfFreedom must be a positive finite number, got ${degreesOfFreedom}`);
+  }
+  return jStat.studentt.inv(probability, degreesOfFreedom);
+}
+
+/** Half-width of a two-sided t interval for a mean of `count` values with sample standard deviation `sd`. */
+export function tHalfWidth(sd: number, count: number, confidence = 0.95): number {
+  if (!Number.isInteger(count) || count < 2) {
+    throw new Error(`a t interval needs at least 2 values, got ${count}`);
+  }
+  return (tQuantile(1 - (1 - confidence) / 2, count - 1) * sd) / Math.sqrt(count);
+}

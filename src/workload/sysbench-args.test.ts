@@ -1,0 +1,51 @@
+import { describe, expect, test } from 'vitest';
+import type { ConnectionOptions } from '../servers/started-server.ts';
+import { createDatabaseArgs, prepareArgs, runArgs } from './sysbench-args.ts';
+import { workloads } from './workloads.ts';
+
+const tcp: ConnectionOptions = { host: '127.0.0.1', port: 33_999, user: 'bench', password: 'pw' };
+
+describe('sysbench arguments', () => {
+  test('a run is time-bound, reports every second and uses the workload', () => {
+    expect(runArgs(tcp, workloads.smoke, 7)).toEqual([
+      'oltp_read_write',
+      '--db-driver=mysql',
+      '--mysql-host=127.0.0.1',
+      '--mysql-port=33999',
+      '--mysql-user=bench',
+      '--mysql-password=pw',
+      '--mysql-db=auditbench',
+      '--tables=4',
+      '--table-size=10000',
+      '--threads=4',
+      '--report-interval=1',
+      '--percentile=95',
+      '--time=7',
+      '--events=0',
+      '--rand-type=uniform',
+      'run',
+    ]);
+  });
+
+  test('a socket replaces host and port', () => {
+    const args = prepareArgs({ ...tcp, socketPath: '/tmp/s.sock' }, workloads.smoke);
+    expect(args).toContain('--mysql-socket=/tmp/s.sock');
+    expect(args).toContain('--mysql-host=localhost');
+    expect(args.some((arg) => arg.startsWith('--mysql-port'))).toBe(false);
+    expect(args.at(-1)).toBe('prepare');
+  });
+
+  test('creating the database connects without selecting one', () => {
+    expect(createDatabaseArgs(tcp, '/x/create-database.lua')).toEqual(
+      expect.arrayContaining(['/x/create-database.lua', '--mysql-db=', '--create-db=auditbench', 'prepare']),
+    );
+  });
+
+  test.for([
+    { field: 'durationS', value: 2.5, make: () => runArgs(tcp, workloads.smoke, 2.5) },
+    { field: 'threads', value: 0, make: () => prepareArgs(tcp, { ...workloads.smoke, threads: 0 }) },
+    { field: 'tables', value: -1, make: () => prepareArgs(tcp, { ...workloads.smoke, tables: -1 }) },
+  ])('rejects $field = $value', ({ field, value, make }) => {
+    expect(make).toThrow(`Workload 'smoke': ${field} must be a whole number of at least 1, got ${value}`);
+  });
+});

@@ -1,0 +1,66 @@
+import type { ConnectionOptions } from '../servers/started-server.ts';
+import type { Workload } from './workload.ts';
+
+/** The database every sysbench table lives in. */
+export const sysbenchDatabase = 'auditbench';
+
+function connectionArgs(conn: ConnectionOptions): string[] {
+  const target = conn.socketPath
+    ? // The client library takes the socket only when the host is 'localhost'; any other host means TCP.
+      ['--mysql-host=localhost', `--mysql-socket=${conn.socketPath}`]
+    : [`--mysql-host=${conn.host}`, `--mysql-port=${conn.port}`];
+  return ['--db-driver=mysql', ...target, `--mysql-user=${conn.user}`, `--mysql-password=${conn.password}`];
+}
+
+function tableArgs(conn: ConnectionOptions, workload: Workload): string[] {
+  for (const field of ['tables', 'tableSize', 'threads'] as const) {
+    assertWholeNumber(workload, field, workload[field]);
+  }
+  return [
+    workload.test,
+    ...connectionArgs(conn),
+    `--mysql-db=${sysbenchDatabase}`,
+    `--tables=${workload.tables}`,
+    `--table-size=${workload.tableSize}`,
+    `--threads=${workload.threads}`,
+  ];
+}
+
+/** Arguments for the script that creates the database: sysbench cannot connect to a database that is not there. */
+export function createDatabaseArgs(conn: ConnectionOptions, scriptPath: string): string[] {
+  // An empty --mysql-db connects without selecting a database.
+  return [scriptPath, ...connectionArgs(conn), '--mysql-db=', `--create-db=${sysbenchDatabase}`, 'prepare'];
+}
+
+export function prepareArgs(conn: ConnectionOptions, workload: Workload): string[] {
+  return [...tableArgs(conn, workload), 'prepare'];
+}
+
+export function cleanupArgs(conn: ConnectionOptions, workload: Workload): string[] {
+  return [...tableArgs(conn, workload), 'cleanup'];
+}
+
+export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: number): string[] {
+  assertWholeNumber(workload, 'durationS', durationS);
+  return [
+    ...tableArgs(conn, workload),
+    // Per-second lines are the samples; the parser expects exactly this format.
+    '--report-interval=1',
+    '--percentile=95',
+    // Time-bound, not event-bound: every run of a pair lasts as long, whatever its throughput.
+    `--time=${durationS}`,
+    '--events=0',
+    // sysbench 1.0's default 'special' distribution hammers a few hot rows, adding lock contention
+    // that has nothing to do with auditing; uniform spreads access over the whole table.
+    '--rand-type=uniform',
+    'run',
+  ];
+}
+
+function assertWholeNumber(workload: Workload, field: string, value: number): void {
+  if (!Number.isInteger(value) || value < 1) {
+    throw new Error(
+      `Workload '${workload.name}': ${field} must be a whole number of at least 1, got ${value}`,
+    );
+  }
+}

@@ -1,0 +1,116 @@
+import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
+import type { ConnectionOptions } from '../servers/started-server.ts';
+import { cleanupArgs, createDatabaseArgs, prepareArgs, runArgs, sysbenchDatabase } from './sysbench-args.ts';
+import { judgeSysbenchRun, type SysbenchExit, type SysbenchRun, withDiagnostics } from './sysbench-run.ts';
+import type { Workload } from './workload.ts';
+
+export interface SysbenchOptions {
+  /** Aborting kills sysbench (SIGTERM, then SIGKILL) and rejects. */
+  signal?: AbortSignal;
+}
+
+export interface RunOptions extends SysbenchOptions {
+  /** Overrides workload.durationS, e.g. with workload.warmupS for the warm-up run. */
+  durationS?: number;
+}
+
+const createDatabaseScript = fileURLToPath(
+  new URL('../../fixtures/sysbench/create-database.lua', import.meta.url),
+);
+// sysbench needs time beyond --time to connect its threads and finish in-flight transactions;
+// past this it is hung (e.g. on a stalled server) and gets killed.
+const RUN_GRACE_MS = 120_000;
+// A sysbench blocked in a socket read can outlive SIGTERM.
+const FORCE_KILL_AFTER_MS = 5_000;
+
+/**
+ * Creates database `auditbench` if missing, drops the workload's sbtest tables and loads them afresh.
+ * Rejects with sysbench's diagnostics when a step fails.
+ */
+export async function prepareSysbench(
+  conn: ConnectionOptions,
+  workload: Workload,
+  opts: SysbenchOptions = {},
+): Promise<void> {
+  const what = `${workload.test} (${workload.tables} tables × ${workload.tableSize} rows)`;
+  await sysbenchStep(
+    `create database '${sysbenchDatabase}'`,
+    createDatabaseArgs(conn, createDatabaseScript),
+    conn,
+    opts,
+  );
+  await sysbenchStep(`cleanup of ${what}`, cleanupArgs(conn, workload), conn, opts);
+  await sysbenchStep(`prepare of ${what}`, prepareArgs(conn, workload), conn, opts);
+}
+
+/** Drops the workload's sbtest tables. */
+export async function cleanupSysbench(
+  conn: ConnectionOptions,
+  workload: Workload,
+  opts: SysbenchOptions = {},
+): Promise<void> {
+  await sysbenchStep(`cleanup of ${workload.test}`, cleanupArgs(conn, workload), conn, opts);
+}
+
+/** One measured (or warm-up) run against tables prepareSysbench loaded. */
+export async function runSysbench(
+  conn: ConnectionOptions,
+  workload: Workload,
+  opts: RunOptions = {},
+): Promise<SysbenchRun> {
+  const durationS = opts.durationS ?? workload.durationS;
+  const args = runArgs(conn, workload, durationS);
+  const exit = await sysbench(args, { signal: opts.signal, timeoutMs: durationS * 1000 + RUN_GRACE_MS });
+  return judgeSysbenchRun(exit);
+}
+
+async function sysbenchStep(
+  step: string,
+  args: string[],
+  conn: ConnectionOptions,
+  opts: SysbenchOptions,
+): Promise<void> {
+  const { stdout, stderr, failure } = await sysbench(args, { signal: opts.signal });
+  if (failure) {
+    const where = conn.socketPath ?? `${conn.host}:${conn.port}`;
+    throw new Error(withDiagnostics(`sysbench ${step} on ${where} failed: it ${failure}`, stdout, stderr));
+  }
+}
+
+async function sysbench(
+  args: string[],
+  opts: { signal?: AbortSignal; timeoutMs?: number },
+): Promise<SysbenchExit> {
+  opts.signal?.throwIfAborted();
+  const result = await execa('sysbench', args, {
+    reject: false,
+    stdin: 'ignore',
+    cancelSignal: opts.signal,
+    forceKillAfterDelay: FORCE_KILL_AFTER_MS,
+    timeout: opts.timeoutMs,
+  });
+  if (result.code === 'ENOENT') {
+    throw new Error('sysbench not found on PATH: install it (apt-get install sysbench)', { cause: result });
+  }
+  if (result.isCanceled) {
+    throw new Error(`sysbench ${args.at(-1)} was cancelled`, { cause: opts.signal?.reason });
+  }
+  return { stdout: result.stdout, stderr: result.stderr, failure: describeFailure(result, opts.timeoutMs) };
+}
+
+interface ProcessEnd {
+  failed: boolean;
+  timedOut: boolean;
+  signal?: string;
+  exitCode?: number;
+  shortMessage?: string;
+}
+
+function describeFailure(end: ProcessEnd, timeoutMs: number | undefined): string | undefined {
+  if (!end.failed) return undefined;
+  if (end.timedOut) return `did not finish within ${(timeoutMs ?? 0) / 1000} s and was killed`;
+  if (end.signal) return `was killed by ${end.signal}`;
+  if (end.exitCode !== undefined) return `exited with code ${end.exitCode}`;
+  return `could not be started: ${end.shortMessage ?? 'unknown error'}`;
+}
