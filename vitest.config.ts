@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    reporters: ['default', './reporters/results-json-reporter.ts', './reporters/summary-reporter.ts'],
+    reporters: ['default', './reporters/results-json-reporter.ts', './reporters/summary-reporter.ts', './reporters/closing-line-reporter.ts'],
     projects: [
       {
         test: {
@@ -14,6 +14,7 @@ export default defineConfig({
       {
         test: {
           name: 'suites',
+          globalSetup: ['./suites/shared/check-config.ts'],
           include: ['suites/**/*.test.ts'],
           environment: 'node',
           // Benchmarks must never overlap: one file at a time, tests in order, no retry hiding a regression.

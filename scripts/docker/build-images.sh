@@ -146,7 +146,10 @@ install_server() {
   printf '#!/bin/sh\nexit 101\n' >"$rootfs/usr/sbin/policy-rc.d"
   chmod +x "$rootfs/usr/sbin/policy-rc.d"
   mount -t proc proc "$rootfs/proc"
-  step "'apt-get update' failed in the chroot" in_rootfs apt-get update -q
+  # The mirror may be a frozen snapshot whose sid Release is past Valid-Until;
+  # signatures are still checked.
+  step "'apt-get update' failed in the chroot" \
+    in_rootfs apt-get -o Acquire::Check-Valid-Until=false update -q
   step "'apt-get install $package' failed in the chroot" \
     in_rootfs apt-get install -y -q --no-install-recommends "$package"
   rm -f "$rootfs/usr/sbin/policy-rc.d"

@@ -1,45 +1,40 @@
-import { runSteps, setGlobals } from '../plugins/steps.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
+import { runSteps, setGlobals } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
-import { abbaOrder } from '../stats/adaptive.ts';
-import type { Arm, TpsPair } from '../stats/tps-pair.ts';
-import type { SysbenchResult } from '../workload/sysbench-result.ts';
+import { nextStep } from '../stats/adaptive.ts';
+import type { TpsPair } from '../stats/tps-pair.ts';
 import { prepareSysbench, runSysbench } from '../workload/sysbench-runner.ts';
 import type { Workload } from '../workload/workload.ts';
-import { watchLogGrowth } from './log-poller.ts';
-
-export interface MeasuredRun {
-  arm: Arm;
-  pair: number;
-  result: SysbenchResult;
-  /** Audit log bytes written during the run (plugin-on runs only). */
-  logBytes: number | null;
-}
-
-export interface OverheadSample {
-  runs: MeasuredRun[];
-  pairs: TpsPair[];
-  warmupTps: number;
-  wallS: number;
-}
+import { type Block, runsBlock, toggledBlock } from './blocks.ts';
+import type { ArmSteps } from './toggled-run.ts';
 
 export type Progress = (message: string) => void;
 
-async function setArm(server: StartedServer, profile: PluginProfile, arm: Arm): Promise<void> {
-  await runSteps(server, arm === 'on' ? profile.enable : profile.disable, `Turning ${profile.name} ${arm}`);
+export interface OverheadSample {
+  blocks: Block[];
+  pairs: TpsPair[];
+  warmupTps: number;
+  wallS: number;
+  stoppedBecause: 'decisive' | 'budget' | 'fixed';
+  /** CPU pinning in force during the measurement, e.g. 'server 0, sysbench 1', or null. */
+  pinning: string | null;
 }
 
-async function measuredRun(server: StartedServer, profile: PluginProfile, workload: Workload, arm: Arm) {
-  await setArm(server, profile, arm);
-  const watcher = arm === 'on' ? await watchLogGrowth(server, profile) : null;
-  const run = await runSysbench(server.connection, workload);
-  const logBytes = watcher ? await watcher.stop() : null;
-  if (!run.ok) throw new Error(`The plugin-${arm} sysbench run is invalid: ${run.reason}`);
-  return { result: run.result, logBytes };
+export interface MeasureOptions {
+  /** The gate's limit: adaptive sampling stops once the interval is clear of it. Null measures one block only. */
+  limitPct: number | null;
+  /** Plugin-on steps; for A/A calibration pass the disable steps so both arms are off. */
+  arms?: ArmSteps;
+  progress?: Progress;
 }
 
 /** Applies the workload's server options (restart) and the plugin's measuring settings, then loads the tables. */
-export async function prepareMeasurement(server: StartedServer, profile: PluginProfile, workload: Workload, progress: Progress) {
+export async function prepareMeasurement(
+  server: StartedServer,
+  profile: PluginProfile,
+  workload: Workload,
+  progress: Progress,
+): Promise<void> {
   if (Object.keys(workload.serverOptions).length > 0) {
     await server.editConfig({ set: workload.serverOptions });
     await server.restart();
@@ -49,41 +44,58 @@ export async function prepareMeasurement(server: StartedServer, profile: PluginP
   await prepareSysbench(server.connection, workload);
 }
 
+async function pin(server: StartedServer, workload: Workload): Promise<{ client?: string; label: string | null }> {
+  if (!workload.pinCpus || !server.pinCpus || (await import('node:os')).availableParallelism() < 2) {
+    return { label: null };
+  }
+  await server.pinCpus('0');
+  return { client: '1', label: 'server on CPU 0, sysbench on CPU 1' };
+}
+
+const blockSeconds = (w: Workload) => 2 * w.pairs * (w.design.kind === 'toggle' ? w.design.segmentS : w.durationS);
+
 /**
- * Plugin off and on, alternating in ABBA order on the same server and data, after a discarded warm-up run
- * (sysbench 1.0 has no warm-up flag). Every run must be clean: one with errors or reconnects stops the measurement.
+ * Measures plugin off against plugin on, block by block, after a discarded warm-up run (sysbench 1.0 has no
+ * warm-up flag). With a limit, blocks are added until the verdict is decisive or the workload's budget is spent.
  */
 export async function measureOverhead(
   server: StartedServer,
   profile: PluginProfile,
   workload: Workload,
-  progress: Progress = () => {},
+  options: MeasureOptions,
 ): Promise<OverheadSample> {
+  const progress = options.progress ?? (() => {});
+  const arms = options.arms ?? { off: profile.disable, on: profile.enable };
   const started = Date.now();
-  await setArm(server, profile, 'off');
-  const warmup = await runSysbench(server.connection, workload, { durationS: workload.warmupS });
+  const pinning = await pin(server, workload);
+  await runSteps(server, arms.off, `Turning ${profile.name} off`);
+  const warmup = await runSysbench(server.connection, workload, { durationS: workload.warmupS, ...(pinning.client ? { cpus: pinning.client } : {}) });
   if (!warmup.ok) throw new Error(`The warm-up sysbench run is invalid: ${warmup.reason}`);
-  const order = abbaOrder(workload.pairs);
-  const runs: MeasuredRun[] = [];
-  for (const [index, arm] of order.entries()) {
-    const pair = Math.floor(index / 2) + 1;
-    const left = (order.length - index) * workload.durationS;
-    progress(`pair ${pair}/${workload.pairs}, plugin ${arm} (${Math.round((Date.now() - started) / 1000)} s elapsed, ~${left} s of runs left)`);
-    const { result, logBytes } = await measuredRun(server, profile, workload, arm);
-    runs.push({ arm, pair, result, logBytes });
-    progress(`pair ${pair}/${workload.pairs}, plugin ${arm}: ${result.tps.toFixed(1)} tps`);
+  const blocks: Block[] = [];
+  const pairs: TpsPair[] = [];
+  const elapsedS = () => (Date.now() - started) / 1000;
+  for (;;) {
+    progress(`block ${blocks.length + 1}: ${workload.pairs} pairs, ~${blockSeconds(workload)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`);
+    const context = { server, profile, workload, arms, cpus: pinning.client };
+    const block = workload.design.kind === 'toggle' ? await toggledBlock(context) : await runsBlock(context, progress);
+    blocks.push(block);
+    pairs.push(...block.pairs);
+    progress(`block ${blocks.length} done: ${pairs.length} pairs so far`);
+    if (options.limitPct === null) return done('fixed');
+    const step = nextStep({
+      pairsSoFar: pairs,
+      limitPct: options.limitPct,
+      minPairs: Math.max(2, workload.pairs),
+      maxPairs: workload.maxPairs,
+      elapsedS: elapsedS(),
+      budgetS: workload.budgetS,
+      perPairS: blockSeconds(workload),
+    });
+    if (step === 'stop-decisive') return done('decisive');
+    if (step === 'stop-budget') return done('budget');
   }
-  await setArm(server, profile, 'off');
-  return { runs, pairs: toPairs(runs), warmupTps: warmup.result.tps, wallS: (Date.now() - started) / 1000 };
-}
 
-export function toPairs(runs: MeasuredRun[]): TpsPair[] {
-  const pairs = new Map<number, Partial<TpsPair>>();
-  for (const run of runs) {
-    const pair = pairs.get(run.pair) ?? {};
-    if (run.arm === 'off') pair.offTps = run.result.tps;
-    else pair.onTps = run.result.tps;
-    pairs.set(run.pair, pair);
+  function done(stoppedBecause: OverheadSample['stoppedBecause']): OverheadSample {
+    return { blocks, pairs, warmupTps: warmup.ok ? warmup.result.tps : 0, wallS: elapsedS(), stoppedBecause, pinning: pinning.label };
   }
-  return [...pairs.values()].filter((p): p is TpsPair => p.offTps !== undefined && p.onTps !== undefined);
 }

@@ -1,37 +1,51 @@
-import type { Measurement } from '../results/schema.ts';
+import type { Calibration, Measurement } from '../results/schema.ts';
+import { calibrateNoise } from '../stats/calibration.ts';
 import { mean } from '../stats/descriptive.ts';
 import { pairedOverhead } from '../stats/paired-overhead.ts';
 import { isNonEmpty } from '../stats/tps-pair.ts';
 import { decideVerdict } from '../stats/verdict.ts';
-import type { MeasuredRun, OverheadSample } from './measure-overhead.ts';
+import type { Design } from '../workload/workload.ts';
+import type { OverheadSample } from './measure-overhead.ts';
 
 export interface SummaryContext {
   limitPct: number;
+  design: Design;
   serverOptions: Record<string, string>;
   pluginSettings: Record<string, string>;
+  calibration: Calibration | null;
 }
 
-function armMean(runs: MeasuredRun[], arm: MeasuredRun['arm']): number {
-  const tps = runs.filter((r) => r.arm === arm).map((r) => r.result.tps);
-  if (!isNonEmpty(tps)) throw new Error(`No plugin-${arm} run was measured`);
-  return mean(tps);
+function describeDesign(design: Design): string {
+  return design.kind === 'toggle' ? `toggle every ${design.segmentS} s inside one run, ABBA` : 'separate runs, ABBA';
 }
 
-/** Turns measured runs into the figures, interval and verdict that results.json and the summary show. */
+/** Turns measured blocks into the figures, interval and verdict that results.json and the summary show. */
 export function summariseMeasurement(sample: OverheadSample, context: SummaryContext): Measurement {
-  const estimate = pairedOverhead(sample.pairs);
-  const verdict = decideVerdict({ estimatePct: estimate.estimatePct, ci95: estimate.ci95, limitPct: context.limitPct });
-  const onRuns = sample.runs.filter((r) => r.arm === 'on');
-  const logBytes = onRuns.reduce((sum, r) => sum + (r.logBytes ?? 0), 0);
-  const onTransactions = onRuns.reduce((sum, r) => sum + r.result.transactions, 0);
-  const onSeconds = onRuns.reduce((sum, r) => sum + r.result.durationS, 0);
+  const { pairs } = sample;
+  if (!isNonEmpty(pairs)) throw new Error('The measurement produced no off/on pair: every interval was dropped');
+  const estimate = pairedOverhead(pairs);
+  const verdict = decideVerdict({
+    estimatePct: estimate.estimatePct,
+    ci95: estimate.ci95,
+    limitPct: context.limitPct,
+    ...(context.calibration ? { noiseFloorPct: context.calibration.noiseFloorPct } : {}),
+  });
+  const runs = sample.blocks.flatMap((b) => b.runs);
+  const logBytes = runs.reduce((sum, r) => sum + r.logBytes, 0);
+  const onTransactions = runs.reduce((sum, r) => sum + r.onTransactions, 0);
+  const onSeconds = runs.reduce((sum, r) => sum + r.onSeconds, 0);
   return {
-    baselineTps: armMean(sample.runs, 'off'),
-    pluginTps: armMean(sample.runs, 'on'),
+    baselineTps: mean(pairs.map((p) => p.offTps) as [number, ...number[]]),
+    pluginTps: mean(pairs.map((p) => p.onTps) as [number, ...number[]]),
     overheadPct: estimate.estimatePct,
     overheadCi95: estimate.ci95,
     perPairOverheadPct: estimate.perPairOverheadPct,
     pairs: estimate.pairCount,
+    design: describeDesign(context.design),
+    stoppedBecause: sample.stoppedBecause,
+    pinning: sample.pinning,
+    noiseFloorPct: context.calibration?.noiseFloorPct ?? null,
+    minDetectablePct: context.calibration?.minDetectablePct ?? null,
     limitPct: context.limitPct,
     verdict: verdict.verdict,
     reason: verdict.reason,
@@ -41,9 +55,9 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
     serverOptions: context.serverOptions,
     pluginSettings: context.pluginSettings,
     wallS: sample.wallS,
-    runs: sample.runs.map((r) => ({
+    runs: runs.map((r) => ({
       arm: r.arm,
-      pair: r.pair,
+      schedule: r.schedule,
       tps: r.result.tps,
       qps: r.result.qps,
       latencyAvgMs: r.result.latencyAvgMs,
@@ -51,5 +65,21 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
       logBytes: r.logBytes,
       tpsPerSecond: r.result.intervals.map((i) => i.tps),
     })),
+  };
+}
+
+/** A/A figures: the noise floor for a gate of `gatePairs` pairs, and whether the interval contains 0 as it must. */
+export function summariseCalibration(sample: OverheadSample, gatePairs: number): Calibration {
+  const c = calibrateNoise(sample.pairs, { gatePairs });
+  return {
+    pairs: c.pairCount,
+    biasPct: c.biasPct,
+    biasCi95: c.biasCi95,
+    sdLogRatio: c.sdLogRatio,
+    noiseFloorPct: c.noiseFloorPct,
+    minDetectablePct: c.minimumDetectablePct,
+    gatePairs: c.gatePairs,
+    containsZero: c.biasCi95[0] <= 0 && c.biasCi95[1] >= 0,
+    wallS: sample.wallS,
   };
 }

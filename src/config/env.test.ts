@@ -3,7 +3,7 @@ import { loadConfig } from './env.ts';
 
 describe('loadConfig', () => {
   test('defaults', () => {
-    expect(loadConfig({})).toEqual({ workload: 'smoke', mysqldPath: null, maxOverheadPct: null, reportDir: 'reports', searchPath: '' });
+    expect(loadConfig({})).toEqual({ workload: 'smoke', mysqldPath: null, maxOverheadPct: null, reportDir: 'reports', pluginDir: null, inconclusive: 'fail', searchPath: '' });
   });
 
   test('reads every variable', () => {
@@ -12,12 +12,16 @@ describe('loadConfig', () => {
       AUDITBENCH_MYSQLD: '/opt/mysql/bin/mysqld',
       AUDITBENCH_MAX_OVERHEAD_PCT: '12.5',
       AUDITBENCH_REPORT_DIR: '/tmp/r',
+      AUDITBENCH_INCONCLUSIVE: 'pass',
+      AUDITBENCH_PLUGIN_DIR: '/opt/plugins',
     });
     expect(config).toEqual({
       workload: 'seed',
       mysqldPath: '/opt/mysql/bin/mysqld',
       maxOverheadPct: 12.5,
       reportDir: '/tmp/r',
+      pluginDir: '/opt/plugins',
+      inconclusive: 'pass',
       searchPath: '',
     });
   });
@@ -27,6 +31,7 @@ describe('loadConfig', () => {
     ['AUDITBENCH_MAX_OVERHEAD_PCT', '140', "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got '140'"],
     ['AUDITBENCH_MAX_OVERHEAD_PCT', 'ten', "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got 'ten'"],
     ['AUDITBENCH_MAX_OVERHEAD_PCT', '', "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got ''"],
+    ['AUDITBENCH_INCONCLUSIVE', 'maybe', "AUDITBENCH_INCONCLUSIVE must be fail or pass; got 'maybe'"],
     ['AUDITBENCH_REPORT_DIR', ' ', "AUDITBENCH_REPORT_DIR must not be empty; got ' '"],
   ])('%s=%s is rejected', ([name, value, message]) => {
     expect(() => loadConfig({ [name as string]: value })).toThrow(message as string);

@@ -8,6 +8,10 @@ export interface Config {
   /** Overrides each profile's own limit when set. */
   maxOverheadPct: number | null;
   reportDir: string;
+  /** Folder with plugin libraries to try besides the server's own (AUDITBENCH_PLUGIN_DIR). */
+  pluginDir: string | null;
+  /** What an inconclusive verdict does to the gate: fail (default, the safe side) or pass. */
+  inconclusive: 'fail' | 'pass';
   /** PATH, where the server binary and sysbench are searched. */
   searchPath: string;
 }
@@ -28,6 +32,7 @@ const fields = {
     schema: z.string().trim().min(1).transform(Number).pipe(z.number().gt(0).lt(100)),
     expects: 'must be a number above 0 and below 100, e.g. 30',
   },
+  inconclusive: { schema: z.enum(['fail', 'pass']), expects: 'must be fail or pass' },
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
 } satisfies Record<string, Field<unknown>>;
 
@@ -46,6 +51,8 @@ export function loadConfig(env: Env = process.env): Config {
     mysqldPath: read(env, 'AUDITBENCH_MYSQLD', fields.nonEmpty, null),
     maxOverheadPct: read(env, 'AUDITBENCH_MAX_OVERHEAD_PCT', fields.percent, null),
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
+    pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),
+    inconclusive: read(env, 'AUDITBENCH_INCONCLUSIVE', fields.inconclusive, 'fail'),
     searchPath: env.PATH ?? '',
   };
 }

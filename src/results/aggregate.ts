@@ -20,14 +20,23 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
         overheadPct: null,
         limitPct: record.limitPct,
         verdict: 'error',
+        overheadCi95: null,
+        pairs: 0,
+        noiseFloorPct: null,
+        minDetectablePct: null,
         logBytesPerTxn: null,
         lifecycle: [],
         measurement: null,
+        calibration: null,
       };
       byKey.set(id, result);
     }
     if (record.kind === 'lifecycle') {
       result.lifecycle.push(record.check);
+    } else if (record.kind === 'calibration') {
+      result.calibration = record.calibration;
+      result.noiseFloorPct = record.calibration.noiseFloorPct;
+      result.minDetectablePct = record.calibration.minDetectablePct;
     } else {
       const m = record.measurement;
       Object.assign(result, {
@@ -35,6 +44,8 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
         pluginTps: m.pluginTps,
         overheadPct: m.overheadPct,
         verdict: m.verdict,
+        overheadCi95: m.overheadCi95,
+        pairs: m.pairs,
         logBytesPerTxn: m.logBytesPerTxn,
         measurement: m,
       });

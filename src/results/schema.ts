@@ -19,13 +19,15 @@ export const serverSchema = z.object({
 });
 
 export const runSchema = z.object({
-  arm: z.enum(['off', 'on']),
-  pair: z.number().int().positive(),
+  /** A whole-arm run, or a run with the plugin switched on and off inside it. */
+  arm: z.enum(['off', 'on', 'toggled']),
+  /** When each arm began, seconds into the run. */
+  schedule: z.array(z.object({ atS: z.number(), arm: z.enum(['off', 'on']) })),
   tps: z.number(),
   qps: z.number(),
   latencyAvgMs: z.number(),
   latencyP95Ms: z.number(),
-  logBytes: z.number().nullable(),
+  logBytes: z.number(),
   /** Per-second TPS, for timelines. */
   tpsPerSecond: z.array(z.number()),
 });
@@ -37,6 +39,13 @@ export const measurementSchema = z.object({
   overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
   perPairOverheadPct: z.array(z.number()),
   pairs: z.number().int(),
+  design: z.string(),
+  stoppedBecause: z.enum(['decisive', 'budget', 'fixed']),
+  /** CPU pinning in force, or null. */
+  pinning: z.string().nullable(),
+  /** From the A/A calibration on the same server and workload, when it ran. */
+  noiseFloorPct: z.number().nullable(),
+  minDetectablePct: z.number().nullable(),
   limitPct: z.number(),
   verdict: z.enum(['pass', 'fail', 'inconclusive']),
   reason: z.string(),
@@ -48,6 +57,20 @@ export const measurementSchema = z.object({
   pluginSettings: z.record(z.string(), z.string()),
   wallS: z.number(),
   runs: z.array(runSchema),
+});
+
+/** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */
+export const calibrationSchema = z.object({
+  pairs: z.number().int(),
+  biasPct: z.number(),
+  biasCi95: z.tuple([z.number(), z.number()]),
+  sdLogRatio: z.number(),
+  noiseFloorPct: z.number(),
+  minDetectablePct: z.number(),
+  /** The gate size the floor applies to. */
+  gatePairs: z.number().int(),
+  containsZero: z.boolean(),
+  wallS: z.number(),
 });
 
 /** One plugin on one server with one workload: what results.json holds per entry. */
@@ -62,9 +85,14 @@ export const pluginResultSchema = z.object({
   limitPct: z.number(),
   /** pass/fail/inconclusive from the measurement; 'error' when no measurement finished. */
   verdict: z.enum(['pass', 'fail', 'inconclusive', 'error']),
+  overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
+  pairs: z.number().int(),
+  noiseFloorPct: z.number().nullable(),
+  minDetectablePct: z.number().nullable(),
   logBytesPerTxn: z.number().nullable(),
   lifecycle: z.array(lifecycleCheckSchema),
   measurement: measurementSchema.nullable(),
+  calibration: calibrationSchema.nullable(),
 });
 
 export const machineSchema = z.object({
@@ -84,6 +112,7 @@ export const resultsFileSchema = z.object({
 
 export type LifecycleCheckRecord = z.infer<typeof lifecycleCheckSchema>;
 export type Measurement = z.infer<typeof measurementSchema>;
+export type Calibration = z.infer<typeof calibrationSchema>;
 export type PluginResult = z.infer<typeof pluginResultSchema>;
 export type ResultsFile = z.infer<typeof resultsFileSchema>;
 export type Machine = z.infer<typeof machineSchema>;

@@ -1,5 +1,5 @@
 import type { LifecycleCheck } from './lifecycle-check.ts';
-import type { Measurement } from './schema.ts';
+import type { Calibration, Measurement } from './schema.ts';
 
 /** Identifies one plugin × server × workload; the reporter groups records by it. */
 export interface ResultKey {
@@ -13,7 +13,8 @@ export interface ResultKey {
 /** What a suite test attaches to task.meta.auditbench: one lifecycle check, or the overhead measurement. */
 export type ResultRecord =
   | (ResultKey & { kind: 'lifecycle'; check: LifecycleCheck })
-  | (ResultKey & { kind: 'measurement'; measurement: Measurement });
+  | (ResultKey & { kind: 'measurement'; measurement: Measurement })
+  | (ResultKey & { kind: 'calibration'; calibration: Calibration });
 
 declare module 'vitest' {
   interface TaskMeta {

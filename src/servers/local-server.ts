@@ -16,6 +16,7 @@ import {
 } from './server-process.ts';
 import { SqlSession } from './sql-session.ts';
 import type { ConfigEdit, ConnectionOptions, ServerFile, StartedServer } from './started-server.ts';
+import { mergePluginDirs } from './plugin-dir.ts';
 import { tailLines } from './tail.ts';
 
 export interface LocalServerOptions {
@@ -26,6 +27,8 @@ export interface LocalServerOptions {
   options?: Record<string, string | null>;
   /** How long a start may take before it is reported as failed. */
   startTimeoutMs?: number;
+  /** Extra plugin libraries (AUDITBENCH_PLUGIN_DIR), served beside the server's own. */
+  pluginDir?: string | null;
 }
 
 interface Paths {
@@ -81,7 +84,11 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
       errorLog: path.join(dir, 'error.log'),
     };
     await mkdir(paths.datadir);
-    const options = applyEdit(baseOptions(binary, paths, await freePort()), { set: opts.options ?? {} });
+    let options = applyEdit(baseOptions(binary, paths, await freePort()), { set: opts.options ?? {} });
+    if (opts.pluginDir) {
+      const merged = await mergePluginDirs(binary.path, opts.pluginDir, path.join(dir, 'plugins'));
+      options = applyEdit(options, { set: { plugin_dir: merged } });
+    }
     await writeFile(paths.myCnf, renderMyCnf(options));
     await initialiseDatadir(binary, paths, opts.searchPath);
     return await runningServer(binary, paths, options, opts.startTimeoutMs ?? 30_000);
@@ -181,6 +188,18 @@ async function runningServer(
       await writeFile(paths.myCnf, renderMyCnf(options));
     },
     errorLogTail,
+    async pinCpus(cpus: string) {
+      const pid = proc?.child.pid;
+      if (pid === undefined || proc?.hasExited()) throw new Error(`Server ${label} is not running, so it cannot be pinned`);
+      await execa('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
+    },
+    async pluginFileExists(soname: string) {
+      const { rows } = await session.query('SELECT @@plugin_dir AS dir');
+      return stat(path.join(String(rows[0]?.dir ?? ''), soname)).then(
+        (info) => info.isFile(),
+        () => false,
+      );
+    },
     async listFiles(dir = '.'): Promise<ServerFile[]> {
       const base = resolveInDatadir(dir);
       const entries = await readdir(base, { withFileTypes: true });

@@ -10,5 +10,10 @@ export interface StartOptions {
 
 /** Starts the configured server target. Suites call this and never care which target it is. */
 export function startServer(config: Config, start: StartOptions = {}): Promise<StartedServer> {
-  return startLocalServer({ mysqldPath: config.mysqldPath, searchPath: config.searchPath, ...start });
+  return startLocalServer({
+    mysqldPath: config.mysqldPath,
+    searchPath: config.searchPath,
+    pluginDir: config.pluginDir,
+    ...start,
+  });
 }

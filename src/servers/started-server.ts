@@ -56,6 +56,10 @@ export interface StartedServer extends AsyncDisposable {
   /** Files under a datadir-relative directory (default the datadir itself), not recursive. */
   listFiles(dir?: string): Promise<ServerFile[]>;
   readFile(path: string): Promise<Buffer>;
+  /** Whether a plugin library is in the server's plugin directory. */
+  pluginFileExists(soname: string): Promise<boolean>;
+  /** Pins every server thread to these CPUs (taskset list, e.g. '0') until the next restart; absent where unsupported. */
+  pinCpus?(cpus: string): Promise<void>;
   /** Stops the server and removes everything it created. Idempotent. */
   stop(): Promise<void>;
 }

@@ -13,6 +13,10 @@ export interface SysbenchOptions {
 export interface RunOptions extends SysbenchOptions {
   /** Overrides workload.durationS, e.g. with workload.warmupS for the warm-up run. */
   durationS?: number;
+  /** Called when sysbench prints 'Threads started!': its clock for the per-second lines starts here. */
+  onThreadsStarted?: () => void;
+  /** CPU list for taskset, e.g. '1', to keep sysbench off the server's core. */
+  cpus?: string;
 }
 
 const createDatabaseScript = fileURLToPath(
@@ -61,7 +65,12 @@ export async function runSysbench(
 ): Promise<SysbenchRun> {
   const durationS = opts.durationS ?? workload.durationS;
   const args = runArgs(conn, workload, durationS);
-  const exit = await sysbench(args, { signal: opts.signal, timeoutMs: durationS * 1000 + RUN_GRACE_MS });
+  const exit = await sysbench(args, {
+    signal: opts.signal,
+    timeoutMs: durationS * 1000 + RUN_GRACE_MS,
+    onThreadsStarted: opts.onThreadsStarted,
+    cpus: opts.cpus,
+  });
   return judgeSysbenchRun(exit);
 }
 
@@ -78,18 +87,26 @@ async function sysbenchStep(
   }
 }
 
-async function sysbench(
-  args: string[],
-  opts: { signal?: AbortSignal; timeoutMs?: number },
-): Promise<SysbenchExit> {
+interface ProcessOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  onThreadsStarted?: () => void;
+  cpus?: string;
+}
+
+async function sysbench(args: string[], opts: ProcessOptions): Promise<SysbenchExit> {
   opts.signal?.throwIfAborted();
-  const result = await execa('sysbench', args, {
+  const [file, fileArgs] = opts.cpus ? ['taskset', ['-c', opts.cpus, 'sysbench', ...args]] : ['sysbench', args];
+  const subprocess = execa(file, fileArgs, {
     reject: false,
     stdin: 'ignore',
     cancelSignal: opts.signal,
     forceKillAfterDelay: FORCE_KILL_AFTER_MS,
     timeout: opts.timeoutMs,
   });
+  const { onThreadsStarted } = opts;
+  if (onThreadsStarted) watchForStart(subprocess.stdout, onThreadsStarted);
+  const result = await subprocess;
   if (result.code === 'ENOENT') {
     throw new Error('sysbench not found on PATH: install it (apt-get install sysbench)', { cause: result });
   }
@@ -97,6 +114,18 @@ async function sysbench(
     throw new Error(`sysbench ${args.at(-1)} was cancelled`, { cause: opts.signal?.reason });
   }
   return { stdout: result.stdout, stderr: result.stderr, failure: describeFailure(result, opts.timeoutMs) };
+}
+
+function watchForStart(stdout: NodeJS.ReadableStream | null, onStart: () => void): void {
+  let seen = '';
+  const listener = (chunk: Buffer | string) => {
+    seen = (seen + chunk.toString()).slice(-200);
+    if (seen.includes('Threads started!')) {
+      stdout?.off('data', listener);
+      onStart();
+    }
+  };
+  stdout?.on('data', listener);
 }
 
 interface ProcessEnd {

@@ -1,6 +1,14 @@
 export type WorkloadName = 'smoke' | 'standard' | 'seed';
 
-/** What sysbench runs, and how many A/B pairs a measurement takes. */
+/**
+ * How the plugin-off and plugin-on arms are interleaved.
+ * - toggle: the plugin is switched on and off inside one sysbench run every segmentS seconds (ABBA order),
+ *   dropping the second that holds each switch; one run gives `pairs` pairs. Needs a plugin that switches live.
+ * - runs: separate sysbench runs of durationS per arm, ABBA order, `pairs` pairs per block.
+ */
+export type Design = { kind: 'toggle'; segmentS: number } | { kind: 'runs' };
+
+/** What sysbench runs, how the arms are interleaved, and how much measuring a verdict may take. */
 export interface Workload {
   name: string;
   /** sysbench test name, e.g. oltp_read_write. */
@@ -8,12 +16,19 @@ export interface Workload {
   tables: number;
   tableSize: number;
   threads: number;
-  /** Length of one measured run. */
+  design: Design;
+  /** Length of one measured run (runs design). The toggle design runs 2·pairs·segmentS per block. */
   durationS: number;
   /** Length of the warm-up run that precedes the measured ones and is discarded. */
   warmupS: number;
-  /** Plugin-off / plugin-on pairs measured. */
+  /** Pairs per block: measured before the first verdict, and added per block until it is decisive. */
   pairs: number;
+  /** Adaptive sampling stops at this many pairs… */
+  maxPairs: number;
+  /** …or when another block would pass this much measuring time. */
+  budgetS: number;
+  /** Pin the server to CPU 0 and sysbench to CPU 1 (local target, 2+ cores): less noise, reported with the figures. */
+  pinCpus: boolean;
   /** Server options applied for this workload (reported with the figures they produced). */
   serverOptions: Record<string, string>;
 }

@@ -9,10 +9,16 @@ export const workloads: Record<WorkloadName, Workload> = {
     tables: 4,
     tableSize: 10_000,
     threads: 4,
+    // Toggling inside one run gives 6 pairs in 48 s; see ARCHITECTURE.md for the noise this buys.
+    design: { kind: 'toggle', segmentS: 4 },
     durationS: 10,
     warmupS: 5,
-    pairs: 3,
-    serverOptions: {},
+    pairs: 6,
+    maxPairs: 18,
+    budgetS: 150,
+    pinCpus: true,
+    // No fsync per commit: the run is CPU-bound, the same cost an audit write adds to, and far less noisy.
+    serverOptions: { innodb_flush_log_at_trx_commit: '0' },
   },
   // Default for benchmarking: 8 × 100k rows (~185 MB) outgrow the default 128 MB buffer pool, so some reads hit disk.
   standard: {
@@ -21,10 +27,14 @@ export const workloads: Record<WorkloadName, Workload> = {
     tables: 8,
     tableSize: 100_000,
     threads: 8,
+    design: { kind: 'toggle', segmentS: 5 },
     durationS: 30,
     warmupS: 15,
-    pairs: 5,
-    serverOptions: {},
+    pairs: 8,
+    maxPairs: 24,
+    budgetS: 180,
+    pinCpus: true,
+    serverOptions: { innodb_flush_log_at_trx_commit: '0' },
   },
   // The seed report's setup (64 threads, 10 × 10M rows, 5 minutes, server defaults), to reproduce its figures.
   seed: {
@@ -36,8 +46,12 @@ export const workloads: Record<WorkloadName, Workload> = {
     durationS: 300,
     // The seed ran each scenario once with no stated warm-up; a minute fills the buffer pool before measuring.
     warmupS: 60,
-    // The seed measured one run per scenario; 3 pairs is the fewest that give a usable interval.
+    // Separate 5-minute runs per arm, as the seed did; 3 pairs is the fewest that give a usable interval.
+    design: { kind: 'runs' },
     pairs: 3,
+    maxPairs: 6,
+    budgetS: 3_600,
+    pinCpus: false,
     serverOptions: {},
   },
 };

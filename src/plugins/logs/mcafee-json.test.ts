@@ -7,7 +7,7 @@ import { parseMcafeeJson } from './mcafee-json.ts';
 // Line 1: the seed report (plugin 1.0.9, MySQL 5.6.12). Line 2: MySQL 8.0.33 build notes (zhaopinglu/mysql-audit,
 // duplicated "os_user"). Lines 3-4: 2014 blog (arstercz), no "status". Line 5: 2017 blog, socket client fields.
 // See fixtures/logs/SOURCES.md.
-const recorded = readFileSync(new URL('../../../fixtures/logs/mcafee-audit.json', import.meta.url), 'utf8');
+const recorded = readFileSync(new URL('../../../fixtures/logs/mcafee-audit.log', import.meta.url), 'utf8');
 
 // Synthetic: no captured header line exists; keys follow start_msg_format() in src/audit_handler.cc.
 const header =
@@ -54,12 +54,28 @@ describe('records described by the source', () => {
   });
 
   test.for<[string, string, Partial<AuditEvent>]>([
-    ['failed login', '"status":"1045","cmd":"Failed Login","query":"Failed Login"', { operation: 'FAILED_CONNECT', errorCode: 1045, queryText: '' }],
-    ['connect', '"status":"0","cmd":"Connect","query":"Connect"', { operation: 'CONNECT', host: '10.0.0.5', queryText: '' }],
+    [
+      'failed login',
+      '"status":"1045","cmd":"Failed Login","query":"Failed Login"',
+      { operation: 'FAILED_CONNECT', errorCode: 1045, queryText: '' },
+    ],
+    [
+      'connect',
+      '"status":"0","cmd":"Connect","query":"Connect"',
+      { operation: 'CONNECT', host: '10.0.0.5', queryText: '' },
+    ],
     ['quit', '"cmd":"Quit","query":"Quit"', { operation: 'DISCONNECT' }],
     ['protocol command', '"cmd":"Init DB","query":"n/a"', { operation: 'INIT_DB', queryText: '' }],
-    ['failed statement', '"status":"1146","cmd":"select","query":"select * from nope"', { operation: 'QUERY', errorCode: 1146 }],
-    ['several objects', '"cmd":"insert_select","objects":[{"db":"a","name":"t1","obj_type":"TABLE"},{"db":"b","name":"t2","obj_type":"TABLE"}],"query":"insert into a.t1 select * from b.t2"', { database: 'a', object: 'a.t1,b.t2' }],
+    [
+      'failed statement',
+      '"status":"1146","cmd":"select","query":"select * from nope"',
+      { operation: 'QUERY', errorCode: 1146 },
+    ],
+    [
+      'several objects',
+      '"cmd":"insert_select","objects":[{"db":"a","name":"t1","obj_type":"TABLE"},{"db":"b","name":"t2","obj_type":"TABLE"}],"query":"insert into a.t1 select * from b.t2"',
+      { database: 'a', object: 'a.t1,b.t2' },
+    ],
   ])('%s', ([, fields, expected]) => {
     const { events, rejected } = parseMcafeeJson(activity(fields));
     expect(rejected).toEqual([]);
@@ -70,10 +86,22 @@ describe('records described by the source', () => {
     ['not JSON', '{"msg-type":"activity",', 'invalid JSON'],
     ['an array', '[1,2]', 'not a JSON object'],
     ['unknown type', '{"msg-type":"footer"}', 'unknown msg-type "footer"'],
-    ['a bad date', '{"msg-type":"activity","date":"yesterday","cmd":"select"}', 'date must be epoch milliseconds'],
+    [
+      'a bad date',
+      '{"msg-type":"activity","date":"yesterday","cmd":"select"}',
+      'date must be epoch milliseconds',
+    ],
     ['no cmd', '{"msg-type":"activity","date":"1705746443488"}', 'missing cmd'],
-    ['a bad id', '{"msg-type":"activity","date":"1","thread-id":"x","cmd":"select"}', 'must be decimal numbers'],
-    ['bad objects', '{"msg-type":"activity","date":"1","cmd":"select","objects":"t1"}', 'objects must be an array'],
+    [
+      'a bad id',
+      '{"msg-type":"activity","date":"1","thread-id":"x","cmd":"select"}',
+      'must be decimal numbers',
+    ],
+    [
+      'bad objects',
+      '{"msg-type":"activity","date":"1","cmd":"select","objects":"t1"}',
+      'objects must be an array',
+    ],
   ])('rejects %s', ([, line, reason]) => {
     expect(parseMcafeeJson(`${header}\n${line}\n`).rejected).toEqual([
       { line: 2, text: line, reason: expect.stringContaining(reason) },

@@ -14,7 +14,16 @@
  * - With no statement text the plugin writes the cmd name (or "n/a") as `query`: queryText ''.
  */
 import type { LogParser } from '../audit-event.ts';
-import { collect, event, frameLines, optionalInt, type RecordOutcome, reject, skip, upperSnake } from './framing.ts';
+import {
+  collect,
+  event,
+  frameLines,
+  optionalInt,
+  type RecordOutcome,
+  reject,
+  skip,
+  upperSnake,
+} from './framing.ts';
 
 const CONNECTION_COMMANDS: Record<string, string> = {
   Connect: 'CONNECT',
@@ -44,7 +53,8 @@ function parseRecord(line: string): RecordOutcome {
 function parseActivity(record: Json): RecordOutcome {
   const { cmd, date, query } = record;
   const millis = optionalInt(date);
-  if (typeof millis !== 'number') return reject(`date must be epoch milliseconds, got ${JSON.stringify(date)}`);
+  if (typeof millis !== 'number')
+    return reject(`date must be epoch milliseconds, got ${JSON.stringify(date)}`);
   if (typeof cmd !== 'string' || cmd === '') return reject('missing cmd');
   const ids = [record['thread-id'], record['query-id'], record.status].map(optionalInt);
   const [connectionId, queryId, errorCode] = ids;
@@ -73,5 +83,6 @@ function objectNames(value: unknown): { db: string; name: string }[] | null {
   return value.map((o) => ({ db: text(o.db), name: text(o.name) }));
 }
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

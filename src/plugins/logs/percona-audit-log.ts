@@ -17,7 +17,16 @@
  */
 import type { LogParser } from '../audit-event.ts';
 import { csvFields, frameCsvRecords } from './csv-records.ts';
-import { collect, event, frameLines, optionalInt, type RecordOutcome, reject, skip, upperSnake } from './framing.ts';
+import {
+  collect,
+  event,
+  frameLines,
+  optionalInt,
+  type RecordOutcome,
+  reject,
+  skip,
+  upperSnake,
+} from './framing.ts';
 import { parseUserHost } from './user-host.ts';
 import { frameXmlRecords, type XmlStyle, xmlFields } from './xml-records.ts';
 
@@ -48,14 +57,14 @@ const PARSERS: Record<PerconaFormat, LogParser> = {
 /** The parser for an `audit_log_format` value. */
 export const percona = (format: PerconaFormat): LogParser => PARSERS[format];
 
+// The header's STARTUP_OPTIONS is written unescaped and may break the markup; it is no event either way.
+const XML_HEADER_OR_FOOTER = /^<AUDIT_RECORD(?:\s+NAME="|>\s*<NAME>)(?:No)?Audit["<]/;
+
 function xmlRecord(style: XmlStyle): (text: string) => RecordOutcome {
   return (text) => {
     const fields = xmlFields(text, style);
     if (typeof fields !== 'string') return fromRecord(fields);
-    // The header's STARTUP_OPTIONS is written unescaped and may break the markup; it is no event either way.
-    return /^<AUDIT_RECORD\s+NAME="(?:No)?Audit"/.test(text) || /^<AUDIT_RECORD>\s*<NAME>(?:No)?Audit</.test(text)
-      ? skip
-      : reject(fields);
+    return XML_HEADER_OR_FOOTER.test(text) ? skip : reject(fields);
   };
 }
 
@@ -68,7 +77,9 @@ function jsonRecord(line: string): RecordOutcome {
   }
   const record = (parsed as { audit_record?: unknown } | null)?.audit_record;
   if (typeof record !== 'object' || record === null) return reject('expected {"audit_record":{…}}');
-  return fromRecord(Object.fromEntries(Object.entries(record).map(([key, value]) => [key.toUpperCase(), value])));
+  return fromRecord(
+    Object.fromEntries(Object.entries(record).map(([key, value]) => [key.toUpperCase(), value])),
+  );
 }
 
 function csvRecord(text: string): RecordOutcome {
@@ -78,7 +89,9 @@ function csvRecord(text: string): RecordOutcome {
   if (name === 'Audit' || name === 'NoAudit') return skip;
   const names = CONNECTION_NAMES.has(name) ? CSV_COLUMNS.connection : CSV_COLUMNS.general;
   if (fields.length !== names.length && fields.length !== names.length - 1) {
-    return reject(`expected ${names.length - 1} or ${names.length} fields for "${name}", got ${fields.length}`);
+    return reject(
+      `expected ${names.length - 1} or ${names.length} fields for "${name}", got ${fields.length}`,
+    );
   }
   const status = fields[names.indexOf('STATUS')];
   if (status?.quoted) return reject('STATUS must be a bare number');
@@ -91,7 +104,9 @@ function fromRecord(fields: Fields): RecordOutcome {
   if (name === 'Audit' || name === 'NoAudit') return skip;
   if (name === '') return reject('missing NAME');
   const connectionId = optionalInt(fields.CONNECTION_ID);
-  if (typeof connectionId !== 'number') return reject(`CONNECTION_ID must be a number, got ${JSON.stringify(fields.CONNECTION_ID)}`);
+  if (typeof connectionId !== 'number') {
+    return reject(`CONNECTION_ID must be a number, got ${JSON.stringify(fields.CONNECTION_ID)}`);
+  }
   const status = optionalInt(fields.STATUS);
   if (status === undefined) return reject(`STATUS must be a number, got ${JSON.stringify(fields.STATUS)}`);
   const time = str(fields.TIMESTAMP);
@@ -103,12 +118,17 @@ function fromRecord(fields: Fields): RecordOutcome {
     host: str(fields.HOST) || str(fields.IP) || (account?.host ?? ''),
     connectionId,
     queryId: null,
-    operation: name === 'Connect' ? (status ? 'FAILED_CONNECT' : 'CONNECT') : (NAMED_OPERATIONS[name] ?? upperSnake(name)),
+    operation: operationOf(name, status),
     database: str(fields.DB),
     object: '',
     queryText: str(fields.SQLTEXT),
     errorCode: status,
   });
+}
+
+function operationOf(name: string, status: number | null): string {
+  if (name === 'Connect') return status ? 'FAILED_CONNECT' : 'CONNECT';
+  return NAMED_OPERATIONS[name] ?? upperSnake(name);
 }
 
 const str = (value: unknown): string => (typeof value === 'string' ? value : '');

@@ -19,14 +19,33 @@ const HEAD = /^([^,]+),([^,]*),([^,]*),([^,]*),(\d+),(\d+),([A-Z_]+),([^,]*),/;
 const RETCODE = /^,(\d*)(?:,[A-Z_/]+)?$/;
 const DEFAULT_TIME = /^(\d{4})(\d\d)(\d\d) (\d\d:\d\d:\d\d)$/;
 const HOST_PORT = /^([^:]*):(?:\d+|unavailable)$/;
-const UNESCAPED: Record<string, string> = { n: '\n', r: '\r', t: '\t', b: '\b', f: '\f', "'": "'", '\\': '\\' };
+const UNESCAPED: Record<string, string> = {
+  n: '\n',
+  r: '\r',
+  t: '\t',
+  b: '\b',
+  f: '\f',
+  "'": "'",
+  '\\': '\\',
+};
 
 export const parseServerAuditLog: LogParser = (text) => collect(frameLines(text), parseRecord);
 
 function parseRecord(line: string): RecordOutcome {
   const head = HEAD.exec(line);
-  if (!head) return reject('not a server_audit record: expected timestamp,host,user,host,id,id,OPERATION,db,');
-  const [matched, time = '', , user = '', host = '', connectionId = '', queryId = '', operation = '', db = ''] = head;
+  if (!head)
+    return reject('not a server_audit record: expected timestamp,host,user,host,id,id,OPERATION,db,');
+  const [
+    matched,
+    time = '',
+    ,
+    user = '',
+    host = '',
+    connectionId = '',
+    queryId = '',
+    operation = '',
+    db = '',
+  ] = head;
   const tail = splitObject(line.slice(matched.length));
   if (typeof tail === 'string') return reject(tail);
   const base: AuditEvent = {
@@ -41,7 +60,9 @@ function parseRecord(line: string): RecordOutcome {
     queryText: '',
     errorCode: tail.retcode === '' ? null : Number(tail.retcode),
   };
-  return event(tail.quoted ? { ...base, queryText: unescape(tail.object) } : { ...base, object: tail.object });
+  return event(
+    tail.quoted ? { ...base, queryText: unescapeQuery(tail.object) } : { ...base, object: tail.object },
+  );
 }
 
 interface ObjectAndRetcode {
@@ -71,7 +92,8 @@ function closingQuote(text: string): number {
 }
 
 /** Undoes the plugin's escapes; an unknown escape (never written by any version seen) is kept as it stands. */
-export const unescape = (text: string): string => text.replace(/\\([\s\S])/g, (all, c: string) => UNESCAPED[c] ?? all);
+export const unescapeQuery = (text: string): string =>
+  text.replace(/\\([\s\S])/g, (all, c: string) => UNESCAPED[c] ?? all);
 
 function isoTime(time: string): string {
   const m = DEFAULT_TIME.exec(time);

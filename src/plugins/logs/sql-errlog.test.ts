@@ -6,7 +6,8 @@ import { parseSqlErrlog } from './sql-errlog.ts';
 
 // Recorded from MariaDB 10.11.19 with sql_errlog 1.1, default settings, then after a restart with
 // --sql-error-log-with-db-and-thread-info=ON; see fixtures/logs/SOURCES.md.
-const fixture = (name: string) => readFileSync(new URL(`../../../fixtures/logs/${name}`, import.meta.url), 'utf8');
+const fixture = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/logs/${name}`, import.meta.url), 'utf8');
 const plain = fixture('sql-errors-10.11.log');
 const withDb = fixture('sql-errors-10.11-with-db.log');
 
@@ -26,7 +27,14 @@ describe('recorded MariaDB 10.11 sql_errors.log', () => {
     [2, { operation: 'ERROR', errorCode: 1396, queryText: "CREATE USER u IDENTIFIED BY 'secret'" }],
     [3, { operation: 'WARNING', errorCode: 1365, queryText: 'SELECT 1/0' }],
     [4, { operation: 'WARNING', errorCode: 1292, queryText: "SELECT CAST('x1' AS INT)" }],
-    [5, { operation: 'ERROR', errorCode: 1062, queryText: "INSERT INTO renamed_t1 (id, note) VALUES (1, 'duplicate')" }],
+    [
+      5,
+      {
+        operation: 'ERROR',
+        errorCode: 1062,
+        queryText: "INSERT INTO renamed_t1 (id, note) VALUES (1, 'duplicate')",
+      },
+    ],
     // Failed login: no privilege user yet, the login name in brackets, the query "(null)".
     [6, { ...at, user: 'u', host: 'localhost', operation: 'ERROR', errorCode: 1045, queryText: '' }],
     [8, { user: 'nobody', errorCode: 1045 }],
@@ -35,7 +43,13 @@ describe('recorded MariaDB 10.11 sql_errors.log', () => {
     // A syntax error quotes the statement in its message, here including " : ": split after "at line 1".
     [11, { errorCode: 1064, queryText: 'SELECT doc FROM items WHERE doc = \'{"a" : 1}\' AND' }],
     // Known ambiguity: a message containing " : " (a SIGNAL text) leaves its tail in queryText.
-    [12, { errorCode: 1644, queryText: "failure : SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'custom : failure'" }],
+    [
+      12,
+      {
+        errorCode: 1644,
+        queryText: "failure : SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'custom : failure'",
+      },
+    ],
   ])('record %i', ([i, expected]) => {
     expect(parseSqlErrlog(plain).events[i]).toMatchObject(expected);
   });
@@ -44,8 +58,12 @@ describe('recorded MariaDB 10.11 sql_errors.log', () => {
     const damaged = plain.replace('ERROR 1054: Unknown column', 'ERROR 1054 Unknown column');
     const { rejected } = parseSqlErrlog(`stray text\n${damaged}`);
     expect(rejected).toEqual([
-      { line: 1, text: 'stray text', reason: 'not a sql_errlog record and no record to continue' },
-      { line: 12, text: expect.stringMatching(/^2026.*ERROR 1054 Unknown.*\n {2}doc\nFROM items\nWHERE nope = 1$/), reason: 'not a sql_errlog record' },
+      { line: 1, text: 'stray text', reason: 'no record to continue and no timestamp' },
+      {
+        line: 12,
+        text: expect.stringMatching(/^2026.*ERROR 1054 Unknown.*\n {2}doc\nFROM items\nWHERE nope = 1$/),
+        reason: 'not a sql_errlog record',
+      },
     ]);
   });
 });
@@ -54,7 +72,10 @@ describe('recorded with sql_error_log_with_db_and_thread_info=ON', () => {
   test.for<[number, Partial<AuditEvent>]>([
     [0, { connectionId: 4, database: '', errorCode: 1146, queryText: 'SELECT * FROM shop.missing' }],
     [1, { connectionId: 4, database: 'shop', errorCode: 1146, queryText: 'SELECT * FROM missing' }],
-    [3, { connectionId: 4, database: 'shop', operation: 'WARNING', errorCode: 1365, queryText: 'SELECT 1/0' }],
+    [
+      3,
+      { connectionId: 4, database: 'shop', operation: 'WARNING', errorCode: 1365, queryText: 'SELECT 1/0' },
+    ],
     [4, { time: '2026-11-30T00:44:19', user: 'u', connectionId: 5, errorCode: 1045, queryText: '' }],
   ])('record %i', ([i, expected]) => {
     const { events, rejected } = parseSqlErrlog(withDb);

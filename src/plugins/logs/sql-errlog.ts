@@ -41,9 +41,11 @@ function frameRecords(text: string): Framed {
   const last = lines.pop() ?? '';
   let current: RawRecord | null = null;
   for (const [i, line] of lines.entries()) {
-    if (TIMESTAMP_START.test(line)) framed.records.push((current = { line: i + 1, text: line }));
-    else if (current) current.text += `\n${line}`;
-    else framed.rejected.push({ line: i + 1, text: line, reason: 'not a sql_errlog record and no record to continue' });
+    if (TIMESTAMP_START.test(line)) {
+      current = { line: i + 1, text: line };
+      framed.records.push(current);
+    } else if (current) current.text += `\n${line}`;
+    else framed.rejected.push({ line: i + 1, text: line, reason: 'no record to continue and no timestamp' });
   }
   if (last === '') return framed;
   // A record is written in one piece ending in a newline: an unfinished last line leaves its record unfinished.

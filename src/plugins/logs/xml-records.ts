@@ -45,12 +45,14 @@ interface PieceEnd {
 function recordEnd(text: string, start: number): PieceEnd {
   const tagEnd = text.indexOf('>', start);
   const nextTag = text.indexOf('<', start + 1);
-  if (nextTag >= 0 && (tagEnd < 0 || nextTag < tagEnd)) return { at: nextTag, reason: 'record tag not closed' };
+  if (nextTag >= 0 && (tagEnd < 0 || nextTag < tagEnd))
+    return { at: nextTag, reason: 'record tag not closed' };
   if (tagEnd < 0) return { at: text.length, reason: INCOMPLETE_RECORD };
   if (text[tagEnd - 1] === '/') return { at: tagEnd + 1 };
   const close = text.indexOf(CLOSE, tagEnd);
   const next = text.indexOf('<AUDIT_RECORD', tagEnd);
-  if (next >= 0 && (close < 0 || next < close)) return { at: next, reason: 'record not closed before the next one' };
+  if (next >= 0 && (close < 0 || next < close))
+    return { at: next, reason: 'record not closed before the next one' };
   if (close < 0) return { at: text.length, reason: INCOMPLETE_RECORD };
   return { at: close + CLOSE.length };
 }
@@ -80,15 +82,20 @@ export function xmlFields(record: string, style: XmlStyle): Record<string, strin
 
 function attributeFields(record: string): Record<string, string> | string {
   const match = ATTRIBUTES_RECORD.exec(record);
-  if (!match) return record.startsWith('<AUDIT_RECORD>') ? 'element-style record in an attribute-style log' : 'malformed attributes';
+  if (!match)
+    return record.startsWith('<AUDIT_RECORD>')
+      ? 'element-style record in an attribute-style log'
+      : 'malformed attributes';
   const fields: Record<string, string> = {};
-  for (const [, name = '', value = ''] of (match[1] ?? '').matchAll(ATTRIBUTE)) fields[name] = decodeXml(value);
+  for (const [, name = '', value = ''] of (match[1] ?? '').matchAll(ATTRIBUTE))
+    fields[name] = decodeXml(value);
   return fields;
 }
 
 function elementFields(record: string): Record<string, string> | string {
   const body = ELEMENTS_RECORD.exec(record)?.[1];
-  if (body === undefined) return record.endsWith('/>') ? 'attribute-style record in an element-style log' : 'malformed record';
+  if (body === undefined)
+    return record.endsWith('/>') ? 'attribute-style record in an element-style log' : 'malformed record';
   const fields: Record<string, string> = {};
   for (let at = 0; at < body.length; at = ELEMENT.lastIndex) {
     ELEMENT.lastIndex = at;
@@ -102,11 +109,11 @@ function elementFields(record: string): Record<string, string> | string {
 
 const NAMED_ENTITIES: Record<string, string> = { quot: '"', amp: '&', lt: '<', gt: '>', apos: "'" };
 
-/** Decodes the five XML entities and numeric references (`&#10;`, `&#x9;`); anything else is kept as written. */
+/** Decodes the five XML entities and character references (`&#10;`, `&#x9;`); anything else is kept as written. */
 export function decodeXml(text: string): string {
   return text.replace(/&(#x[0-9a-fA-F]+|#\d+|[a-zA-Z]+);/g, (all, ref: string) => {
     if (!ref.startsWith('#')) return NAMED_ENTITIES[ref] ?? all;
-    const code = ref[1] === 'x' || ref[1] === 'X' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+    const code = ref[1] === 'x' ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
     return code <= 0x10_ffff ? String.fromCodePoint(code) : all;
   });
 }

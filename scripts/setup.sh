@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Installs what auditbench needs and is missing: npm dependencies, a MariaDB/MySQL server and sysbench.
+# Safe to run again: it only acts on what is absent. Prints one line per thing it did.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+say() { printf 'auditbench setup: %s\n' "$*"; }
+die() { printf 'auditbench setup: %s\n' "$*" >&2; exit 1; }
+
+node_ok() {
+  node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)||(a===20&&b>=19)||a===21||a===23?0:1)'
+}
+command -v node >/dev/null || die "Node.js is missing: install Node.js 20.19+ (apt-get install nodejs, or nodesource)"
+node_ok || die "Node.js $(node --version) is too old: auditbench needs 20.19+ or 22.12+"
+
+if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+  say "installing npm dependencies (npm ci)"
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+have_server() {
+  [ -n "${AUDITBENCH_MYSQLD:-}" ] && return 0
+  command -v mariadbd >/dev/null || command -v mysqld >/dev/null || [ -x /usr/sbin/mariadbd ] || [ -x /usr/sbin/mysqld ]
+}
+missing=()
+have_server || missing+=(mariadb-server)
+command -v sysbench >/dev/null || missing+=(sysbench)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    say "installing ${missing[*]} with apt-get"
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  else
+    die "missing ${missing[*]}: install them (sudo apt-get install ${missing[*]}) or set AUDITBENCH_MYSQLD, then run again"
+  fi
+fi

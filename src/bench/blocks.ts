@@ -1,0 +1,96 @@
+import type { PluginProfile } from '../plugins/profile.ts';
+import { runSteps } from '../plugins/steps.ts';
+import type { StartedServer } from '../servers/started-server.ts';
+import { abbaOrder } from '../stats/adaptive.ts';
+import { type ArmSwitch, segmentToggledRun } from '../stats/segments.ts';
+import type { Arm, TpsPair } from '../stats/tps-pair.ts';
+import type { SysbenchResult } from '../workload/sysbench-result.ts';
+import { runSysbench } from '../workload/sysbench-runner.ts';
+import type { Workload } from '../workload/workload.ts';
+import { watchLogGrowth } from './log-poller.ts';
+import { type ArmSteps, toggledRun } from './toggled-run.ts';
+
+/** One sysbench run as measured: a whole arm (runs design) or both arms switched inside it (toggle design). */
+export interface MeasuredRun {
+  arm: Arm | 'toggled';
+  result: SysbenchResult;
+  /** When each arm began (toggle design); a single entry for a whole-arm run. */
+  schedule: ArmSwitch[];
+  /** Audit log bytes written during the run. */
+  logBytes: number;
+  /** Transactions and seconds while the plugin was on, for bytes per transaction and MB per minute. */
+  onTransactions: number;
+  onSeconds: number;
+}
+
+export interface Block {
+  pairs: TpsPair[];
+  runs: MeasuredRun[];
+}
+
+export interface BlockContext {
+  server: StartedServer;
+  profile: PluginProfile;
+  workload: Workload;
+  arms: ArmSteps;
+  cpus: string | undefined;
+}
+
+/** Which arm each per-second interval belongs to, judged at the interval's midpoint. */
+export function onShare(result: SysbenchResult, schedule: ArmSwitch[]): { transactions: number; seconds: number } {
+  let transactions = 0;
+  let seconds = 0;
+  let previousAtS = 0;
+  for (const interval of result.intervals) {
+    const midS = (previousAtS + interval.atS) / 2;
+    const lengthS = interval.atS - previousAtS;
+    previousAtS = interval.atS;
+    const arm = [...schedule].reverse().find((s) => s.atS <= midS)?.arm ?? schedule[0]?.arm;
+    if (arm !== 'on') continue;
+    transactions += interval.tps * lengthS;
+    seconds += lengthS;
+  }
+  return { transactions, seconds };
+}
+
+export async function toggledBlock(ctx: BlockContext): Promise<Block> {
+  const workload = ctx.workload;
+  if (workload.design.kind !== 'toggle') throw new Error(`Workload '${workload.name}' does not toggle`);
+  const run = await toggledRun(ctx.server, ctx.profile, { ...workload, design: workload.design }, ctx.arms, {
+    pairs: workload.pairs,
+    ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
+  });
+  const [first, ...rest] = run.schedule;
+  if (!first) throw new Error('A toggled run recorded no schedule');
+  // The interval holding a switch mixes both arms and the next one may still carry the old state's backlog.
+  const segmented = segmentToggledRun(run.result.intervals, [first, ...rest], { settleIntervals: 1 });
+  const share = onShare(run.result, run.schedule);
+  return {
+    pairs: segmented.pairs,
+    runs: [{ arm: 'toggled', result: run.result, schedule: run.schedule, logBytes: run.logBytes, onTransactions: share.transactions, onSeconds: share.seconds }],
+  };
+}
+
+export async function runsBlock(ctx: BlockContext, progress: (message: string) => void): Promise<Block> {
+  const runs: MeasuredRun[] = [];
+  const pairs: TpsPair[] = [];
+  let pending: Partial<TpsPair> = {};
+  for (const arm of abbaOrder(ctx.workload.pairs)) {
+    await runSteps(ctx.server, ctx.arms[arm], `Turning ${ctx.profile.name} ${arm}`);
+    const watcher = await watchLogGrowth(ctx.server, ctx.profile);
+    const outcome = await runSysbench(ctx.server.connection, ctx.workload, ctx.cpus ? { cpus: ctx.cpus } : {});
+    const logBytes = await watcher.stop();
+    if (!outcome.ok) throw new Error(`The plugin-${arm} sysbench run is invalid: ${outcome.reason}`);
+    const { result } = outcome;
+    const on = arm === 'on';
+    runs.push({ arm, result, schedule: [{ atS: 0, arm }], logBytes, onTransactions: on ? result.transactions : 0, onSeconds: on ? result.durationS : 0 });
+    progress(`plugin ${arm}: ${result.tps.toFixed(1)} tps`);
+    pending = arm === 'off' ? { ...pending, offTps: result.tps } : { ...pending, onTps: result.tps };
+    if (pending.offTps !== undefined && pending.onTps !== undefined) {
+      pairs.push({ offTps: pending.offTps, onTps: pending.onTps });
+      pending = {};
+    }
+  }
+  await runSteps(ctx.server, ctx.arms.off, `Turning ${ctx.profile.name} off`);
+  return { pairs, runs };
+}

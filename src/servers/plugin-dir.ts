@@ -1,0 +1,30 @@
+import { mkdir, readdir, stat, symlink } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+
+/** The plugin directory a server binary was built with, from `--verbose --help`. */
+export async function defaultPluginDir(binary: string): Promise<string> {
+  const { stdout } = await execa(binary, ['--no-defaults', '--verbose', '--help'], { reject: false });
+  const line = stdout.split('\n').find((l) => /^plugin[-_]dir\s/.test(l));
+  const dir = line?.replace(/^plugin[-_]dir\s+/, '').trim();
+  if (!dir) throw new Error(`Cannot tell the plugin directory of ${binary} from its --verbose --help output`);
+  return dir;
+}
+
+/**
+ * A private plugin directory holding links to the server's own plugins and to the user's (which win on a
+ * name clash), so a supplied .so loads without touching the system's plugin directory.
+ */
+export async function mergePluginDirs(binary: string, userDir: string, target: string): Promise<string> {
+  const info = await stat(userDir).catch(() => null);
+  if (!info?.isDirectory()) {
+    throw new Error(`AUDITBENCH_PLUGIN_DIR '${userDir}' is not a directory: point it at the folder holding the plugin .so`);
+  }
+  await mkdir(target, { recursive: true });
+  const links = new Map<string, string>();
+  for (const dir of [await defaultPluginDir(binary), path.resolve(userDir)]) {
+    for (const name of await readdir(dir).catch(() => [])) links.set(name, path.join(dir, name));
+  }
+  for (const [name, source] of links) await symlink(source, path.join(target, name));
+  return target;
+}

@@ -1,0 +1,16 @@
+import type { PluginProfile } from '../../src/plugins/profile.ts';
+import type { StartedServer } from '../../src/servers/started-server.ts';
+
+/** Why a plugin cannot be tried on this server (wrong flavor, library not supplied), or null when it can. */
+export async function unavailableReason(server: StartedServer, profile: PluginProfile): Promise<string | null> {
+  const { flavor, version } = server.info;
+  if (!profile.flavors.includes(flavor)) {
+    return `${profile.title} is for ${profile.flavors.join('/')} servers, this is ${flavor} ${version}`;
+  }
+  const { rows } = await server.query('SELECT @@plugin_dir AS dir');
+  const dir = String(rows[0]?.dir ?? '');
+  if (!(await server.pluginFileExists(profile.soname))) {
+    return `${profile.soname} is not in the server's plugin directory (${dir}): supply it with AUDITBENCH_PLUGIN_DIR (see README, "Supplying a plugin")`;
+  }
+  return null;
+}
