@@ -2,12 +2,22 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    reporters: ['default', './reporters/results-json-reporter.ts', './reporters/summary-reporter.ts', './reporters/closing-line-reporter.ts'],
+    reporters: [
+      'default',
+      './reporters/results-json-reporter.ts',
+      './reporters/summary-reporter.ts',
+      './reporters/closing-line-reporter.ts',
+    ],
     projects: [
       {
         test: {
           name: 'unit',
-          include: ['src/**/*.test.ts', 'reporters/**/*.test.ts', 'fixtures/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: [
+            'src/**/*.test.ts',
+            'reporters/**/*.test.ts',
+            'fixtures/**/*.test.ts',
+            'scripts/**/*.test.ts',
+          ],
           environment: 'node',
         },
       },

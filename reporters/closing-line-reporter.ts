@@ -12,6 +12,8 @@ export default class ClosingLineReporter implements Reporter {
         else counts.skipped++;
       }
     }
-    process.stdout.write(`\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`);
+    process.stdout.write(
+      `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
+    );
   }
 }

@@ -7,11 +7,17 @@ const fixed = (value: number | null | undefined, digits = 1): string =>
   value === null || value === undefined ? '–' : value.toFixed(digits);
 
 function overheadCell(result: PluginResult): string {
-  const m = result.measurement;
-  if (!m) return '–';
-  const ci = m.overheadCi95 ? ` [${fixed(m.overheadCi95[0])}, ${fixed(m.overheadCi95[1])}]` : '';
-  return `${fixed(m.overheadPct)}%${ci}`;
+  if (result.overheadPct === null) return '–';
+  const ci = result.overheadCi95
+    ? ` [${fixed(result.overheadCi95[0])}, ${fixed(result.overheadCi95[1])}]`
+    : '';
+  return `${fixed(result.overheadPct)}%${ci}`;
 }
+
+const noiseCell = (result: PluginResult): string =>
+  result.noiseFloorPct === null
+    ? '–'
+    : `±${fixed(result.noiseFloorPct)} (≥${fixed(result.minDetectablePct)})`;
 
 function lifecycleCell(result: PluginResult): string {
   const failed = result.lifecycle.filter((c) => !c.ok).map((c) => c.check);
@@ -33,8 +39,22 @@ function facts(result: PluginResult) {
 /** The terminal summary: one row per plugin × server × workload. */
 export function formatSummary(results: PluginResult[]): string {
   const table = new Table({
-    head: ['plugin', 'server', 'workload', 'baseline tps', 'plugin tps', 'overhead % [95% CI]', 'limit %', 'verdict',
-      'log MB/min', 'bytes/txn', 'rotates?', 'logs failed queries?', 'uninstall needs restart?', 'lifecycle'],
+    head: [
+      'plugin',
+      'server',
+      'workload',
+      'baseline tps',
+      'plugin tps',
+      'overhead % [95% CI]',
+      'limit %',
+      'verdict',
+      'log MB/min',
+      'bytes/txn',
+      'rotates?',
+      'logs failed queries?',
+      'uninstall needs restart?',
+      'lifecycle',
+    ],
     style: { head: [], border: [] },
   });
   for (const r of results) {
@@ -46,6 +66,7 @@ export function formatSummary(results: PluginResult[]): string {
       fixed(r.baselineTps),
       fixed(r.pluginTps),
       overheadCell(r),
+      noiseCell(r),
       fixed(r.limitPct, 0),
       r.verdict,
       fixed(r.measurement?.logMbPerMin),

@@ -10,7 +10,10 @@ export default class SummaryReporter implements Reporter {
     if (results.length === 0) return;
     process.stdout.write(`\nauditbench summary\n${formatSummary(results)}\n`);
     for (const r of results) {
-      if (r.measurement) process.stdout.write(`- ${r.title} on ${r.server.flavor} ${r.server.version}: ${r.measurement.reason}\n`);
+      if (r.measurement)
+        process.stdout.write(
+          `- ${r.title} on ${r.server.flavor} ${r.server.version}: ${r.measurement.reason}\n`,
+        );
     }
   }
 }

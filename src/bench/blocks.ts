@@ -37,7 +37,10 @@ export interface BlockContext {
 }
 
 /** Which arm each per-second interval belongs to, judged at the interval's midpoint. */
-export function onShare(result: SysbenchResult, schedule: ArmSwitch[]): { transactions: number; seconds: number } {
+export function onShare(
+  result: SysbenchResult,
+  schedule: ArmSwitch[],
+): { transactions: number; seconds: number } {
   let transactions = 0;
   let seconds = 0;
   let previousAtS = 0;
@@ -62,12 +65,21 @@ export async function toggledBlock(ctx: BlockContext): Promise<Block> {
   });
   const [first, ...rest] = run.schedule;
   if (!first) throw new Error('A toggled run recorded no schedule');
-  // The interval holding a switch mixes both arms and the next one may still carry the old state's backlog.
-  const segmented = segmentToggledRun(run.result.intervals, [first, ...rest], { settleIntervals: 1 });
+  // The interval holding a switch mixes both arms and is dropped; a live switch (SET GLOBAL) has no backlog after it.
+  const segmented = segmentToggledRun(run.result.intervals, [first, ...rest], { settleIntervals: 0 });
   const share = onShare(run.result, run.schedule);
   return {
     pairs: segmented.pairs,
-    runs: [{ arm: 'toggled', result: run.result, schedule: run.schedule, logBytes: run.logBytes, onTransactions: share.transactions, onSeconds: share.seconds }],
+    runs: [
+      {
+        arm: 'toggled',
+        result: run.result,
+        schedule: run.schedule,
+        logBytes: run.logBytes,
+        onTransactions: share.transactions,
+        onSeconds: share.seconds,
+      },
+    ],
   };
 }
 
@@ -78,12 +90,23 @@ export async function runsBlock(ctx: BlockContext, progress: (message: string) =
   for (const arm of abbaOrder(ctx.workload.pairs)) {
     await runSteps(ctx.server, ctx.arms[arm], `Turning ${ctx.profile.name} ${arm}`);
     const watcher = await watchLogGrowth(ctx.server, ctx.profile);
-    const outcome = await runSysbench(ctx.server.connection, ctx.workload, ctx.cpus ? { cpus: ctx.cpus } : {});
+    const outcome = await runSysbench(
+      ctx.server.connection,
+      ctx.workload,
+      ctx.cpus ? { cpus: ctx.cpus } : {},
+    );
     const logBytes = await watcher.stop();
     if (!outcome.ok) throw new Error(`The plugin-${arm} sysbench run is invalid: ${outcome.reason}`);
     const { result } = outcome;
     const on = arm === 'on';
-    runs.push({ arm, result, schedule: [{ atS: 0, arm }], logBytes, onTransactions: on ? result.transactions : 0, onSeconds: on ? result.durationS : 0 });
+    runs.push({
+      arm,
+      result,
+      schedule: [{ atS: 0, arm }],
+      logBytes,
+      onTransactions: on ? result.transactions : 0,
+      onSeconds: on ? result.durationS : 0,
+    });
     progress(`plugin ${arm}: ${result.tps.toFixed(1)} tps`);
     pending = arm === 'off' ? { ...pending, offTps: result.tps } : { ...pending, onTps: result.tps };
     if (pending.offTps !== undefined && pending.onTps !== undefined) {

@@ -4,7 +4,7 @@ import type { StartedServer } from '../servers/started-server.ts';
 import { nextStep } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
 import { prepareSysbench, runSysbench } from '../workload/sysbench-runner.ts';
-import type { Workload } from '../workload/workload.ts';
+import type { Design, Workload } from '../workload/workload.ts';
 import { type Block, runsBlock, toggledBlock } from './blocks.ts';
 import type { ArmSteps } from './toggled-run.ts';
 
@@ -16,6 +16,7 @@ export interface OverheadSample {
   warmupTps: number;
   wallS: number;
   stoppedBecause: 'decisive' | 'budget' | 'fixed';
+  design: Design;
   /** CPU pinning in force during the measurement, e.g. 'server 0, sysbench 1', or null. */
   pinning: string | null;
 }
@@ -44,7 +45,10 @@ export async function prepareMeasurement(
   await prepareSysbench(server.connection, workload);
 }
 
-async function pin(server: StartedServer, workload: Workload): Promise<{ client?: string; label: string | null }> {
+async function pin(
+  server: StartedServer,
+  workload: Workload,
+): Promise<{ client?: string; label: string | null }> {
   if (!workload.pinCpus || !server.pinCpus || (await import('node:os')).availableParallelism() < 2) {
     return { label: null };
   }
@@ -52,7 +56,14 @@ async function pin(server: StartedServer, workload: Workload): Promise<{ client?
   return { client: '1', label: 'server on CPU 0, sysbench on CPU 1' };
 }
 
-const blockSeconds = (w: Workload) => 2 * w.pairs * (w.design.kind === 'toggle' ? w.design.segmentS : w.durationS);
+/** The toggle design needs arms that switch with plain statements; a restart in them means separate runs. */
+export function effectiveWorkload(workload: Workload, arms: ArmSteps): Workload {
+  const live = [...arms.on, ...arms.off].every((step) => step.kind === 'sql');
+  return live || workload.design.kind === 'runs' ? workload : { ...workload, design: { kind: 'runs' } };
+}
+
+const blockSeconds = (w: Workload) =>
+  2 * w.pairs * (w.design.kind === 'toggle' ? w.design.segmentS : w.durationS);
 
 /**
  * Measures plugin off against plugin on, block by block, after a discarded warm-up run (sysbench 1.0 has no
@@ -61,23 +72,30 @@ const blockSeconds = (w: Workload) => 2 * w.pairs * (w.design.kind === 'toggle' 
 export async function measureOverhead(
   server: StartedServer,
   profile: PluginProfile,
-  workload: Workload,
+  requested: Workload,
   options: MeasureOptions,
 ): Promise<OverheadSample> {
   const progress = options.progress ?? (() => {});
   const arms = options.arms ?? { off: profile.disable, on: profile.enable };
+  const workload = effectiveWorkload(requested, arms);
   const started = Date.now();
   const pinning = await pin(server, workload);
   await runSteps(server, arms.off, `Turning ${profile.name} off`);
-  const warmup = await runSysbench(server.connection, workload, { durationS: workload.warmupS, ...(pinning.client ? { cpus: pinning.client } : {}) });
+  const warmup = await runSysbench(server.connection, workload, {
+    durationS: workload.warmupS,
+    ...(pinning.client ? { cpus: pinning.client } : {}),
+  });
   if (!warmup.ok) throw new Error(`The warm-up sysbench run is invalid: ${warmup.reason}`);
   const blocks: Block[] = [];
   const pairs: TpsPair[] = [];
   const elapsedS = () => (Date.now() - started) / 1000;
   for (;;) {
-    progress(`block ${blocks.length + 1}: ${workload.pairs} pairs, ~${blockSeconds(workload)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`);
+    progress(
+      `block ${blocks.length + 1}: ${workload.pairs} pairs, ~${blockSeconds(workload)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`,
+    );
     const context = { server, profile, workload, arms, cpus: pinning.client };
-    const block = workload.design.kind === 'toggle' ? await toggledBlock(context) : await runsBlock(context, progress);
+    const block =
+      workload.design.kind === 'toggle' ? await toggledBlock(context) : await runsBlock(context, progress);
     blocks.push(block);
     pairs.push(...block.pairs);
     progress(`block ${blocks.length} done: ${pairs.length} pairs so far`);
@@ -96,6 +114,14 @@ export async function measureOverhead(
   }
 
   function done(stoppedBecause: OverheadSample['stoppedBecause']): OverheadSample {
-    return { blocks, pairs, warmupTps: warmup.ok ? warmup.result.tps : 0, wallS: elapsedS(), stoppedBecause, pinning: pinning.label };
+    return {
+      blocks,
+      pairs,
+      warmupTps: warmup.ok ? warmup.result.tps : 0,
+      wallS: elapsedS(),
+      stoppedBecause,
+      design: workload.design,
+      pinning: pinning.label,
+    };
   }
 }

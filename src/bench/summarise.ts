@@ -9,20 +9,22 @@ import type { OverheadSample } from './measure-overhead.ts';
 
 export interface SummaryContext {
   limitPct: number;
-  design: Design;
   serverOptions: Record<string, string>;
   pluginSettings: Record<string, string>;
   calibration: Calibration | null;
 }
 
 function describeDesign(design: Design): string {
-  return design.kind === 'toggle' ? `toggle every ${design.segmentS} s inside one run, ABBA` : 'separate runs, ABBA';
+  return design.kind === 'toggle'
+    ? `toggle every ${design.segmentS} s inside one run, ABBA`
+    : 'separate runs, ABBA';
 }
 
 /** Turns measured blocks into the figures, interval and verdict that results.json and the summary show. */
 export function summariseMeasurement(sample: OverheadSample, context: SummaryContext): Measurement {
   const { pairs } = sample;
-  if (!isNonEmpty(pairs)) throw new Error('The measurement produced no off/on pair: every interval was dropped');
+  if (!isNonEmpty(pairs))
+    throw new Error('The measurement produced no off/on pair: every interval was dropped');
   const estimate = pairedOverhead(pairs);
   const verdict = decideVerdict({
     estimatePct: estimate.estimatePct,
@@ -41,7 +43,7 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
     overheadCi95: estimate.ci95,
     perPairOverheadPct: estimate.perPairOverheadPct,
     pairs: estimate.pairCount,
-    design: describeDesign(context.design),
+    design: describeDesign(sample.design),
     stoppedBecause: sample.stoppedBecause,
     pinning: sample.pinning,
     noiseFloorPct: context.calibration?.noiseFloorPct ?? null,

@@ -1,5 +1,5 @@
-import { runSteps } from '../plugins/steps.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
+import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { abbaOrder } from '../stats/adaptive.ts';
 import type { ArmSwitch } from '../stats/segments.ts';
@@ -22,7 +22,8 @@ export interface ToggledRun {
   logBytes: number;
 }
 
-const sleepUntil = (ms: number) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now())));
+const sleepUntil = (ms: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now())));
 
 /**
  * One sysbench run of 2·pairs segments, the plugin switched between them in ABBA order. Each switch time is

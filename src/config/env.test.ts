@@ -3,7 +3,15 @@ import { loadConfig } from './env.ts';
 
 describe('loadConfig', () => {
   test('defaults', () => {
-    expect(loadConfig({})).toEqual({ workload: 'smoke', mysqldPath: null, maxOverheadPct: null, reportDir: 'reports', pluginDir: null, inconclusive: 'fail', searchPath: '' });
+    expect(loadConfig({})).toEqual({
+      workload: 'smoke',
+      mysqldPath: null,
+      maxOverheadPct: null,
+      reportDir: 'reports',
+      pluginDir: null,
+      inconclusive: 'fail',
+      searchPath: '',
+    });
   });
 
   test('reads every variable', () => {
@@ -28,9 +36,21 @@ describe('loadConfig', () => {
 
   test.for([
     ['AUDITBENCH_WORKLOAD', 'fast', "AUDITBENCH_WORKLOAD must be one of smoke, standard, seed; got 'fast'"],
-    ['AUDITBENCH_MAX_OVERHEAD_PCT', '140', "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got '140'"],
-    ['AUDITBENCH_MAX_OVERHEAD_PCT', 'ten', "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got 'ten'"],
-    ['AUDITBENCH_MAX_OVERHEAD_PCT', '', "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got ''"],
+    [
+      'AUDITBENCH_MAX_OVERHEAD_PCT',
+      '140',
+      "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got '140'",
+    ],
+    [
+      'AUDITBENCH_MAX_OVERHEAD_PCT',
+      'ten',
+      "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got 'ten'",
+    ],
+    [
+      'AUDITBENCH_MAX_OVERHEAD_PCT',
+      '',
+      "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got ''",
+    ],
     ['AUDITBENCH_INCONCLUSIVE', 'maybe', "AUDITBENCH_INCONCLUSIVE must be fail or pass; got 'maybe'"],
     ['AUDITBENCH_REPORT_DIR', ' ', "AUDITBENCH_REPORT_DIR must not be empty; got ' '"],
   ])('%s=%s is rejected', ([name, value, message]) => {

@@ -7,9 +7,15 @@ describe('answers from its rules', () => {
     createFakeServer({
       rules: [
         { match: 'SELECT 1', reply: { rows: [{ one: 1 }] } },
-        { match: /^SHOW GLOBAL VARIABLES LIKE '(.*)'$/, reply: ({ match }) => ({ rows: [{ like: match?.[1] }] }) },
+        {
+          match: /^SHOW GLOBAL VARIABLES LIKE '(.*)'$/,
+          reply: ({ match }) => ({ rows: [{ like: match?.[1] }] }),
+        },
         { match: /^DROP/, reply: { warnings: [{ code: 1051, message: "Unknown table 'x'" }] } },
-        { match: /^SELEC /, reply: { error: { errno: 1064, message: 'You have an error in your SQL syntax' } } },
+        {
+          match: /^SELEC /,
+          reply: { error: { errno: 1064, message: 'You have an error in your SQL syntax' } },
+        },
         { match: /^SELECT/, reply: { rows: [{ second: true }] } },
       ],
     });
@@ -36,7 +42,9 @@ describe('answers from its rules', () => {
       .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SqlError);
     expect(error).toMatchObject({ errno: 1064, sqlState: 'HY000' });
-    expect((error as Error).message).toBe("ERROR 1064 (HY000): You have an error in your SQL syntax [in: SELEC 'x']");
+    expect((error as Error).message).toBe(
+      "ERROR 1064 (HY000): You have an error in your SQL syntax [in: SELEC 'x']",
+    );
   });
 
   test('an unmatched statement answers no rows, or rejects when the script asks for strictness', async () => {
@@ -49,7 +57,9 @@ describe('answers from its rules', () => {
 
 describe('records what happened, in order', () => {
   test('statements with their errno, my.cnf edits and restarts', async () => {
-    const fake = createFakeServer({ rules: [{ match: 'BAD', reply: { error: { errno: 1064, message: 'syntax' } } }] });
+    const fake = createFakeServer({
+      rules: [{ match: 'BAD', reply: { error: { errno: 1064, message: 'syntax' } } }],
+    });
     await fake.query('SELECT 1');
     await fake.query('BAD').catch(() => {});
     await fake.editConfig({ set: { 'plugin-load-add': 'x.so', skip_name_resolve: null }, unset: ['y'] });
@@ -77,13 +87,16 @@ describe('records what happened, in order', () => {
 describe('starts through the script', () => {
   const guarded = () =>
     createFakeServer({
-      onStart: ({ config }) => (config.has('bogus') ? "[ERROR] mysqld: unknown variable 'bogus=1'." : undefined),
+      onStart: ({ config }) =>
+        config.has('bogus') ? "[ERROR] mysqld: unknown variable 'bogus=1'." : undefined,
     });
 
   test('a refused start rejects with the error-log line, and the server stays down', async () => {
     const fake = guarded();
     await fake.editConfig({ set: { bogus: '1' } });
-    await expect(fake.restart()).rejects.toThrow(/did not start\. Error log tail:\n.*unknown variable 'bogus=1'/);
+    await expect(fake.restart()).rejects.toThrow(
+      /did not start\. Error log tail:\n.*unknown variable 'bogus=1'/,
+    );
     expect(fake.running).toBe(false);
     expect(fake.lines().at(-1)).toBe('restart → refused');
     const error = await fake.query('SELECT 1').catch((e: unknown) => e);
@@ -119,7 +132,9 @@ describe('keeps a datadir in memory', () => {
     const fake = createFakeServer({ files: { 'audit.log': 'abc', 'logs/a.log': 'xy' } });
     fake.appendFile('audit.log', 'de');
     expect(await fake.listFiles()).toEqual([{ name: 'audit.log', sizeBytes: 5, fileId: expect.any(String) }]);
-    expect(await fake.listFiles('logs')).toEqual([{ name: 'logs/a.log', sizeBytes: 2, fileId: expect.any(String) }]);
+    expect(await fake.listFiles('logs')).toEqual([
+      { name: 'logs/a.log', sizeBytes: 2, fileId: expect.any(String) },
+    ]);
     expect((await fake.readFile('./audit.log')).toString()).toBe('abcde');
   });
 

@@ -91,7 +91,10 @@ export function describeEvent(event: FakeEvent): string {
     return event.refused === null ? what : `${what} → refused`;
   }
   const set = Object.entries(event.edit.set ?? {}).map(([k, v]) => (v === null ? k : `${k}=${v}`));
-  const parts = [...(set.length ? [`set ${set.join(', ')}`] : []), ...(event.edit.unset ?? []).map((k) => `unset ${k}`)];
+  const parts = [
+    ...(set.length ? [`set ${set.join(', ')}`] : []),
+    ...(event.edit.unset ?? []).map((k) => `unset ${k}`),
+  ];
   return `my.cnf ${parts.join(', ')}`;
 }
 
@@ -111,7 +114,11 @@ function toResult(sql: string, reply: FakeReply): QueryResult {
     // Worded like SqlSession's errors, so messages built from them read the same as against a real server.
     throw new SqlError(`ERROR ${errno} (${sqlState}): ${message} [in: ${sql}]`, errno, sqlState);
   }
-  const warnings = (reply.warnings ?? []).map(({ level = 'Warning', code, message }) => ({ level, code, message }));
+  const warnings = (reply.warnings ?? []).map(({ level = 'Warning', code, message }) => ({
+    level,
+    code,
+    message,
+  }));
   return { rows: (reply.rows ?? []).map((row) => ({ ...row })), warnings };
 }
 

@@ -23,7 +23,10 @@ describe('selectLogFiles', () => {
 
   test('zero-padded suffixes and subdirectories', () => {
     const listing = [file('audit/a.log.01', 5), file('audit/a.log', 1), file('a.log', 7)];
-    expect(selectLogFiles(listing, 'audit/a.log').map((f) => f.name)).toEqual(['audit/a.log.01', 'audit/a.log']);
+    expect(selectLogFiles(listing, 'audit/a.log').map((f) => f.name)).toEqual([
+      'audit/a.log.01',
+      'audit/a.log',
+    ]);
   });
 });
 

@@ -14,7 +14,8 @@ export async function listLogFiles(server: StartedServer, profile: PluginProfile
 /** Raw text of every log file, oldest first. */
 export async function readLogText(server: StartedServer, profile: PluginProfile): Promise<string> {
   const texts: string[] = [];
-  for (const file of await listLogFiles(server, profile)) texts.push((await server.readFile(file.name)).toString('utf8'));
+  for (const file of await listLogFiles(server, profile))
+    texts.push((await server.readFile(file.name)).toString('utf8'));
   return texts.join('');
 }
 

@@ -3,7 +3,7 @@ import { mcafeeAudit } from '../../fixtures/plugins/mcafee-audit.ts';
 import { mysqlEnterpriseAudit } from '../../fixtures/plugins/mysql-enterprise-audit.ts';
 import { perconaAuditLog } from '../../fixtures/plugins/percona-audit-log.ts';
 import { createFakeServer, type FakeReply, type FakeServer } from './fake-server.ts';
-import type { PluginProfile } from './profile.ts';
+import { lifecycleContext, lifecycleSteps } from './lifecycle/index.ts';
 import { runSteps } from './steps.ts';
 
 /**
@@ -47,7 +47,13 @@ function mcafeeServer(quirks: McafeeQuirks = {}): FakeServer {
       patchesRemoved = false;
       return undefined;
     },
-    rules: [{ match: 'UNINSTALL PLUGIN AUDIT', reply: uninstall }],
+    rules: [
+      { match: 'UNINSTALL PLUGIN AUDIT', reply: uninstall },
+      {
+        match: /PLUGIN_STATUS .* PLUGIN_NAME = 'AUDIT'/,
+        reply: () => ({ rows: loaded ? [{ status: 'ACTIVE' }] : [] }),
+      },
+    ],
   });
 }
 
@@ -65,7 +71,10 @@ describe('McAfee/Trellix uninstall, as the seed does it', () => {
       'my.cnf unset audit_uninstall_plugin',
       'restart',
     ]);
-    expect(answers[2]?.error).toMatchObject({ errno: 1620, message: expect.stringContaining('called again') });
+    expect(answers[2]?.error).toMatchObject({
+      errno: 1620,
+      message: expect.stringContaining('called again'),
+    });
     expect(answers[3]?.warnings).toEqual([pluginBusy]);
   });
 
@@ -90,7 +99,9 @@ describe('McAfee/Trellix uninstall, as the seed does it', () => {
   });
 
   test('a second UNINSTALL that is refused again stops the procedure, naming the step', async () => {
-    const server = mcafeeServer({ secondUninstall: refuse(1620, 'Uninstall AUDIT plugin must be called again') });
+    const server = mcafeeServer({
+      secondUninstall: refuse(1620, 'Uninstall AUDIT plugin must be called again'),
+    });
     await expect(uninstallAudit(server)).rejects.toThrow(
       'Uninstalling AUDIT failed at step 4 (UNINSTALL PLUGIN AUDIT) on mysql 8.0.35: ERROR 1620',
     );
@@ -104,6 +115,14 @@ describe('McAfee/Trellix uninstall, as the seed does it', () => {
     const failure = uninstallAudit(server);
     await expect(failure).rejects.toThrow(/failed at step 2 \(restart the server\)/);
     await expect(failure).rejects.toThrow("unknown variable 'audit_uninstall_plugin=1'");
+  });
+});
+
+test('the lifecycle uninstall check finds what the McAfee profile expects', async () => {
+  const result = await lifecycleSteps.afterMeasure[0]?.run(lifecycleContext(mcafeeServer(), mcafeeAudit));
+  expect(result).toMatchObject({
+    ok: true,
+    observed: { warningCodes: [1620], needsRestart: false, stillLogs: false, restartsCleanly: true },
   });
 });
 
@@ -134,28 +153,39 @@ function strictOptionsServer(): FakeServer {
   return createFakeServer({
     info: { flavor: 'percona', version: '8.0.35-27' },
     onStart: ({ config }) => {
-      const orphan = [...config.keys()].find((k) => k.startsWith('audit_log_') && !config.has('plugin_load_add'));
-      return orphan ? `[ERROR] [MY-000067] [Server] unknown variable '${orphan}=${config.get(orphan)}'.` : undefined;
+      const orphan = [...config.keys()].find(
+        (k) => k.startsWith('audit_log_') && !config.has('plugin_load_add'),
+      );
+      return orphan
+        ? `[ERROR] [MY-000067] [Server] unknown variable '${orphan}=${config.get(orphan)}'.`
+        : undefined;
     },
   });
 }
 
 describe('Percona audit_log install and uninstall', () => {
-  test.for(['OLD', 'NEW', 'JSON', 'CSV'] as const)('%s: options into my.cnf, then one restart', async (format) => {
-    const server = strictOptionsServer();
-    await runSteps(server, perconaAuditLog(format).install, 'Installing audit_log');
-    expect(server.lines()).toEqual([
-      'my.cnf set plugin_load_add=audit_log=audit_log.so, audit_log_file=audit.log, ' +
-        `audit_log_format=${format}, audit_log_strategy=ASYNCHRONOUS, ` +
-        'audit_log_rotate_on_size=1073741824, audit_log_rotations=4',
-      'restart',
-    ]);
-    expect(server.config.get('audit_log_format')).toBe(format);
-  });
+  test.for(['OLD', 'NEW', 'JSON', 'CSV'] as const)(
+    '%s: options into my.cnf, then one restart',
+    async (format) => {
+      const server = strictOptionsServer();
+      await runSteps(server, perconaAuditLog(format).install, 'Installing audit_log');
+      expect(server.lines()).toEqual([
+        'my.cnf set plugin_load_add=audit_log=audit_log.so, audit_log_file=audit.log, ' +
+          `audit_log_format=${format}, audit_log_strategy=ASYNCHRONOUS, ` +
+          'audit_log_rotate_on_size=1073741824, audit_log_rotations=4',
+        'restart',
+      ]);
+      expect(server.config.get('audit_log_format')).toBe(format);
+    },
+  );
 
   test('the strategy option reaches my.cnf', async () => {
     const server = strictOptionsServer();
-    await runSteps(server, perconaAuditLog('CSV', { strategy: 'SYNCHRONOUS' }).install, 'Installing audit_log');
+    await runSteps(
+      server,
+      perconaAuditLog('CSV', { strategy: 'SYNCHRONOUS' }).install,
+      'Installing audit_log',
+    );
     expect(server.config.get('audit_log_strategy')).toBe('SYNCHRONOUS');
   });
 
@@ -198,15 +228,5 @@ describe('MySQL Enterprise Audit install and uninstall', () => {
       'my.cnf unset plugin_load_add, unset audit_log_format',
     ]);
     expect([...server.config.keys()]).toEqual(['skip_name_resolve']);
-  });
-});
-
-describe('enable and disable are single statements', () => {
-  // They are switched while sysbench runs (toggled measurement), so they must not touch my.cnf or restart.
-  const profiles: PluginProfile[] = [mcafeeAudit, perconaAuditLog(), mysqlEnterpriseAudit];
-  test.for(profiles.map((p) => [p.title, p] as const))('%s', async ([, profile]) => {
-    const server = createFakeServer();
-    await runSteps(server, [...profile.enable, ...profile.disable], 'Toggling');
-    expect(server.transcript.every((e) => e.kind === 'sql')).toBe(true);
   });
 });

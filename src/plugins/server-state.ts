@@ -30,8 +30,15 @@ export function variableDiff(
   before: Record<string, string>,
   after: Record<string, string>,
 ): VariableChange[] {
-  const names = [...new Set([...Object.keys(defaults), ...Object.keys(before), ...Object.keys(after)])].sort();
+  const names = [
+    ...new Set([...Object.keys(defaults), ...Object.keys(before), ...Object.keys(after)]),
+  ].sort();
   return names
-    .map((name) => ({ name, default: defaults[name] ?? null, before: before[name] ?? null, after: after[name] ?? null }))
+    .map((name) => ({
+      name,
+      default: defaults[name] ?? null,
+      before: before[name] ?? null,
+      after: after[name] ?? null,
+    }))
     .filter((c) => c.before !== c.default || c.after !== c.default);
 }

@@ -6,7 +6,11 @@ import type { ConfigEdit, StartedServer } from '../servers/started-server.ts';
  * so a new plugin's quirks are data, not suite code.
  */
 export type Step =
-  | { kind: 'sql'; sql: string; /** errnos that are an expected answer, not a failure */ allowErrors?: number[] }
+  | {
+      kind: 'sql';
+      sql: string /** errnos that are an expected answer, not a failure */;
+      allowErrors?: number[];
+    }
   | { kind: 'config'; edit: ConfigEdit }
   | { kind: 'restart' };
 
@@ -55,7 +59,11 @@ async function runStep(server: StartedServer, step: Step): Promise<StepOutcome> 
 }
 
 /** Runs steps in order; the first unexpected failure stops the procedure and names the step. */
-export async function runSteps(server: StartedServer, steps: Step[], procedure: string): Promise<StepOutcome[]> {
+export async function runSteps(
+  server: StartedServer,
+  steps: Step[],
+  procedure: string,
+): Promise<StepOutcome[]> {
   const outcomes: StepOutcome[] = [];
   for (const [index, step] of steps.entries()) {
     try {

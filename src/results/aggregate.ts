@@ -1,7 +1,8 @@
 import type { PluginResult } from './schema.ts';
 import type { ResultKey, ResultRecord } from './task-meta.ts';
 
-const keyOf = (k: ResultKey) => [k.plugin, k.server.flavor, k.server.version, k.server.target, k.workload].join('|');
+const keyOf = (k: ResultKey) =>
+  [k.plugin, k.server.flavor, k.server.version, k.server.target, k.workload].join('|');
 
 /** Groups the per-test records of a run into one result per plugin × server × workload, in first-seen order. */
 export function aggregateResults(records: ResultRecord[]): PluginResult[] {

@@ -5,7 +5,11 @@ import type { Calibration, Measurement } from './schema.ts';
 export interface ResultKey {
   plugin: string;
   title: string;
-  server: { flavor: 'mariadb' | 'mysql' | 'percona'; version: string; target: 'local' | 'container' | 'external' };
+  server: {
+    flavor: 'mariadb' | 'mysql' | 'percona';
+    version: string;
+    target: 'local' | 'container' | 'external';
+  };
   workload: string;
   limitPct: number;
 }

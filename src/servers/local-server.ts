@@ -2,9 +2,10 @@ import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
-import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
 import { registerCleanup, startReaper, sweepStale, tempPrefix } from './cleanup.ts';
 import { freePort } from './free-port.ts';
+import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { mergePluginDirs } from './plugin-dir.ts';
 import { findServerBinary, type ServerBinary } from './server-binary.ts';
 import {
   findInstallDb,
@@ -16,7 +17,6 @@ import {
 } from './server-process.ts';
 import { SqlSession } from './sql-session.ts';
 import type { ConfigEdit, ConnectionOptions, ServerFile, StartedServer } from './started-server.ts';
-import { mergePluginDirs } from './plugin-dir.ts';
 import { tailLines } from './tail.ts';
 
 export interface LocalServerOptions {
@@ -59,7 +59,10 @@ async function initialiseDatadir(binary: ServerBinary, paths: Paths, searchPath:
   const args = [`--defaults-file=${paths.myCnf}`];
   const command =
     binary.flavor === 'mariadb'
-      ? { file: await findInstallDb(binary.path, searchPath), args: [...args, '--auth-root-authentication-method=normal', '--skip-test-db'] }
+      ? {
+          file: await findInstallDb(binary.path, searchPath),
+          args: [...args, '--auth-root-authentication-method=normal', '--skip-test-db'],
+        }
       : { file: binary.path, args: [...args, '--initialize-insecure'] };
   const result = await execa(command.file, command.args, { reject: false, all: true, timeout: 120_000 });
   if (result.exitCode !== 0) {
@@ -117,7 +120,8 @@ async function runningServer(
   let session = new SqlSession(connection());
   const label = `${binary.flavor} ${binary.version} (local, ${paths.dir})`;
 
-  const errorLogTail = async (lines = 40) => tailLines(await readFile(paths.errorLog, 'utf8').catch(() => ''), lines);
+  const errorLogTail = async (lines = 40) =>
+    tailLines(await readFile(paths.errorLog, 'utf8').catch(() => ''), lines);
 
   async function start(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -190,7 +194,8 @@ async function runningServer(
     errorLogTail,
     async pinCpus(cpus: string) {
       const pid = proc?.child.pid;
-      if (pid === undefined || proc?.hasExited()) throw new Error(`Server ${label} is not running, so it cannot be pinned`);
+      if (pid === undefined || proc?.hasExited())
+        throw new Error(`Server ${label} is not running, so it cannot be pinned`);
       await execa('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
     },
     async pluginFileExists(soname: string) {

@@ -6,10 +6,15 @@ test('edits replace options whatever their dash style, and unset removes them', 
     ['port', '3306'],
     ['skip_name_resolve', null],
   ]);
-  const edited = applyEdit(base, { set: { 'audit-uninstall-plugin': '1', port: '4000' }, unset: ['skip-name-resolve'] });
+  const edited = applyEdit(base, {
+    set: { 'audit-uninstall-plugin': '1', port: '4000' },
+    unset: ['skip-name-resolve'],
+  });
   expect(renderMyCnf(edited)).toBe(
     '# written by auditbench; every run gets its own\n[mysqld]\nport=4000\naudit_uninstall_plugin=1\n',
   );
-  expect(renderMyCnf(applyEdit(edited, { unset: ['audit_uninstall_plugin'] }))).not.toContain('audit_uninstall');
+  expect(renderMyCnf(applyEdit(edited, { unset: ['audit_uninstall_plugin'] }))).not.toContain(
+    'audit_uninstall',
+  );
   expect(base.size).toBe(2);
 });

@@ -18,7 +18,9 @@ export async function defaultPluginDir(binary: string): Promise<string> {
 export async function mergePluginDirs(binary: string, userDir: string, target: string): Promise<string> {
   const info = await stat(userDir).catch(() => null);
   if (!info?.isDirectory()) {
-    throw new Error(`AUDITBENCH_PLUGIN_DIR '${userDir}' is not a directory: point it at the folder holding the plugin .so`);
+    throw new Error(
+      `AUDITBENCH_PLUGIN_DIR '${userDir}' is not a directory: point it at the folder holding the plugin .so`,
+    );
   }
   await mkdir(target, { recursive: true });
   const links = new Map<string, string>();

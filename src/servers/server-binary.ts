@@ -39,7 +39,11 @@ export function parseVersionLine(line: string): { flavor: ServerFlavor; version:
   if (!match?.[1]) throw new Error(`Cannot read a server version from '${line.trim()}'`);
   const version = match[1];
   const lower = line.toLowerCase();
-  const flavor: ServerFlavor = lower.includes('mariadb') ? 'mariadb' : lower.includes('percona') ? 'percona' : 'mysql';
+  const flavor: ServerFlavor = lower.includes('mariadb')
+    ? 'mariadb'
+    : lower.includes('percona')
+      ? 'percona'
+      : 'mysql';
   return { flavor, version };
 }
 
@@ -48,7 +52,9 @@ export async function findServerBinary(configured: string | null, envPath = ''):
   let file: string | null;
   if (configured) {
     if (!(await isExecutable(configured))) {
-      throw new Error(`AUDITBENCH_MYSQLD points to '${configured}', which is not an executable file: fix the path or unset it`);
+      throw new Error(
+        `AUDITBENCH_MYSQLD points to '${configured}', which is not an executable file: fix the path or unset it`,
+      );
     }
     file = configured;
   } else {

@@ -1,6 +1,6 @@
-import { type ResultPromise, execa } from 'execa';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
+import { execa, type ResultPromise } from 'execa';
 import { canConnect } from './sql-session.ts';
 import type { ConnectionOptions } from './started-server.ts';
 
@@ -73,12 +73,25 @@ export async function killProcess(server: ServerProcess): Promise<void> {
 
 /** Finds the datadir initialiser that ships with a MariaDB server binary. */
 export async function findInstallDb(binary: string, searchPath: string): Promise<string> {
-  const dirs = [path.dirname(binary), ...searchPath.split(path.delimiter).filter(Boolean), '/usr/bin', '/usr/local/bin'];
+  const dirs = [
+    path.dirname(binary),
+    ...searchPath.split(path.delimiter).filter(Boolean),
+    '/usr/bin',
+    '/usr/local/bin',
+  ];
   for (const dir of dirs) {
     for (const name of ['mariadb-install-db', 'mysql_install_db']) {
       const file = path.join(dir, name);
-      if (await access(file).then(() => true, () => false)) return file;
+      if (
+        await access(file).then(
+          () => true,
+          () => false,
+        )
+      )
+        return file;
     }
   }
-  throw new Error(`No mariadb-install-db found next to ${binary} or on PATH: install the full server package`);
+  throw new Error(
+    `No mariadb-install-db found next to ${binary} or on PATH: install the full server package`,
+  );
 }

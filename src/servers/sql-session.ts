@@ -25,9 +25,14 @@ interface MysqlError {
 function toSqlError(sql: string, error: unknown): Error {
   const e = (error ?? {}) as MysqlError;
   if (typeof e.errno === 'number' && e.sqlMessage) {
-    return new SqlError(`ERROR ${e.errno} (${e.sqlState}): ${e.sqlMessage} [in: ${sql}]`, e.errno, e.sqlState ?? '', {
-      cause: error,
-    });
+    return new SqlError(
+      `ERROR ${e.errno} (${e.sqlState}): ${e.sqlMessage} [in: ${sql}]`,
+      e.errno,
+      e.sqlState ?? '',
+      {
+        cause: error,
+      },
+    );
   }
   return new Error(`Query failed (${e.code ?? 'no code'}): ${e.message ?? String(error)} [in: ${sql}]`, {
     cause: error,

@@ -96,7 +96,9 @@ interface ProcessOptions {
 
 async function sysbench(args: string[], opts: ProcessOptions): Promise<SysbenchExit> {
   opts.signal?.throwIfAborted();
-  const [file, fileArgs] = opts.cpus ? ['taskset', ['-c', opts.cpus, 'sysbench', ...args]] : ['sysbench', args];
+  const [file, fileArgs] = opts.cpus
+    ? ['taskset', ['-c', opts.cpus, 'sysbench', ...args]]
+    : ['sysbench', args];
   const subprocess = execa(file, fileArgs, {
     reject: false,
     stdin: 'ignore',

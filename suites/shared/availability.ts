@@ -2,7 +2,10 @@ import type { PluginProfile } from '../../src/plugins/profile.ts';
 import type { StartedServer } from '../../src/servers/started-server.ts';
 
 /** Why a plugin cannot be tried on this server (wrong flavor, library not supplied), or null when it can. */
-export async function unavailableReason(server: StartedServer, profile: PluginProfile): Promise<string | null> {
+export async function unavailableReason(
+  server: StartedServer,
+  profile: PluginProfile,
+): Promise<string | null> {
   const { flavor, version } = server.info;
   if (!profile.flavors.includes(flavor)) {
     return `${profile.title} is for ${profile.flavors.join('/')} servers, this is ${flavor} ${version}`;

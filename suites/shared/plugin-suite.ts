@@ -2,7 +2,12 @@ import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'v
 import { measureOverhead, prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { summariseCalibration, summariseMeasurement } from '../../src/bench/summarise.ts';
 import { loadConfig } from '../../src/config/env.ts';
-import { type LifecycleContext, type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/plugins/lifecycle/index.ts';
+import {
+  type LifecycleContext,
+  type LifecycleStep,
+  lifecycleContext,
+  lifecycleSteps,
+} from '../../src/plugins/lifecycle/index.ts';
 import type { PluginProfile } from '../../src/plugins/profile.ts';
 import type { Calibration } from '../../src/results/schema.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
@@ -59,7 +64,11 @@ export function pluginSuite(profile: PluginProfile): void {
     } catch (error) {
       if (!context.task.meta.auditbench && server) {
         const observed = `error: ${error instanceof Error ? error.message : String(error)}`;
-        context.task.meta.auditbench = { ...key(), kind: 'lifecycle', check: { check: step.id, expected: 'completes', observed, ok: false } };
+        context.task.meta.auditbench = {
+          ...key(),
+          kind: 'lifecycle',
+          check: { check: step.id, expected: 'completes', observed, ok: false },
+        };
       }
       throw error;
     }
@@ -84,13 +93,22 @@ export function pluginSuite(profile: PluginProfile): void {
       const aa = { off: profile.disable, on: profile.disable };
       // A 95% interval misses 0 one time in 20 by chance; a second, independent A/A must miss it too to fail.
       for (let attempt = 1; attempt <= 2; attempt++) {
-        const sample = await measureOverhead(started(), profile, workload, { limitPct: null, arms: aa, progress: log });
+        const sample = await measureOverhead(started(), profile, workload, {
+          limitPct: null,
+          arms: aa,
+          progress: log,
+        });
         calibration = summariseCalibration(sample, workload.pairs);
         context.task.meta.auditbench = { ...key(), kind: 'calibration', calibration };
-        log(`A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${calibration.biasCi95.map((v) => v.toFixed(2)).join(', ')}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`);
+        log(
+          `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${calibration.biasCi95.map((v) => v.toFixed(2)).join(', ')}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,
+        );
         if (calibration.containsZero) break;
       }
-      expect(calibration?.containsZero, 'the A/A interval should contain 0: the design is biased or the machine drifted').toBe(true);
+      expect(
+        calibration?.containsZero,
+        'the A/A interval should contain 0: the design is biased or the machine drifted',
+      ).toBe(true);
     });
 
     test(`overhead under the ${workload.name} workload is within ${limitPct}%`, async (context) => {
@@ -99,19 +117,21 @@ export function pluginSuite(profile: PluginProfile): void {
       const sample = await measureOverhead(started(), profile, workload, { limitPct, progress: log });
       const measurement = summariseMeasurement(sample, {
         limitPct,
-        design: workload.design,
         serverOptions: workload.serverOptions,
         pluginSettings: profile.measureSettings,
         calibration,
       });
       context.task.meta.auditbench = { ...key(), kind: 'measurement', measurement };
       log(`${measurement.verdict}: ${measurement.reason}`);
-      const failing = measurement.verdict === 'fail' || (measurement.verdict === 'inconclusive' && config.inconclusive === 'fail');
+      const failing =
+        measurement.verdict === 'fail' ||
+        (measurement.verdict === 'inconclusive' && config.inconclusive === 'fail');
       if (failing) {
         const where = `${profile.title} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
-        const advice = measurement.verdict === 'inconclusive'
-          ? ' (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)'
-          : '';
+        const advice =
+          measurement.verdict === 'inconclusive'
+            ? ' (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)'
+            : '';
         expect.fail(`${where}: ${measurement.reason}${advice}`);
       }
     });

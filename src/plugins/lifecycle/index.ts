@@ -1,7 +1,14 @@
 import type { StartedServer } from '../../servers/started-server.ts';
 import type { PluginProfile } from '../profile.ts';
 import type { LifecycleContext, LifecycleStep } from './context.ts';
-import { disabledIsSilent, failedQueries, install, logsQuery, masksPassword, parsesCleanly } from './logging-checks.ts';
+import {
+  disabledIsSilent,
+  failedQueries,
+  install,
+  logsQuery,
+  masksPassword,
+  parsesCleanly,
+} from './logging-checks.ts';
 import { restart, rotation, uninstall } from './persistence-checks.ts';
 
 export type { LifecycleContext, LifecycleStep } from './context.ts';
@@ -11,7 +18,16 @@ export type { LifecycleContext, LifecycleStep } from './context.ts';
  * and logging off (after a restart), ready for the overhead measurement; `afterMeasure` uninstalls it.
  */
 export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: LifecycleStep[] } = {
-  beforeMeasure: [install, logsQuery, failedQueries, masksPassword, disabledIsSilent, rotation, parsesCleanly, restart],
+  beforeMeasure: [
+    install,
+    logsQuery,
+    failedQueries,
+    masksPassword,
+    disabledIsSilent,
+    rotation,
+    parsesCleanly,
+    restart,
+  ],
   afterMeasure: [uninstall],
 };
 

@@ -65,11 +65,16 @@ export const parsesCleanly: LifecycleStep = {
   title: 'every log line parses',
   async run(ctx) {
     const { events, rejected, files } = await readLogEvents(ctx.server, ctx.profile);
-    return check('log-parses', 0, rejected.length, toJson({
-      events: events.length,
-      files: files.map((f) => f.name),
-      firstRejected: rejected.slice(0, 3),
-    }));
+    return check(
+      'log-parses',
+      0,
+      rejected.length,
+      toJson({
+        events: events.length,
+        files: files.map((f) => f.name),
+        firstRejected: rejected.slice(0, 3),
+      }),
+    );
   },
 };
 

@@ -16,27 +16,37 @@ export const rotation: LifecycleStep = {
   async run(ctx) {
     const settings = ctx.profile.log.rotation;
     const sizeBytes = Math.max(settings?.minSizeBytes ?? 0, rotateSizeBytes);
-    if (settings) await runSteps(ctx.server, settings.configure(sizeBytes, rotations), 'Configuring rotation');
+    if (settings)
+      await runSteps(ctx.server, settings.configure(sizeBytes, rotations), 'Configuring rotation');
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
     const statements = Math.ceil(((rotations + 3) * sizeBytes) / payload.length);
-    for (let i = 0; i < statements; i++) await ctx.server.query(`SELECT '${ctx.marker}-rot-${i}-${payload}' AS r`);
+    for (let i = 0; i < statements; i++)
+      await ctx.server.query(`SELECT '${ctx.marker}-rot-${i}-${payload}' AS r`);
     await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
 
     const files = await listLogFiles(ctx.server, ctx.profile);
-    const rotated = files.map((f) => f.generation).filter((g) => g > 0).sort((a, b) => a - b);
+    const rotated = files
+      .map((f) => f.generation)
+      .filter((g) => g > 0)
+      .sort((a, b) => a - b);
     const boundBytes = (rotations + 1) * (sizeBytes + recordSlackBytes);
     const totalOnDisk = totalBytes(files);
     const expected = ctx.profile.expected.rotates
       ? { rotatedFiles: Array.from({ length: rotations }, (_, i) => i + 1), withinBound: true }
       : { rotatedFiles: [], withinBound: false };
-    return check('rotation', expected, { rotatedFiles: rotated, withinBound: totalOnDisk <= boundBytes }, toJson({
-      rotateSizeBytes: sizeBytes,
-      rotations,
-      bytesWritten: statements * payload.length,
-      totalBytesOnDisk: totalOnDisk,
-      boundBytes,
-      files: files.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes })),
-    }));
+    return check(
+      'rotation',
+      expected,
+      { rotatedFiles: rotated, withinBound: totalOnDisk <= boundBytes },
+      toJson({
+        rotateSizeBytes: sizeBytes,
+        rotations,
+        bytesWritten: statements * payload.length,
+        totalBytesOnDisk: totalOnDisk,
+        boundBytes,
+        files: files.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes })),
+      }),
+    );
   },
 };
 
@@ -54,9 +64,14 @@ export const restart: LifecycleStep = {
       loggingOn: after[loggingVariable] === 'ON',
       variablesReset: Object.entries(ctx.defaults).every(([k, v]) => after[k] === v),
     };
-    return check('restart', { ...ctx.profile.expected.afterRestart }, observed, toJson({
-      changed: variableDiff(ctx.defaults, before, after),
-    }));
+    return check(
+      'restart',
+      { ...ctx.profile.expected.afterRestart },
+      observed,
+      toJson({
+        changed: variableDiff(ctx.defaults, before, after),
+      }),
+    );
   },
 };
 
@@ -68,7 +83,9 @@ export const uninstall: LifecycleStep = {
     // Logging on while uninstalling shows whether a "busy" plugin keeps auditing until shutdown.
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${name}`);
     const answers = await runSteps(ctx.server, ctx.profile.uninstall, `Uninstalling ${name}`);
-    const warningCodes = [...new Set(answers.flatMap((a) => a.warnings.map((w) => w.code)))].sort((a, b) => a - b);
+    const warningCodes = [...new Set(answers.flatMap((a) => a.warnings.map((w) => w.code)))].sort(
+      (a, b) => a - b,
+    );
     const statusAfter = await pluginStatus(ctx.server, name);
     await ctx.server.query(`SELECT '${ctx.marker}-after-uninstall' AS auditbench_marker`);
     const stillLogs = (await readLogText(ctx.server, ctx.profile)).includes(`${ctx.marker}-after-uninstall`);
@@ -88,6 +105,11 @@ export const uninstall: LifecycleStep = {
       goneAfterRestart: restartError === null && statusAfterRestart === null,
     };
     const wanted = { ...expected.uninstall, restartsCleanly: true, goneAfterRestart: true };
-    return check('uninstall', wanted, observed, toJson({ answers, statusAfter, statusAfterRestart, restartError }));
+    return check(
+      'uninstall',
+      wanted,
+      observed,
+      toJson({ answers, statusAfter, statusAfterRestart, restartError }),
+    );
   },
 };
