@@ -26,6 +26,7 @@ export default defineConfig({
           name: 'suites',
           globalSetup: ['./suites/shared/check-config.ts'],
           include: ['suites/**/*.test.ts'],
+          exclude: ['suites/precision/**'],
           environment: 'node',
           // Benchmarks must never overlap: one file at a time, tests in order, no retry hiding a regression.
           fileParallelism: false,
@@ -35,6 +36,23 @@ export default defineConfig({
           hookTimeout: 10 * 60_000,
         },
       },
+      // Minutes to hours of measuring: only when asked for (npm run bench:precision).
+      ...(process.env.AUDITBENCH_PRECISION === '1'
+        ? [
+            {
+              test: {
+                name: 'precision',
+                include: ['suites/precision/**/*.test.ts'],
+                environment: 'node',
+                globalSetup: ['./suites/shared/check-config.ts'],
+                fileParallelism: false,
+                retry: 0,
+                testTimeout: 6 * 60 * 60_000,
+                hookTimeout: 10 * 60_000,
+              },
+            },
+          ]
+        : []),
     ],
   },
 });

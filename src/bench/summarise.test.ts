@@ -42,7 +42,10 @@ describe('onShare', () => {
       { atS: 2, arm: 'on' as const },
       { atS: 4, arm: 'off' as const },
     ];
-    expect(onShare(result([100, 100, 50, 60, 100, 100]), schedule)).toEqual({ transactions: 110, seconds: 2 });
+    expect(onShare(result([100, 100, 50, 60, 100, 100]), schedule)).toEqual({
+      transactions: 110,
+      seconds: 2,
+    });
   });
 });
 
@@ -52,7 +55,16 @@ function sample(pairs: OverheadSample['pairs'], logBytes = 0): OverheadSample {
     blocks: [
       {
         pairs,
-        runs: [{ arm: 'toggled', result: run, schedule: [{ atS: 0, arm: 'off' }], logBytes, onTransactions: 180, onSeconds: 2 }],
+        runs: [
+          {
+            arm: 'toggled',
+            result: run,
+            schedule: [{ atS: 0, arm: 'off' }],
+            logBytes,
+            onTransactions: 180,
+            onSeconds: 2,
+          },
+        ],
       },
     ],
     pairs,

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       reportDir: 'reports',
       pluginDir: null,
       inconclusive: 'fail',
+      precisionRuns: { overhead: 5, aa: 10 },
       searchPath: '',
     });
   });
@@ -22,6 +23,8 @@ describe('loadConfig', () => {
       AUDITBENCH_REPORT_DIR: '/tmp/r',
       AUDITBENCH_INCONCLUSIVE: 'pass',
       AUDITBENCH_PLUGIN_DIR: '/opt/plugins',
+      AUDITBENCH_PRECISION_RUNS: '3',
+      AUDITBENCH_PRECISION_AA_RUNS: '4',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -30,6 +33,7 @@ describe('loadConfig', () => {
       reportDir: '/tmp/r',
       pluginDir: '/opt/plugins',
       inconclusive: 'pass',
+      precisionRuns: { overhead: 3, aa: 4 },
       searchPath: '',
     });
   });
@@ -52,6 +56,11 @@ describe('loadConfig', () => {
       "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got ''",
     ],
     ['AUDITBENCH_INCONCLUSIVE', 'maybe', "AUDITBENCH_INCONCLUSIVE must be fail or pass; got 'maybe'"],
+    [
+      'AUDITBENCH_PRECISION_RUNS',
+      '2.5',
+      "AUDITBENCH_PRECISION_RUNS must be a whole number from 1 to 100; got '2.5'",
+    ],
     ['AUDITBENCH_REPORT_DIR', ' ', "AUDITBENCH_REPORT_DIR must not be empty; got ' '"],
   ])('%s=%s is rejected', ([name, value, message]) => {
     expect(() => loadConfig({ [name as string]: value })).toThrow(message as string);

@@ -12,6 +12,8 @@ export interface Config {
   pluginDir: string | null;
   /** What an inconclusive verdict does to the gate: fail (default, the safe side) or pass. */
   inconclusive: 'fail' | 'pass';
+  /** bench:precision: overhead measurements and A/A runs to repeat. */
+  precisionRuns: { overhead: number; aa: number };
   /** PATH, where the server binary and sysbench are searched. */
   searchPath: string;
 }
@@ -33,6 +35,10 @@ const fields = {
     expects: 'must be a number above 0 and below 100, e.g. 30',
   },
   inconclusive: { schema: z.enum(['fail', 'pass']), expects: 'must be fail or pass' },
+  count: {
+    schema: z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)),
+    expects: 'must be a whole number from 1 to 100',
+  },
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
 } satisfies Record<string, Field<unknown>>;
 
@@ -53,6 +59,10 @@ export function loadConfig(env: Env = process.env): Config {
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),
     inconclusive: read(env, 'AUDITBENCH_INCONCLUSIVE', fields.inconclusive, 'fail'),
+    precisionRuns: {
+      overhead: read(env, 'AUDITBENCH_PRECISION_RUNS', fields.count, 5),
+      aa: read(env, 'AUDITBENCH_PRECISION_AA_RUNS', fields.count, 10),
+    },
     searchPath: env.PATH ?? '',
   };
 }

@@ -119,7 +119,9 @@ describe('McAfee/Trellix uninstall, as the seed does it', () => {
 });
 
 test('the lifecycle uninstall check finds what the McAfee profile expects', async () => {
-  const result = await lifecycleSteps.afterMeasure[0]?.run(lifecycleContext(mcafeeServer(), mcafeeAudit));
+  const result = await lifecycleSteps.afterMeasure
+    .find((step) => step.id === 'uninstall')
+    ?.run(lifecycleContext(mcafeeServer(), mcafeeAudit));
   expect(result).toMatchObject({
     ok: true,
     observed: { warningCodes: [1620], needsRestart: false, stillLogs: false, restartsCleanly: true },
