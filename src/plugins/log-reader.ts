@@ -36,3 +36,23 @@ export async function readLogEvents(server: StartedServer, profile: PluginProfil
   }
   return { events, rejected, files };
 }
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads the log until an event matches or the wait is over: buffered plugins (Percona's and MySQL's
+ * ASYNCHRONOUS strategy) write a moment after the statement returns.
+ */
+export async function waitForEvents(
+  server: StartedServer,
+  profile: PluginProfile,
+  found: (events: AuditEvent[]) => boolean,
+  waitMs = 2_000,
+): Promise<LogEvents> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const log = await readLogEvents(server, profile);
+    if (found(log.events) || Date.now() >= deadline) return log;
+    await sleep(100);
+  }
+}

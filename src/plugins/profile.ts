@@ -31,6 +31,8 @@ export interface RotationSettings {
   configure(sizeBytes: number, rotations: number): Step[];
   /** Smallest size the plugin accepts. */
   minSizeBytes: number;
+  /** Steps that put the measuring rotation back after the rotation check (e.g. startup-only options). */
+  restore?: Step[];
 }
 
 /** A plugin is data: everything the suite needs to install, drive, read and judge it. */
@@ -50,6 +52,8 @@ export interface PluginProfile {
   variablesLike: string;
   /** The system variable that says whether logging is on. */
   loggingVariable: string;
+  /** Values of loggingVariable that mean logging is on; default ['ON']. */
+  loggingOnValues?: string[];
   log: {
     /** Current log file, relative to the datadir. Rotated files are `<file>.<n>`. */
     file: string;

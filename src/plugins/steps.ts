@@ -69,7 +69,12 @@ export async function runSteps(
     try {
       outcomes.push(await runStep(server, step));
     } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
+      let why = error instanceof Error ? error.message : String(error);
+      // A refused statement is often explained only in the error log (e.g. a plugin's init failure).
+      if (error instanceof SqlError) {
+        const tail = await server.errorLogTail(10).catch(() => '');
+        if (tail) why += `\nError log tail:\n${tail}`;
+      }
       throw new Error(
         `${procedure} failed at step ${index + 1} (${describeStep(step)}) on ${server.info.flavor} ${server.info.version}: ${why}`,
         { cause: error },

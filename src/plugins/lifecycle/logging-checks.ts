@@ -1,5 +1,5 @@
 import { totalBytes } from '../log-files.ts';
-import { listLogFiles, readLogEvents, readLogText } from '../log-reader.ts';
+import { listLogFiles, readLogEvents, readLogText, waitForEvents } from '../log-reader.ts';
 import { pluginStatus, readVariables } from '../server-state.ts';
 import { runSteps } from '../steps.ts';
 import { check, failingQuery, type LifecycleStep, toJson } from './context.ts';
@@ -21,7 +21,9 @@ export const logsQuery: LifecycleStep = {
   async run(ctx) {
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
     await ctx.server.query(`SELECT '${ctx.marker}-ok' AS auditbench_marker`);
-    const { events } = await readLogEvents(ctx.server, ctx.profile);
+    const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
+      evs.some((e) => e.queryText.includes(`${ctx.marker}-ok`)),
+    );
     const hit = events.find((e) => e.queryText.includes(`${ctx.marker}-ok`));
     const observed = hit !== undefined && (hit.errorCode === 0 || hit.errorCode === null);
     return check('logs-query', ctx.profile.expected.logsSuccessfulQueries, observed, toJson({ event: hit }));
@@ -35,7 +37,9 @@ export const failedQueries: LifecycleStep = {
     const statements = [`SELEC '${ctx.marker}-syntax'`, `SELECT * FROM mysql.${ctx.marker}_missing_table`];
     const serverAnswered = [];
     for (const sql of statements) serverAnswered.push(await failingQuery(ctx.server, sql));
-    const { events } = await readLogEvents(ctx.server, ctx.profile);
+    const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
+      evs.some((e) => e.queryText.includes(`${ctx.marker}_missing_table`)),
+    );
     const loggedCodes = [`${ctx.marker}-syntax`, `${ctx.marker}_missing_table`]
       .map((needle) => events.find((e) => e.queryText.includes(needle))?.errorCode)
       .filter((code): code is number => typeof code === 'number' && code !== 0);
@@ -52,6 +56,7 @@ export const masksPassword: LifecycleStep = {
     const secret = `${ctx.marker}-Secret`;
     await ctx.server.query(`CREATE USER '${ctx.marker}'@'localhost' IDENTIFIED BY '${secret}'`);
     await ctx.server.query(`DROP USER '${ctx.marker}'@'localhost'`);
+    await waitForEvents(ctx.server, ctx.profile, (evs) => evs.some((e) => /DROP USER/i.test(e.queryText)));
     const text = await readLogText(ctx.server, ctx.profile);
     const line = text.split('\n').find((l) => /CREATE USER/i.test(l) && l.includes(ctx.marker)) ?? null;
     const observed = text.includes(secret) ? 'plain text' : line ? 'masked' : 'not logged';

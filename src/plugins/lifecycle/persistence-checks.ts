@@ -25,6 +25,7 @@ export const rotation: LifecycleStep = {
     await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
 
     const files = await listLogFiles(ctx.server, ctx.profile);
+    if (settings?.restore) await runSteps(ctx.server, settings.restore, 'Restoring rotation');
     const rotated = files
       .map((f) => f.generation)
       .filter((g) => g > 0)
@@ -61,7 +62,7 @@ export const restart: LifecycleStep = {
     const after = await readVariables(ctx.server, variablesLike);
     const observed = {
       installed: (await pluginStatus(ctx.server, name)) === 'ACTIVE',
-      loggingOn: after[loggingVariable] === 'ON',
+      loggingOn: (ctx.profile.loggingOnValues ?? ['ON']).includes(after[loggingVariable] ?? ''),
       variablesReset: Object.entries(ctx.defaults).every(([k, v]) => after[k] === v),
     };
     return check(
