@@ -65,8 +65,12 @@ export async function toggledBlock(ctx: BlockContext): Promise<Block> {
   });
   const [first, ...rest] = run.schedule;
   if (!first) throw new Error('A toggled run recorded no schedule');
-  // The interval holding a switch mixes both arms and is dropped; a live switch (SET GLOBAL) has no backlog after it.
-  const segmented = segmentToggledRun(run.result.intervals, [first, ...rest], { settleIntervals: 0 });
+  // The interval holding a switch mixes both arms and is dropped; a live switch (SET GLOBAL) has no backlog after
+  // it. Each segment is its median second, so one stalled second cannot decide a pair.
+  const segmented = segmentToggledRun(run.result.intervals, [first, ...rest], {
+    settleIntervals: 0,
+    center: 'median',
+  });
   const share = onShare(run.result, run.schedule);
   return {
     pairs: segmented.pairs,

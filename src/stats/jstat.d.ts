@@ -4,6 +4,12 @@ declare module 'jstat' {
     /** Quantile (inverse CDF) of Student's t with `dof` degrees of freedom. */
     inv(probability: number, dof: number): number;
   }
-  const jStat: { studentt: StudentT };
+  const jStat: {
+    studentt: StudentT;
+    mean(values: number[]): number;
+    median(values: number[]): number;
+    /** Standard deviation; `sample` true divides by n − 1. */
+    stdev(values: number[], sample?: boolean): number;
+  };
   export default jStat;
 }

@@ -161,3 +161,17 @@ describe('pairAdjacentSegments', () => {
     expect(pairAdjacentSegments(arms)).toEqual(expected);
   });
 });
+
+describe('segment center', () => {
+  test('the median ignores a one-second stall that the mean does not', () => {
+    const intervals = [100, 100, 100, 100, 98, 10, 97, 99].map((tps, i) => ({ atS: i + 1, tps }));
+    const schedule: [ArmSwitch, ...ArmSwitch[]] = [
+      { atS: 0, arm: 'off' },
+      { atS: 4, arm: 'on' },
+    ];
+    const byMedian = segmentToggledRun(intervals, schedule, { center: 'median' });
+    const byMean = segmentToggledRun(intervals, schedule);
+    expect(byMedian.pairs).toEqual([{ offTps: 100, onTps: 97 }]);
+    expect(byMean.pairs[0]?.onTps).toBeCloseTo((10 + 97 + 99) / 3, 6);
+  });
+});

@@ -3,7 +3,7 @@
 // moment to settle (open its log, fill a buffer), so `settleIntervals` more can be dropped after it.
 // Per-second TPS is autocorrelated, so each segment's intervals are averaged into one number and only
 // adjacent segments are paired: neighbours share the data and the moment, so drift cancels within a pair.
-import { mean } from './descriptive.ts';
+import { mean, median } from './descriptive.ts';
 import { type Arm, isNonEmpty, type NonEmpty, type TpsPair } from './tps-pair.ts';
 
 /** One sysbench report line: TPS over the interval that ends `atS` seconds into the run. */
@@ -23,6 +23,11 @@ export interface SegmentOptions {
   reportIntervalS?: number;
   /** Intervals dropped after the one containing a switch, while the new state settles. */
   settleIntervals?: number;
+  /**
+   * How a segment's seconds become one number. The median shrugs off a one-second stall (a checkpoint, a
+   * neighbour's burst on a shared machine) that would otherwise decide a pair; the mean uses every transaction.
+   */
+  center?: 'mean' | 'median';
 }
 
 export interface Segment {
@@ -31,7 +36,7 @@ export interface Segment {
   /** The next switch, or the end of the last interval for the final segment. */
   toS: number;
   keptIntervals: number;
-  /** Mean TPS of the kept intervals; null when every interval was dropped. */
+  /** Mean (or median, see SegmentOptions.center) TPS of the kept intervals; null when every interval was dropped. */
   meanTps: number | null;
 }
 
@@ -49,7 +54,8 @@ export function segmentToggledRun(
   schedule: NonEmpty<ArmSwitch>,
   options: SegmentOptions = {},
 ): SegmentedRun {
-  const { reportIntervalS = 1, settleIntervals = 0 } = options;
+  const { reportIntervalS = 1, settleIntervals = 0, center = 'mean' } = options;
+  const summarise = center === 'median' ? median : mean;
   validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals);
   const runEndS = intervals.at(-1)?.atS ?? schedule[0].atS;
   const segments = schedule.map((entry, index): Segment => {
@@ -62,7 +68,7 @@ export function segmentToggledRun(
       fromS: entry.atS,
       toS,
       keptIntervals: kept.length,
-      meanTps: isNonEmpty(kept) ? mean(kept) : null,
+      meanTps: isNonEmpty(kept) ? summarise(kept) : null,
     };
   });
   const keptTotal = segments.reduce((sum, segment) => sum + segment.keptIntervals, 0);
