@@ -1,0 +1,30 @@
+import { expect, test } from 'vitest';
+import { classifyInstallFailure, describeCell, type MatrixCell } from './cell.ts';
+
+test.for([
+  [1126, "Can't open shared library '/usr/lib/mysql/plugin/server_audit.so' (errno: 0 undefined symbol: PSI_server)", 'incompatible'],
+  [1123, "Can't initialize function 'AUDIT'; Plugin initialization function failed.\nError log tail: …", 'incompatible'],
+  [1045, 'Access denied', 'error'],
+  [null, 'connection lost', 'error'],
+] as const)('errno %s is %s', ([errno, message, outcome]) => {
+  const result = classifyInstallFailure(errno, message);
+  expect(result.outcome).toBe(outcome);
+  expect(result.reason).not.toContain('\n');
+});
+
+test('cells read as one line', () => {
+  const base: MatrixCell = {
+    plugin: 'MariaDB server_audit',
+    server: { flavor: 'mariadb', version: '10.5.23', target: 'container', image: 'auditbench/mariadb:10.5' },
+    outcome: 'works',
+    reason: '',
+    lifecycleOk: true,
+    overheadPct: 12.34,
+    overheadCi95: [10.1, 14.44],
+    verdict: 'pass',
+  };
+  expect(describeCell(base)).toBe('works: 12.3% [10.1, 14.4] pass');
+  expect(describeCell({ ...base, outcome: 'incompatible', reason: 'undefined symbol: PSI_server' })).toBe(
+    'incompatible: undefined symbol: PSI_server',
+  );
+});

@@ -1,0 +1,78 @@
+import { measureOverhead, prepareMeasurement } from '../bench/measure-overhead.ts';
+import { summariseMeasurement } from '../bench/summarise.ts';
+import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../plugins/lifecycle/index.ts';
+import type { PluginProfile } from '../plugins/profile.ts';
+import type { LifecycleCheck } from '../results/lifecycle-check.ts';
+import { SqlError } from '../servers/sql-session.ts';
+import type { StartedServer } from '../servers/started-server.ts';
+import type { Workload } from '../workload/workload.ts';
+import { type CellOutcome, classifyInstallFailure, type MatrixCell } from './cell.ts';
+
+export interface CellOptions {
+  image: string | null;
+  workload: Workload;
+  limitPct: number;
+  progress: (message: string) => void;
+}
+
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+const sqlErrno = (error: unknown): number | null => {
+  const cause = error instanceof Error ? error.cause : undefined;
+  if (error instanceof SqlError) return error.errno;
+  return cause instanceof SqlError ? cause.errno : null;
+};
+
+/** Runs one lifecycle step; a failure is turned into the cell's outcome instead of being thrown. */
+async function tryStep(step: LifecycleStep, run: () => Promise<LifecycleCheck>) {
+  try {
+    return { check: await run() };
+  } catch (error) {
+    if (step.id === 'install') return { failed: classifyInstallFailure(sqlErrno(error), messageOf(error)) };
+    // A server that will not come back with the plugin loaded is the seed's endless-restart case.
+    if (/did not accept connections|exited with code|was killed by|started, then/.test(messageOf(error))) {
+      return { failed: { outcome: 'crash-loop' as CellOutcome, reason: messageOf(error).split('\n').slice(0, 4).join(' | ') } };
+    }
+    return { failed: { outcome: 'error' as CellOutcome, reason: `${step.id}: ${messageOf(error).split('\n')[0]}` } };
+  }
+}
+
+/**
+ * One plugin on one server: install (a refusal is "incompatible"), the lifecycle up to the restart (a server that
+ * does not come back is a "crash-loop"), then the overhead under the workload.
+ */
+export async function runCell(server: StartedServer, profile: PluginProfile, options: CellOptions): Promise<MatrixCell> {
+  const cell: MatrixCell = {
+    plugin: profile.title,
+    server: { ...server.info, image: options.image },
+    outcome: 'works',
+    reason: '',
+    lifecycleOk: null,
+    overheadPct: null,
+    overheadCi95: null,
+    verdict: null,
+  };
+  if (!profile.flavors.includes(server.info.flavor)) {
+    return { ...cell, outcome: 'skipped', reason: `${profile.title} is for ${profile.flavors.join('/')} servers` };
+  }
+  const context = lifecycleContext(server, profile);
+  const checks: LifecycleCheck[] = [];
+  for (const step of lifecycleSteps.beforeMeasure) {
+    const result = await tryStep(step, () => step.run(context));
+    if ('failed' in result && result.failed) return { ...cell, ...result.failed, lifecycleOk: false };
+    if ('check' in result && result.check) checks.push(result.check);
+  }
+  cell.lifecycleOk = checks.every((c) => c.ok);
+  try {
+    await prepareMeasurement(server, profile, options.workload, options.progress);
+    const sample = await measureOverhead(server, profile, options.workload, { limitPct: options.limitPct, progress: options.progress });
+    const m = summariseMeasurement(sample, {
+      limitPct: options.limitPct,
+      serverOptions: options.workload.serverOptions,
+      pluginSettings: profile.measureSettings,
+      calibration: null,
+    });
+    return { ...cell, overheadPct: m.overheadPct, overheadCi95: m.overheadCi95, verdict: m.verdict, reason: m.reason };
+  } catch (error) {
+    return { ...cell, outcome: 'error', reason: `measurement: ${messageOf(error).split('\n')[0]}` };
+  }
+}
