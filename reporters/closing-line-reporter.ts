@@ -1,8 +1,9 @@
 import type { Reporter, TestModule } from 'vitest/node';
+import { reportsSettled } from './run-end.ts';
 
 /** Ends the run with one plain 'N passed, N failed, N skipped' line that CI systems and scripts can read. */
 export default class ClosingLineReporter implements Reporter {
-  onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     const counts = { passed: 0, failed: 0, skipped: 0 };
     for (const module of testModules) {
       for (const test of module.children.allTests()) {
@@ -12,6 +13,8 @@ export default class ClosingLineReporter implements Reporter {
         else counts.skipped++;
       }
     }
+    // The report writers print as they finish; this line must come after them to be the closing line.
+    await reportsSettled(testModules);
     process.stdout.write(
       `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
     );

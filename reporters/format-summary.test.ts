@@ -59,3 +59,10 @@ test('a result without a measurement shows dashes, not zeros', () => {
   expect(text).toContain('error');
   expect(text).not.toContain('NaN');
 });
+
+test('every column has its header', () => {
+  const lines = formatSummary([result]).split('\n');
+  const cells = (needle: string) => (lines.find((l) => l.includes(needle)) ?? '').split('│').length;
+  expect(cells('server_audit')).toBe(cells('plugin'));
+  expect(lines.find((l) => l.includes('plugin'))).toContain('A/A noise');
+});

@@ -46,6 +46,7 @@ export function formatSummary(results: PluginResult[]): string {
       'baseline tps',
       'plugin tps',
       'overhead % [95% CI]',
+      'A/A noise ± % (detectable)',
       'limit %',
       'verdict',
       'log MB/min',

@@ -34,3 +34,22 @@ if [ ${#missing[@]} -gt 0 ]; then
     die "missing ${missing[*]}: install them (sudo apt-get install ${missing[*]}) or set AUDITBENCH_MYSQLD, then run again"
   fi
 fi
+
+# Docker, for the container target: always in CI, else only when asked for (AUDITBENCH_TARGET=container or
+# AUDITBENCH_DOCKER=1). The default local target needs none, and an engine plus images is a large install to
+# make unasked. Without an engine the container suites skip and say how to get one; the rest still runs.
+docker_wanted() {
+  [ "${CI:-}" = true ] || [ "${AUDITBENCH_TARGET:-local}" = container ] || [ "${AUDITBENCH_DOCKER:-}" = 1 ]
+}
+if docker_wanted; then
+  status=0
+  scripts/docker/ensure-docker.sh >/dev/null || status=$?
+  if [ "$status" -eq 0 ]; then
+    # Builds the images named in AUDITBENCH_IMAGES, else all; an image already built is left alone.
+    scripts/docker/build-images.sh || say "building the server images failed (see above): container suites will skip the missing ones"
+  elif [ "$status" -eq 3 ]; then
+    say "no Docker engine here: container suites will be skipped"
+  else
+    say "starting a Docker engine failed (see above): container suites will be skipped"
+  fi
+fi

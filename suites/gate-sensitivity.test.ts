@@ -29,9 +29,16 @@ test('a real overhead fails a limit below it and passes a limit above it', async
   log(m.reason);
   expect(m.overheadCi95, 'an interval needs at least two pairs').not.toBeNull();
   const [lowerPct, upperPct] = m.overheadCi95 ?? [0, 0];
-  expect(lowerPct, `${profile.title} should cost clearly more than nothing here: ${m.reason}`).toBeGreaterThan(0);
+  expect(
+    lowerPct,
+    `${profile.title} should cost clearly more than nothing here: ${m.reason}`,
+  ).toBeGreaterThan(0);
   const below = lowerPct / 2;
   const above = Math.min(99, upperPct + 10);
-  expect(decideVerdict({ estimatePct: m.overheadPct, ci95: m.overheadCi95, limitPct: below }).verdict).toBe('fail');
-  expect(decideVerdict({ estimatePct: m.overheadPct, ci95: m.overheadCi95, limitPct: above }).verdict).toBe('pass');
+  expect(decideVerdict({ estimatePct: m.overheadPct, ci95: m.overheadCi95, limitPct: below }).verdict).toBe(
+    'fail',
+  );
+  expect(decideVerdict({ estimatePct: m.overheadPct, ci95: m.overheadCi95, limitPct: above }).verdict).toBe(
+    'pass',
+  );
 });

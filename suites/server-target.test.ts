@@ -3,7 +3,8 @@ import { describe, expect, test } from 'vitest';
 import { loadConfig } from '../src/config/env.ts';
 import { startServer } from '../src/servers/start-server.ts';
 
-const config = loadConfig();
+// These checks are about the local target, whatever AUDITBENCH_TARGET says.
+const config = { ...loadConfig(), target: 'local' as const };
 
 describe('server target', () => {
   test('starts, answers, restarts, survives SIGKILL, and leaves nothing behind', async () => {

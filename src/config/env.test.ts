@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from './env.ts';
+import { applyContainerRuntimeDefaults, loadConfig } from './env.ts';
 
 describe('loadConfig', () => {
   test('defaults', () => {
@@ -12,6 +12,15 @@ describe('loadConfig', () => {
       inconclusive: 'fail',
       precisionRuns: { overhead: 5, aa: 10 },
       searchPath: '',
+      maxRegressionPp: null,
+      baseRef: 'origin/main',
+      gitBranch: null,
+      githubStepSummary: null,
+      githubActions: false,
+      target: 'local',
+      images: ['auditbench/mariadb:10.11'],
+      dsn: null,
+      restartCmd: null,
     });
   });
 
@@ -25,6 +34,15 @@ describe('loadConfig', () => {
       AUDITBENCH_PLUGIN_DIR: '/opt/plugins',
       AUDITBENCH_PRECISION_RUNS: '3',
       AUDITBENCH_PRECISION_AA_RUNS: '4',
+      AUDITBENCH_MAX_REGRESSION_PP: '2.5',
+      AUDITBENCH_BASE_REF: 'upstream/release',
+      AUDITBENCH_GIT_BRANCH: 'feature/x',
+      GITHUB_STEP_SUMMARY: '/tmp/step-summary.md',
+      GITHUB_ACTIONS: 'true',
+      AUDITBENCH_TARGET: 'external',
+      AUDITBENCH_IMAGES: 'auditbench/mariadb:11.8, auditbench/mysql:9.7',
+      AUDITBENCH_DSN: 'mysql://bench:p%40ss@localhost:3307',
+      AUDITBENCH_RESTART_CMD: 'systemctl restart mariadb',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -35,6 +53,16 @@ describe('loadConfig', () => {
       inconclusive: 'pass',
       precisionRuns: { overhead: 3, aa: 4 },
       searchPath: '',
+      maxRegressionPp: 2.5,
+      baseRef: 'upstream/release',
+      gitBranch: 'feature/x',
+      githubStepSummary: '/tmp/step-summary.md',
+      githubActions: true,
+      target: 'external',
+      images: ['auditbench/mariadb:11.8', 'auditbench/mysql:9.7'],
+      // localhost would make sysbench use the unix socket; the DSN means TCP.
+      dsn: { host: '127.0.0.1', port: 3307, user: 'bench', password: 'p@ss' },
+      restartCmd: 'systemctl restart mariadb',
     });
   });
 
@@ -62,7 +90,77 @@ describe('loadConfig', () => {
       "AUDITBENCH_PRECISION_RUNS must be a whole number from 1 to 100; got '2.5'",
     ],
     ['AUDITBENCH_REPORT_DIR', ' ', "AUDITBENCH_REPORT_DIR must not be empty; got ' '"],
+    ['AUDITBENCH_TARGET', 'k8s', "AUDITBENCH_TARGET must be one of local, container, external; got 'k8s'"],
+    [
+      'AUDITBENCH_IMAGES',
+      'auditbench/mariadb:10.11,,x',
+      "AUDITBENCH_IMAGES must be a comma-separated list of images, e.g. auditbench/mariadb:10.11,auditbench/mysql:9.7; got 'auditbench/mariadb:10.11,,x'",
+    ],
+    [
+      'AUDITBENCH_DSN',
+      'root@127.0.0.1',
+      "AUDITBENCH_DSN must look like mysql://user:password@127.0.0.1:3306; got 'root@127.0.0.1'",
+    ],
+    [
+      'AUDITBENCH_DSN',
+      'mysql://root:secret@db.example.com:3306',
+      "AUDITBENCH_DSN host 'db.example.com' is refused: servers listen on 127.0.0.1 or in containers you started; got 'mysql://root:***@db.example.com:3306'",
+    ],
+    [
+      'AUDITBENCH_DSN',
+      'mysql://root@10.0.0.5',
+      "AUDITBENCH_DSN host '10.0.0.5' is refused: servers listen on 127.0.0.1 or in containers you started; got 'mysql://root@10.0.0.5'",
+    ],
+    [
+      'AUDITBENCH_DSN',
+      'mysql://root@127.0.0.1/shop',
+      "AUDITBENCH_DSN must not name a database (shop): auditbench works in its own schema, auditbench; got 'mysql://root@127.0.0.1/shop'",
+    ],
+    ['AUDITBENCH_RESTART_CMD', '', "AUDITBENCH_RESTART_CMD must not be empty; got ''"],
   ])('%s=%s is rejected', ([name, value, message]) => {
     expect(() => loadConfig({ [name as string]: value })).toThrow(message as string);
+  });
+
+  test.for([
+    ['mysql://root@127.0.0.1', { host: '127.0.0.1', port: 3306, user: 'root', password: '' }],
+    ['mariadb://u:pw@[::1]:3310/', { host: '::1', port: 3310, user: 'u', password: 'pw' }],
+    ['mysql://u:@127.1.2.3:4000', { host: '127.1.2.3', port: 4000, user: 'u', password: '' }],
+  ])('AUDITBENCH_DSN=%s is a loopback server', ([dsn, expected]) => {
+    expect(loadConfig({ AUDITBENCH_DSN: dsn as string }).dsn).toEqual(expected);
+  });
+
+  test('the external target needs a DSN', () => {
+    expect(() => loadConfig({ AUDITBENCH_TARGET: 'external' })).toThrow(
+      'AUDITBENCH_TARGET=external needs AUDITBENCH_DSN, e.g. mysql://root:secret@127.0.0.1:3306; got none',
+    );
+  });
+
+  test('container runtime defaults fill only what the user left unset', () => {
+    const env: Record<string, string | undefined> = { TESTCONTAINERS_RYUK_DISABLED: 'false' };
+    applyContainerRuntimeDefaults(env);
+    expect(env).toEqual({ TESTCONTAINERS_RYUK_DISABLED: 'false', TESTCONTAINERS_HOST_OVERRIDE: 'localhost' });
+  });
+
+  test.for([
+    [
+      '0',
+      "AUDITBENCH_MAX_REGRESSION_PP must be a number of percentage points above 0 and at most 100, e.g. 5; got '0'",
+    ],
+    [
+      'five',
+      "AUDITBENCH_MAX_REGRESSION_PP must be a number of percentage points above 0 and at most 100, e.g. 5; got 'five'",
+    ],
+  ])('AUDITBENCH_MAX_REGRESSION_PP=%s is rejected', ([value, message]) => {
+    expect(() => loadConfig({ AUDITBENCH_MAX_REGRESSION_PP: value })).toThrow(message);
+  });
+
+  test.for([
+    [{ GITHUB_HEAD_REF: 'feature/pr', GITHUB_REF_NAME: '12/merge' }, 'feature/pr'],
+    // GitHub sets GITHUB_HEAD_REF to '' outside pull requests: a push to main records 'main'.
+    [{ GITHUB_HEAD_REF: '', GITHUB_REF_NAME: 'main' }, 'main'],
+    [{ AUDITBENCH_GIT_BRANCH: 'mine', GITHUB_HEAD_REF: 'feature/pr' }, 'mine'],
+    [{ GITHUB_STEP_SUMMARY: '' }, null],
+  ] as const)('the history branch from %j is %s', ([env, branch]) => {
+    expect(loadConfig(env).gitBranch).toBe(branch);
   });
 });

@@ -16,9 +16,40 @@ export interface Config {
   precisionRuns: { overhead: number; aa: number };
   /** PATH, where the server binary and sysbench are searched. */
   searchPath: string;
+  /** Largest allowed rise of a plugin's overhead over the base branch, in percentage points; null gates nothing. */
+  maxRegressionPp: number | null;
+  /** The git ref that history comparisons and `npm run gate` measure against (AUDITBENCH_BASE_REF). */
+  baseRef: string;
+  /** Branch to record in history when git cannot tell, as in CI's detached checkout. */
+  gitBranch: string | null;
+  /** GitHub Actions' job summary file: summary.md is appended to it. */
+  githubStepSummary: string | null;
+  /** Running in GitHub Actions: print annotations. */
+  githubActions: boolean;
+  /** Which server target startServer uses (AUDITBENCH_TARGET). */
+  target: TargetName;
+  /** Images the container target runs; the first is the default (AUDITBENCH_IMAGES). */
+  images: [string, ...string[]];
+  /** The server the external target connects to (AUDITBENCH_DSN). */
+  dsn: Dsn | null;
+  /** Shell command that restarts the external server (AUDITBENCH_RESTART_CMD). */
+  restartCmd: string | null;
+}
+
+export type TargetName = 'local' | 'container' | 'external';
+
+/** A parsed AUDITBENCH_DSN; the host is always loopback. */
+export interface Dsn {
+  host: string;
+  port: number;
+  user: string;
+  password: string;
 }
 
 const workloadNames = ['smoke', 'standard', 'seed'] as const;
+const targetNames = ['local', 'container', 'external'] as const;
+// Loose on purpose: Docker gives the precise error; this only catches typos such as spaces or empty entries.
+const imageRef = /^[A-Za-z0-9][\w.:/@-]*$/;
 
 type Env = Record<string, string | undefined>;
 
@@ -26,6 +57,8 @@ type Env = Record<string, string | undefined>;
 interface Field<T> {
   schema: z.ZodType<T, string>;
   expects: string;
+  /** How the value is quoted in an error, e.g. with the password masked. */
+  show?: (raw: string) => string;
 }
 
 const fields = {
@@ -40,18 +73,97 @@ const fields = {
     expects: 'must be a whole number from 1 to 100',
   },
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
+  percentagePoints: {
+    schema: z.string().trim().min(1).transform(Number).pipe(z.number().gt(0).max(100)),
+    expects: 'must be a number of percentage points above 0 and at most 100, e.g. 5',
+  },
+  // GitHub sets some variables to '' where they do not apply (GITHUB_HEAD_REF outside pull requests).
+  optional: { schema: z.string().transform((raw) => raw.trim() || null), expects: 'is optional' },
+  target: { schema: z.enum(targetNames), expects: `must be one of ${targetNames.join(', ')}` },
+  images: {
+    schema: z
+      .string()
+      .transform((raw) => raw.split(',').map((image) => image.trim()))
+      .pipe(z.tuple([z.string().regex(imageRef)], z.string().regex(imageRef))),
+    expects: 'must be a comma-separated list of images, e.g. auditbench/mariadb:10.11,auditbench/mysql:9.7',
+  },
+  dsn: {
+    schema: z.string().transform(parseDsn),
+    expects: 'must look like mysql://user:password@127.0.0.1:3306',
+    show: maskPassword,
+  },
 } satisfies Record<string, Field<unknown>>;
+
+const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+
+function parseDsn(raw: string, ctx: z.RefinementCtx<string>): Dsn {
+  const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : null;
+  if (!url || !['mysql:', 'mariadb:'].includes(url.protocol) || !url.hostname || !url.username) {
+    ctx.issues.push({ code: 'custom', message: fields.dsn.expects, input: raw });
+    return z.NEVER;
+  }
+  if (!loopback.test(url.hostname)) {
+    const message = `host '${url.hostname}' is refused: servers listen on 127.0.0.1 or in containers you started`;
+    ctx.issues.push({ code: 'custom', message, input: raw });
+    return z.NEVER;
+  }
+  if (url.pathname !== '' && url.pathname !== '/') {
+    const message = `must not name a database (${url.pathname.slice(1)}): auditbench works in its own schema, auditbench`;
+    ctx.issues.push({ code: 'custom', message, input: raw });
+    return z.NEVER;
+  }
+  return {
+    // sysbench's client library takes 'localhost' to mean the unix socket; the DSN means TCP.
+    host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : 3306,
+    user: decodeURIComponent(url.username),
+    password: decodeURIComponent(url.password),
+  };
+}
+
+function maskPassword(raw: string): string {
+  return raw.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+}
 
 /** Reads one variable; a bad value becomes a one-line error naming the variable, the value and what to use. */
 function read<T, F>(env: Env, name: string, field: Field<T>, fallback: F): T | F {
   const raw = env[name];
   if (raw === undefined) return fallback;
   const parsed = field.schema.safeParse(raw);
-  if (!parsed.success) throw new Error(`${name} ${field.expects}; got '${raw}'`);
-  return parsed.data;
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  const problem = issue?.code === 'custom' ? issue.message : field.expects;
+  throw new Error(`${name} ${problem}; got '${field.show?.(raw) ?? raw}'`);
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  const target = read(env, 'AUDITBENCH_TARGET', fields.target, 'local');
+  const dsn = read(env, 'AUDITBENCH_DSN', fields.dsn, null);
+  if (target === 'external' && !dsn) {
+    throw new Error(
+      'AUDITBENCH_TARGET=external needs AUDITBENCH_DSN, e.g. mysql://root:secret@127.0.0.1:3306; got none',
+    );
+  }
+  return {
+    ...commonSettings(env),
+    target,
+    images: read(env, 'AUDITBENCH_IMAGES', fields.images, ['auditbench/mariadb:10.11']),
+    dsn,
+    restartCmd: read(env, 'AUDITBENCH_RESTART_CMD', fields.nonEmpty, null),
+  };
+}
+
+/**
+ * testcontainers reads these itself. Ryuk, its reaper container, cannot be pulled where no registry answers,
+ * and the harness removes its containers itself; published ports are reached on localhost. A value the user
+ * set wins.
+ */
+export function applyContainerRuntimeDefaults(env: Env = process.env): void {
+  env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+  env.TESTCONTAINERS_HOST_OVERRIDE ??= 'localhost';
+}
+
+function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'restartCmd'> {
   return {
     workload: read(env, 'AUDITBENCH_WORKLOAD', fields.workload, 'smoke'),
     mysqldPath: read(env, 'AUDITBENCH_MYSQLD', fields.nonEmpty, null),
@@ -64,5 +176,18 @@ export function loadConfig(env: Env = process.env): Config {
       aa: read(env, 'AUDITBENCH_PRECISION_AA_RUNS', fields.count, 10),
     },
     searchPath: env.PATH ?? '',
+    ...reportSettings(env),
+  };
+}
+
+function reportSettings(env: Env) {
+  const optional = (name: string) => read(env, name, fields.optional, null);
+  return {
+    maxRegressionPp: read(env, 'AUDITBENCH_MAX_REGRESSION_PP', fields.percentagePoints, null),
+    baseRef: read(env, 'AUDITBENCH_BASE_REF', fields.nonEmpty, 'origin/main'),
+    gitBranch:
+      optional('AUDITBENCH_GIT_BRANCH') ?? optional('GITHUB_HEAD_REF') ?? optional('GITHUB_REF_NAME'),
+    githubStepSummary: optional('GITHUB_STEP_SUMMARY'),
+    githubActions: env.GITHUB_ACTIONS === 'true',
   };
 }

@@ -2,8 +2,16 @@ import { expect, test } from 'vitest';
 import { classifyInstallFailure, describeCell, type MatrixCell } from './cell.ts';
 
 test.for([
-  [1126, "Can't open shared library '/usr/lib/mysql/plugin/server_audit.so' (errno: 0 undefined symbol: PSI_server)", 'incompatible'],
-  [1123, "Can't initialize function 'AUDIT'; Plugin initialization function failed.\nError log tail: …", 'incompatible'],
+  [
+    1126,
+    "Can't open shared library '/usr/lib/mysql/plugin/server_audit.so' (errno: 0 undefined symbol: PSI_server)",
+    'incompatible',
+  ],
+  [
+    1123,
+    "Can't initialize function 'AUDIT'; Plugin initialization function failed.\nError log tail: …",
+    'incompatible',
+  ],
   [1045, 'Access denied', 'error'],
   [null, 'connection lost', 'error'],
 ] as const)('errno %s is %s', ([errno, message, outcome]) => {

@@ -1,35 +1,22 @@
-import type { ServerInfo } from '../servers/started-server.ts';
+import type { MatrixCellRecord } from '../results/schema.ts';
 
-/** What trying one plugin on one server came to. */
-export type CellOutcome =
-  /** Installed, lifecycle checked, overhead measured. */
-  | 'works'
-  /** The server refused the library (it cannot be loaded or its init failed). */
-  | 'incompatible'
-  /** With the plugin in my.cnf the server does not stay up. */
-  | 'crash-loop'
-  /** The plugin is not meant for this server or was not supplied. */
-  | 'skipped'
-  /** Something else went wrong; the reason says what. */
-  | 'error';
-
-export interface MatrixCell {
-  plugin: string;
-  server: ServerInfo & { image: string | null };
-  outcome: CellOutcome;
-  reason: string;
-  lifecycleOk: boolean | null;
-  overheadPct: number | null;
-  overheadCi95: [number, number] | null;
-  verdict: 'pass' | 'fail' | 'inconclusive' | null;
-}
+/**
+ * What trying one plugin on one server came to: works (installed, lifecycle checked, overhead measured),
+ * incompatible (the server refused the library), crash-loop (the server does not stay up with it), skipped
+ * (not meant for this server), or error (the reason says what).
+ */
+export type CellOutcome = MatrixCellRecord['outcome'];
+export type MatrixCell = MatrixCellRecord;
 
 // ER_CANT_OPEN_LIBRARY (missing file, undefined symbol, wrong ABI) and ER_CANT_INITIALIZE_UDF (init failed,
 // e.g. McAfee's "Couldn't find proper THD offsets"), ER_UDF_NO_PATHS: the server's own words for "not this build".
 const incompatibleErrnos = new Set([1126, 1123, 1124, 1127]);
 
 /** Classifies a failed INSTALL: the server refusing the library is incompatibility, anything else an error. */
-export function classifyInstallFailure(errno: number | null, message: string): { outcome: CellOutcome; reason: string } {
+export function classifyInstallFailure(
+  errno: number | null,
+  message: string,
+): { outcome: CellOutcome; reason: string } {
   const firstLine = message.split('\n')[0] ?? message;
   if (errno !== null && incompatibleErrnos.has(errno)) return { outcome: 'incompatible', reason: firstLine };
   return { outcome: 'error', reason: firstLine };
@@ -38,7 +25,9 @@ export function classifyInstallFailure(errno: number | null, message: string): {
 /** One line per cell for the summary: `works 12.3% [10.1, 14.4] pass`, `incompatible: …`. */
 export function describeCell(cell: MatrixCell): string {
   if (cell.outcome !== 'works') return `${cell.outcome}: ${cell.reason}`;
-  const ci = cell.overheadCi95 ? ` [${cell.overheadCi95[0].toFixed(1)}, ${cell.overheadCi95[1].toFixed(1)}]` : '';
+  const ci = cell.overheadCi95
+    ? ` [${cell.overheadCi95[0].toFixed(1)}, ${cell.overheadCi95[1].toFixed(1)}]`
+    : '';
   const overhead = cell.overheadPct === null ? 'not measured' : `${cell.overheadPct.toFixed(1)}%${ci}`;
   const lifecycle = cell.lifecycleOk === false ? ', lifecycle mismatches' : '';
   return `works: ${overhead} ${cell.verdict ?? ''}${lifecycle}`.trim();

@@ -30,9 +30,16 @@ async function tryStep(step: LifecycleStep, run: () => Promise<LifecycleCheck>) 
     if (step.id === 'install') return { failed: classifyInstallFailure(sqlErrno(error), messageOf(error)) };
     // A server that will not come back with the plugin loaded is the seed's endless-restart case.
     if (/did not accept connections|exited with code|was killed by|started, then/.test(messageOf(error))) {
-      return { failed: { outcome: 'crash-loop' as CellOutcome, reason: messageOf(error).split('\n').slice(0, 4).join(' | ') } };
+      return {
+        failed: {
+          outcome: 'crash-loop' as CellOutcome,
+          reason: messageOf(error).split('\n').slice(0, 4).join(' | '),
+        },
+      };
     }
-    return { failed: { outcome: 'error' as CellOutcome, reason: `${step.id}: ${messageOf(error).split('\n')[0]}` } };
+    return {
+      failed: { outcome: 'error' as CellOutcome, reason: `${step.id}: ${messageOf(error).split('\n')[0]}` },
+    };
   }
 }
 
@@ -40,7 +47,11 @@ async function tryStep(step: LifecycleStep, run: () => Promise<LifecycleCheck>) 
  * One plugin on one server: install (a refusal is "incompatible"), the lifecycle up to the restart (a server that
  * does not come back is a "crash-loop"), then the overhead under the workload.
  */
-export async function runCell(server: StartedServer, profile: PluginProfile, options: CellOptions): Promise<MatrixCell> {
+export async function runCell(
+  server: StartedServer,
+  profile: PluginProfile,
+  options: CellOptions,
+): Promise<MatrixCell> {
   const cell: MatrixCell = {
     plugin: profile.title,
     server: { ...server.info, image: options.image },
@@ -52,7 +63,11 @@ export async function runCell(server: StartedServer, profile: PluginProfile, opt
     verdict: null,
   };
   if (!profile.flavors.includes(server.info.flavor)) {
-    return { ...cell, outcome: 'skipped', reason: `${profile.title} is for ${profile.flavors.join('/')} servers` };
+    return {
+      ...cell,
+      outcome: 'skipped',
+      reason: `${profile.title} is for ${profile.flavors.join('/')} servers`,
+    };
   }
   const context = lifecycleContext(server, profile);
   const checks: LifecycleCheck[] = [];
@@ -64,14 +79,23 @@ export async function runCell(server: StartedServer, profile: PluginProfile, opt
   cell.lifecycleOk = checks.every((c) => c.ok);
   try {
     await prepareMeasurement(server, profile, options.workload, options.progress);
-    const sample = await measureOverhead(server, profile, options.workload, { limitPct: options.limitPct, progress: options.progress });
+    const sample = await measureOverhead(server, profile, options.workload, {
+      limitPct: options.limitPct,
+      progress: options.progress,
+    });
     const m = summariseMeasurement(sample, {
       limitPct: options.limitPct,
       serverOptions: options.workload.serverOptions,
       pluginSettings: profile.measureSettings,
       calibration: null,
     });
-    return { ...cell, overheadPct: m.overheadPct, overheadCi95: m.overheadCi95, verdict: m.verdict, reason: m.reason };
+    return {
+      ...cell,
+      overheadPct: m.overheadPct,
+      overheadCi95: m.overheadCi95,
+      verdict: m.verdict,
+      reason: m.reason,
+    };
   } catch (error) {
     return { ...cell, outcome: 'error', reason: `measurement: ${messageOf(error).split('\n')[0]}` };
   }

@@ -5,10 +5,14 @@ import { type LogFile, selectLogFiles } from './log-files.ts';
 import { logParsers } from './logs/index.ts';
 import type { PluginProfile } from './profile.ts';
 
-/** The plugin's log files on the server, oldest first (rotated copies before the current file). */
+/**
+ * The plugin's log files on the server, oldest first (rotated copies before the current file). None for a plugin that
+ * writes no file, so log growth is zero without a branch in the caller.
+ */
 export async function listLogFiles(server: StartedServer, profile: PluginProfile): Promise<LogFile[]> {
-  const files = await server.listFiles(path.dirname(profile.log.file));
-  return selectLogFiles(files, profile.log.file);
+  const { file } = profile.log;
+  if (file === null) return [];
+  return selectLogFiles(await server.listFiles(path.dirname(file)), file);
 }
 
 /** Raw text of every log file, oldest first. */
@@ -25,10 +29,11 @@ export interface LogEvents extends LogParseResult {
 
 /** Reads and parses every log file; lines that do not parse are kept in `rejected`, tagged with their file. */
 export async function readLogEvents(server: StartedServer, profile: PluginProfile): Promise<LogEvents> {
-  const parse = logParsers[profile.log.format];
-  const files = await listLogFiles(server, profile);
   const events: AuditEvent[] = [];
   const rejected: LogParseResult['rejected'] = [];
+  if (profile.log.format === null) return { events, rejected, files: [] };
+  const parse = logParsers[profile.log.format];
+  const files = await listLogFiles(server, profile);
   for (const file of files) {
     const result = parse((await server.readFile(file.name)).toString('utf8'));
     events.push(...result.events);

@@ -35,13 +35,40 @@ export interface RotationSettings {
   restore?: Step[];
 }
 
+/** Where a plugin writes its records, and how auditbench reads them. */
+export interface LogFileOutput {
+  /** Current log file, relative to the datadir. Rotated files are `<file>.<n>`. */
+  file: string;
+  format: LogFormat;
+  rotation: RotationSettings | null;
+}
+
+/**
+ * A plugin that writes nothing and only counts the events it is sent in status variables (MySQL's NULL_AUDIT). The
+ * checks that read a log read these counters instead, or record that they do not apply; `file`, `format` and
+ * `rotation` are null so code that only lists files needs no branch.
+ */
+export interface StatusCounterOutput {
+  file: null;
+  format: null;
+  rotation: null;
+  /** LIKE pattern of the plugin's status variables, e.g. 'Audit\\_null\\_%'. */
+  countersLike: string;
+  /** The counter that grows with every event the plugin is sent. */
+  eventCounter: string;
+}
+
+export type PluginOutput = LogFileOutput | StatusCounterOutput;
+
 /** A plugin is data: everything the suite needs to install, drive, read and judge it. */
 export interface PluginProfile {
-  /** Name as INSTALL PLUGIN and information_schema.PLUGINS know it. */
+  /** Name as INSTALL PLUGIN and information_schema.PLUGINS know it; for a built-in, the name results carry. */
   name: string;
   title: string;
-  soname: string;
+  /** The library in the plugin directory; null for a server built-in (the general query log) that needs none. */
+  soname: string | null;
   flavors: ServerFlavor[];
+  /** Empty for a built-in: there is nothing to install or uninstall. */
   install: Step[];
   uninstall: Step[];
   enable: Step[];
@@ -50,17 +77,20 @@ export interface PluginProfile {
   measureSettings: Record<string, string>;
   /** LIKE pattern for the plugin's system variables, e.g. 'server\\_audit%'. */
   variablesLike: string;
-  /** The system variable that says whether logging is on. */
-  loggingVariable: string;
+  /** The system variable that says whether logging is on; null when logging is on exactly while it is installed. */
+  loggingVariable: string | null;
   /** Values of loggingVariable that mean logging is on; default ['ON']. */
   loggingOnValues?: string[];
-  log: {
-    /** Current log file, relative to the datadir. Rotated files are `<file>.<n>`. */
-    file: string;
-    format: LogFormat;
-    rotation: RotationSettings | null;
-  };
+  log: PluginOutput;
   /** Overhead limit for the gate, in percent of baseline TPS. */
   maxOverheadPct: number;
   expected: PluginExpectations;
+  /** What differs on one flavor (e.g. MySQL rewrites passwords in the general log, MariaDB does not). */
+  expectedOn?: Partial<Record<ServerFlavor, Partial<PluginExpectations>>>;
 }
+
+/** The expectations that hold on this flavor of server. */
+export const expectationsOn = (profile: PluginProfile, flavor: ServerFlavor): PluginExpectations => ({
+  ...profile.expected,
+  ...profile.expectedOn?.[flavor],
+});

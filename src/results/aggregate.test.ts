@@ -40,3 +40,21 @@ test('records of one plugin × server × workload merge into one result; another
   expect(results[0] && observedOf(results[0], 'rotation')).toEqual({ rotatedFiles: [1] });
   expect(results[1]?.lifecycle[0]?.ok).toBe(false);
 });
+
+test('the config hash and measuring machine a suite attached are carried into the result', () => {
+  const machine = {
+    hostname: 'shard-1',
+    cpuModel: 'AMD EPYC',
+    cores: 2,
+    memoryBytes: 25_276_026_880,
+    platform: 'linux',
+    node: 'v20.20.2',
+  };
+  const check = { check: 'install', expected: 'ACTIVE', observed: 'ACTIVE', ok: true };
+  const [withBoth] = aggregateResults([
+    { ...key('10.11'), configHash: 'abc123def456', machine, kind: 'lifecycle', check },
+  ]);
+  expect(withBoth).toMatchObject({ configHash: 'abc123def456', machine });
+  const [without] = aggregateResults([{ ...key('10.11'), kind: 'lifecycle', check }]);
+  expect(without && 'configHash' in without).toBe(false);
+});

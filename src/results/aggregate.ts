@@ -29,6 +29,8 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
         lifecycle: [],
         measurement: null,
         calibration: null,
+        ...(record.configHash !== undefined && { configHash: record.configHash }),
+        ...(record.machine !== undefined && { machine: record.machine }),
       };
       byKey.set(id, result);
     }

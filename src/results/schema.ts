@@ -73,6 +73,15 @@ export const calibrationSchema = z.object({
   wallS: z.number(),
 });
 
+export const machineSchema = z.object({
+  hostname: z.string(),
+  cpuModel: z.string(),
+  cores: z.number().int(),
+  memoryBytes: z.number(),
+  platform: z.string(),
+  node: z.string(),
+});
+
 /** One plugin on one server with one workload: what results.json holds per entry. */
 export const pluginResultSchema = z.object({
   plugin: z.string(),
@@ -93,21 +102,30 @@ export const pluginResultSchema = z.object({
   lifecycle: z.array(lifecycleCheckSchema),
   measurement: measurementSchema.nullable(),
   calibration: calibrationSchema.nullable(),
+  /** Hash of the profile's effective configuration, when the suite attached it (history compares by it). */
+  configHash: z.string().optional(),
+  /** The machine that measured this result, when the suite attached it: shards merged elsewhere keep it. */
+  machine: machineSchema.optional(),
 });
 
-export const machineSchema = z.object({
-  hostname: z.string(),
-  cpuModel: z.string(),
-  cores: z.number().int(),
-  memoryBytes: z.number(),
-  platform: z.string(),
-  node: z.string(),
+/** One plugin × server cell of the compatibility matrix. */
+export const matrixCellSchema = z.object({
+  plugin: z.string(),
+  server: serverSchema.extend({ image: z.string().nullable() }),
+  outcome: z.enum(['works', 'incompatible', 'crash-loop', 'skipped', 'error']),
+  reason: z.string(),
+  lifecycleOk: z.boolean().nullable(),
+  overheadPct: z.number().nullable(),
+  overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
+  verdict: z.enum(['pass', 'fail', 'inconclusive']).nullable(),
 });
 
 export const resultsFileSchema = z.object({
   generatedAt: z.string(),
   machine: machineSchema,
   results: z.array(pluginResultSchema),
+  /** Present when the matrix suite ran. */
+  matrix: z.array(matrixCellSchema).optional(),
 });
 
 export type LifecycleCheckRecord = z.infer<typeof lifecycleCheckSchema>;
@@ -116,3 +134,4 @@ export type Calibration = z.infer<typeof calibrationSchema>;
 export type PluginResult = z.infer<typeof pluginResultSchema>;
 export type ResultsFile = z.infer<typeof resultsFileSchema>;
 export type Machine = z.infer<typeof machineSchema>;
+export type MatrixCellRecord = z.infer<typeof matrixCellSchema>;

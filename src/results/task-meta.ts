@@ -1,5 +1,5 @@
 import type { LifecycleCheck } from './lifecycle-check.ts';
-import type { Calibration, Measurement } from './schema.ts';
+import type { Calibration, Machine, MatrixCellRecord, Measurement } from './schema.ts';
 
 /** Identifies one plugin × server × workload; the reporter groups records by it. */
 export interface ResultKey {
@@ -12,6 +12,10 @@ export interface ResultKey {
   };
   workload: string;
   limitPct: number;
+  /** Hash of the profile's effective configuration (src/history/config-hash.ts), for history comparisons. */
+  configHash?: string;
+  /** The measuring machine, so a report merged from shards on other machines still says where it ran. */
+  machine?: Machine;
 }
 
 /** What a suite test attaches to task.meta.auditbench: one lifecycle check, or the overhead measurement. */
@@ -23,5 +27,6 @@ export type ResultRecord =
 declare module 'vitest' {
   interface TaskMeta {
     auditbench?: ResultRecord;
+    auditbenchMatrix?: MatrixCellRecord;
   }
 }

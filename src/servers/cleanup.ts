@@ -54,7 +54,8 @@ export function startReaper(dir: string): void {
   child.unref();
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process exists (signal 0 checks without sending anything). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;

@@ -1,4 +1,6 @@
 import type { Config } from '../config/env.ts';
+import { startContainerServer } from './container-server.ts';
+import { startExternalServer } from './external-server.ts';
 import { startLocalServer } from './local-server.ts';
 import type { StartedServer } from './started-server.ts';
 
@@ -6,14 +8,32 @@ export interface StartOptions {
   /** Extra [mysqld] options for the first start. */
   options?: Record<string, string | null>;
   startTimeoutMs?: number;
+  /** Container target: the image to run; the first of AUDITBENCH_IMAGES when absent. */
+  image?: string;
+  /** Container target: host plugin libraries copied into the server's plugin directory. */
+  pluginFiles?: string[];
 }
 
 /** Starts the configured server target. Suites call this and never care which target it is. */
-export function startServer(config: Config, start: StartOptions = {}): Promise<StartedServer> {
-  return startLocalServer({
-    mysqldPath: config.mysqldPath,
-    searchPath: config.searchPath,
-    pluginDir: config.pluginDir,
-    ...start,
-  });
+export async function startServer(config: Config, start: StartOptions = {}): Promise<StartedServer> {
+  const { image, pluginFiles, ...common } = start;
+  if (config.pluginDir && config.target !== 'local') {
+    throw new Error(
+      `AUDITBENCH_PLUGIN_DIR works with the local target only; got it with AUDITBENCH_TARGET=${config.target}: unset one of them`,
+    );
+  }
+  switch (config.target) {
+    case 'local':
+      return startLocalServer({
+        mysqldPath: config.mysqldPath,
+        searchPath: config.searchPath,
+        pluginDir: config.pluginDir,
+        ...common,
+      });
+    case 'container':
+      return startContainerServer({ image: image ?? config.images[0], pluginFiles, ...common });
+    case 'external':
+      if (!config.dsn) throw new Error('AUDITBENCH_TARGET=external needs AUDITBENCH_DSN; got none');
+      return startExternalServer({ dsn: config.dsn, restartCmd: config.restartCmd, ...common });
+  }
 }

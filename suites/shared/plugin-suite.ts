@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'v
 import { measureOverhead, prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { summariseCalibration, summariseMeasurement } from '../../src/bench/summarise.ts';
 import { loadConfig } from '../../src/config/env.ts';
+import { configHash } from '../../src/history/config-hash.ts';
 import {
   type LifecycleContext,
   type LifecycleStep,
@@ -9,6 +10,7 @@ import {
   lifecycleSteps,
 } from '../../src/plugins/lifecycle/index.ts';
 import type { PluginProfile } from '../../src/plugins/profile.ts';
+import { describeMachine } from '../../src/results/machine.ts';
 import type { Calibration } from '../../src/results/schema.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
 import { startServer } from '../../src/servers/start-server.ts';
@@ -40,6 +42,8 @@ export function pluginSuite(profile: PluginProfile): void {
     server: started().info,
     workload: workload.name,
     limitPct,
+    configHash: configHash(profile),
+    machine: describeMachine(),
   });
   const log = (message: string) => {
     const where = server ? `${server.info.flavor} ${server.info.version}` : 'server';

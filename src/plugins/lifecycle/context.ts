@@ -2,12 +2,15 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Json, LifecycleCheck } from '../../results/lifecycle-check.ts';
 import { SqlError } from '../../servers/sql-session.ts';
 import type { StartedServer } from '../../servers/started-server.ts';
-import type { PluginProfile } from '../profile.ts';
+import type { PluginExpectations, PluginProfile } from '../profile.ts';
+import { pluginStatus, readVariables } from '../server-state.ts';
 
 /** What the checks of one lifecycle share: the server, the profile, a marker unique to this run, the defaults. */
 export interface LifecycleContext {
   server: StartedServer;
   profile: PluginProfile;
+  /** The profile's expectations for this server's flavor. */
+  expected: PluginExpectations;
   /** Put in every statement a check looks for, so lines from other runs or checks never match. */
   marker: string;
   /** The plugin's variables right after install, filled by the install check. */
@@ -39,6 +42,37 @@ export async function failingQuery(server: StartedServer, sql: string): Promise<
     throw error;
   }
   throw new Error(`Expected the server to refuse '${sql}', but it succeeded`);
+}
+
+/** What a built-in answers where a plugin has its PLUGINS status. */
+export const BUILT_IN = 'BUILT-IN';
+
+/**
+ * The plugin's status in information_schema.PLUGINS (ACTIVE, DELETED, …), or for a built-in (no soname) BUILT-IN when
+ * its logging variable exists; null when neither is there.
+ */
+export async function presence(server: StartedServer, profile: PluginProfile): Promise<string | null> {
+  const { soname, name, loggingVariable } = profile;
+  if (soname !== null) return pluginStatus(server, name);
+  if (loggingVariable === null) return null;
+  const variables = await readVariables(server, loggingVariable.replaceAll('_', '\\_'));
+  return loggingVariable in variables ? BUILT_IN : null;
+}
+
+/** A check that cannot apply to this profile (nothing written to read); recorded, so the report says so. */
+export const notApplicable = (name: string, why: string, details?: Record<string, Json>): LifecycleCheck =>
+  check(name, 'not applicable', 'not applicable', { why, ...details });
+
+/**
+ * Runs a statement the profile's log records and returns the text to look for: a plain SELECT, or a SELECT from a
+ * missing table for a plugin that logs only failures. `padding` makes the record larger (rotation).
+ */
+export async function loggedStatement(ctx: LifecycleContext, tag: string, padding = ''): Promise<string> {
+  const needle = `${ctx.marker}-${tag}`;
+  const select = `SELECT '${needle}${padding}' AS auditbench_marker`;
+  if (ctx.expected.logsSuccessfulQueries) await ctx.server.query(select);
+  else await failingQuery(ctx.server, `${select} FROM mysql.${ctx.marker}_missing`);
+  return needle;
 }
 
 export const toJson = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json;

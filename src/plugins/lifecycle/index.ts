@@ -1,5 +1,5 @@
 import type { StartedServer } from '../../servers/started-server.ts';
-import type { PluginProfile } from '../profile.ts';
+import { expectationsOn, type PluginProfile } from '../profile.ts';
 import type { LifecycleContext, LifecycleStep } from './context.ts';
 import {
   disabledIsSilent,
@@ -32,5 +32,6 @@ export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: Lif
 };
 
 export function lifecycleContext(server: StartedServer, profile: PluginProfile): LifecycleContext {
-  return { server, profile, marker: `ab${Date.now().toString(36)}`, defaults: {} };
+  const expected = expectationsOn(profile, server.info.flavor);
+  return { server, profile, expected, marker: `ab${Date.now().toString(36)}`, defaults: {} };
 }

@@ -1,17 +1,32 @@
+import type { AuditEvent } from '../audit-event.ts';
 import { totalBytes } from '../log-files.ts';
 import { listLogFiles, readLogEvents, readLogText, waitForEvents } from '../log-reader.ts';
-import { pluginStatus, readVariables } from '../server-state.ts';
+import { readVariables } from '../server-state.ts';
 import { runSteps } from '../steps.ts';
-import { check, failingQuery, type LifecycleStep, toJson } from './context.ts';
+import {
+  BUILT_IN,
+  check,
+  failingQuery,
+  type LifecycleStep,
+  notApplicable,
+  presence,
+  toJson,
+} from './context.ts';
+import { countDuring } from './counters.ts';
 
 export const install: LifecycleStep = {
   id: 'install',
-  title: 'installs and is ACTIVE',
+  title: 'installs and is ACTIVE (or is built in)',
   async run(ctx) {
     const answers = await runSteps(ctx.server, ctx.profile.install, `Installing ${ctx.profile.name}`);
     ctx.defaults = await readVariables(ctx.server, ctx.profile.variablesLike);
-    const status = await pluginStatus(ctx.server, ctx.profile.name);
-    return check('install', 'ACTIVE', status, toJson({ answers, variables: ctx.defaults }));
+    const wanted = ctx.profile.soname === null ? BUILT_IN : 'ACTIVE';
+    return check(
+      'install',
+      wanted,
+      await presence(ctx.server, ctx.profile),
+      toJson({ answers, variables: ctx.defaults }),
+    );
   },
 };
 
@@ -20,13 +35,25 @@ export const logsQuery: LifecycleStep = {
   title: 'enabled, logs a successful query',
   async run(ctx) {
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
-    await ctx.server.query(`SELECT '${ctx.marker}-ok' AS auditbench_marker`);
+    const query = () => ctx.server.query(`SELECT '${ctx.marker}-ok' AS auditbench_marker`);
+    const { log } = ctx.profile;
+    if (log.file === null) {
+      // Nothing is written: "logs" means the plugin is sent the query's events and counts them.
+      const counted = await countDuring(ctx.server, log, query);
+      return check(
+        'logs-query',
+        ctx.expected.logsSuccessfulQueries,
+        (counted.counted ?? 0) > 0,
+        toJson(counted),
+      );
+    }
+    await query();
     const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
       evs.some((e) => e.queryText.includes(`${ctx.marker}-ok`)),
     );
     const hit = events.find((e) => e.queryText.includes(`${ctx.marker}-ok`));
     const observed = hit !== undefined && (hit.errorCode === 0 || hit.errorCode === null);
-    return check('logs-query', ctx.profile.expected.logsSuccessfulQueries, observed, toJson({ event: hit }));
+    return check('logs-query', ctx.expected.logsSuccessfulQueries, observed, toJson({ event: hit }));
   },
 };
 
@@ -35,17 +62,26 @@ export const failedQueries: LifecycleStep = {
   title: 'logs failed queries with their error code',
   async run(ctx) {
     const statements = [`SELEC '${ctx.marker}-syntax'`, `SELECT * FROM mysql.${ctx.marker}_missing_table`];
-    const serverAnswered = [];
-    for (const sql of statements) serverAnswered.push(await failingQuery(ctx.server, sql));
+    const serverAnswered: number[] = [];
+    const fail = async () => {
+      for (const sql of statements) serverAnswered.push(await failingQuery(ctx.server, sql));
+    };
+    const { log } = ctx.profile;
+    if (log.file === null) {
+      const counted = await countDuring(ctx.server, log, fail);
+      return notApplicable('failed-queries', 'writes no record, so no error code', {
+        serverAnswered,
+        counted: toJson(counted),
+      });
+    }
+    await fail();
     const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
       evs.some((e) => e.queryText.includes(`${ctx.marker}_missing_table`)),
     );
     const loggedCodes = [`${ctx.marker}-syntax`, `${ctx.marker}_missing_table`]
       .map((needle) => events.find((e) => e.queryText.includes(needle))?.errorCode)
       .filter((code): code is number => typeof code === 'number' && code !== 0);
-    return check('failed-queries', ctx.profile.expected.failedQueryCodes, loggedCodes, {
-      serverAnswered,
-    });
+    return check('failed-queries', ctx.expected.failedQueryCodes, loggedCodes, { serverAnswered });
   },
 };
 
@@ -53,15 +89,23 @@ export const masksPassword: LifecycleStep = {
   id: 'masks-password',
   title: 'masks the password in CREATE USER',
   async run(ctx) {
+    if (ctx.profile.log.file === null) return notApplicable('masks-password', 'writes no statement text');
     const secret = `${ctx.marker}-Secret`;
-    await ctx.server.query(`CREATE USER '${ctx.marker}'@'localhost' IDENTIFIED BY '${secret}'`);
+    const create = `CREATE USER '${ctx.marker}'@'localhost' IDENTIFIED BY '${secret}'`;
+    await ctx.server.query(create);
+    // The same statement again fails (1396), so a plugin that logs only failures shows what it does with the secret.
+    const duplicateAnswered = await failingQuery(ctx.server, create);
     await ctx.server.query(`DROP USER '${ctx.marker}'@'localhost'`);
-    await waitForEvents(ctx.server, ctx.profile, (evs) => evs.some((e) => /DROP USER/i.test(e.queryText)));
+    // The last of them a plugin records: the DROP where successes are logged, else the failed CREATE.
+    const last = (e: AuditEvent) =>
+      e.queryText.includes(ctx.marker) &&
+      (/DROP USER/i.test(e.queryText) || (/CREATE USER/i.test(e.queryText) && Boolean(e.errorCode)));
+    await waitForEvents(ctx.server, ctx.profile, (evs) => evs.some(last));
     const text = await readLogText(ctx.server, ctx.profile);
     const line = text.split('\n').find((l) => /CREATE USER/i.test(l) && l.includes(ctx.marker)) ?? null;
     const observed = text.includes(secret) ? 'plain text' : line ? 'masked' : 'not logged';
-    const wanted = ctx.profile.expected.masksPasswords ? 'masked' : 'plain text';
-    return check('masks-password', wanted, observed, { logged: line });
+    const wanted = ctx.expected.masksPasswords ? 'masked' : 'plain text';
+    return check('masks-password', wanted, observed, { logged: line, duplicateAnswered });
   },
 };
 
@@ -69,6 +113,7 @@ export const parsesCleanly: LifecycleStep = {
   id: 'log-parses',
   title: 'every log line parses',
   async run(ctx) {
+    if (ctx.profile.log.file === null) return notApplicable('log-parses', 'writes no log');
     const { events, rejected, files } = await readLogEvents(ctx.server, ctx.profile);
     return check(
       'log-parses',
@@ -88,9 +133,23 @@ export const disabledIsSilent: LifecycleStep = {
   title: 'disabled, logs nothing more',
   async run(ctx) {
     await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
+    const statements = async () => {
+      await ctx.server.query(`SELECT '${ctx.marker}-off' AS auditbench_marker`);
+      await failingQuery(ctx.server, `SELECT * FROM mysql.${ctx.marker}_missing_while_off`);
+    };
+    const { log } = ctx.profile;
+    if (log.file === null) {
+      // An unloaded plugin has no counter left: it counts nothing.
+      const counted = await countDuring(ctx.server, log, statements);
+      return check(
+        'disabled-silent',
+        0,
+        counted.counted ?? 0,
+        toJson({ ...counted, loaded: counted.counted !== null }),
+      );
+    }
     const before = totalBytes(await listLogFiles(ctx.server, ctx.profile));
-    await ctx.server.query(`SELECT '${ctx.marker}-off' AS auditbench_marker`);
-    await failingQuery(ctx.server, `SELECT * FROM mysql.${ctx.marker}_missing_while_off`);
+    await statements();
     const after = totalBytes(await listLogFiles(ctx.server, ctx.profile));
     return check('disabled-silent', 0, after - before, { bytesBefore: before, bytesAfter: after });
   },

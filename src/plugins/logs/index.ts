@@ -1,4 +1,5 @@
 import type { LogParser } from '../audit-event.ts';
+import { parseGeneralLog } from './general-log.ts';
 import { parseMcafeeJson } from './mcafee-json.ts';
 import { parseMysqlEnterpriseJson } from './mysql-enterprise-json.ts';
 import { parsePerconaCsv, parsePerconaJson, parsePerconaNew, parsePerconaOld } from './percona-audit-log.ts';
@@ -17,7 +18,8 @@ export type LogFormat =
   | 'percona_new'
   | 'percona_json'
   | 'percona_csv'
-  | 'mysql_enterprise_json';
+  | 'mysql_enterprise_json'
+  | 'general_log';
 
 /**
  * One pure parser per format: text in, events and numbered rejections out, never a throw. Records a format defines
@@ -33,4 +35,5 @@ export const logParsers: Record<LogFormat, LogParser> = {
   percona_json: parsePerconaJson,
   percona_csv: parsePerconaCsv,
   mysql_enterprise_json: parseMysqlEnterpriseJson,
+  general_log: parseGeneralLog,
 };

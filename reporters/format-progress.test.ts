@@ -1,0 +1,15 @@
+import { expect, test } from 'vitest';
+import { formatProgress } from './format-progress.ts';
+
+test.for([
+  [
+    { done: 2, total: 5, file: 'suites/a.test.ts', fileMs: 190_000, elapsedMs: 380_000 },
+    'auditbench: suite 2 of 5 done (suites/a.test.ts, 3m10s); 6m20s elapsed, about 9m30s left',
+  ],
+  [
+    { done: 5, total: 5, file: 'suites/e.test.ts', fileMs: 4_400, elapsedMs: 59_600 },
+    'auditbench: suite 5 of 5 done (suites/e.test.ts, 4s); 1m00s elapsed',
+  ],
+] as const)('%j', ([progress, line]) => {
+  expect(formatProgress(progress)).toBe(line);
+});

@@ -1,0 +1,31 @@
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+import { machineFingerprint } from '../src/history/entry.ts';
+import { formatGateVerdict } from './format-comparison.ts';
+import { formatMarkdownSummary } from './format-markdown.ts';
+import { reportWork } from './run-end.ts';
+
+/** Writes <report dir>/summary.md and, in GitHub Actions, appends it to the job summary. */
+export default class MarkdownSummaryReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    return reportWork(testModules, 'write summary.md', async (run) => {
+      const { config, file } = run;
+      const markdown = formatMarkdownSummary({
+        results: file.results,
+        comparisons: run.comparisons,
+        revision: run.revision,
+        baseBranch: run.baseBranch,
+        generatedAt: file.generatedAt,
+        fingerprint: machineFingerprint(file.machine),
+        maxRegressionPp: config.maxRegressionPp,
+        gateLine: formatGateVerdict(run.comparisons, { ...config, baseBranch: run.baseBranch }).line,
+      });
+      await mkdir(config.reportDir, { recursive: true });
+      const target = path.join(config.reportDir, 'summary.md');
+      await writeFile(target, markdown);
+      if (config.githubStepSummary) await appendFile(config.githubStepSummary, `${markdown}\n`);
+      process.stdout.write(`auditbench: wrote ${target}\n`);
+    });
+  }
+}

@@ -1,0 +1,36 @@
+import type { Reporter, TestModule } from 'vitest/node';
+import { failsGate } from '../src/history/compare.ts';
+import { formatComparison, formatGateVerdict } from './format-comparison.ts';
+import { reportWork } from './run-end.ts';
+
+// Workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
+const annotation = (text: string): string =>
+  `::error title=auditbench regression::${text.replace(/%/g, '%25').replace(/\r/g, '%0D').replace(/\n/g, '%0A')}\n`;
+
+/**
+ * Compares each result with the latest comparable run of the base branch and fails the run (exit code 1) when
+ * the overhead rose more than AUDITBENCH_MAX_REGRESSION_PP. Reporters cannot fail a test, so the exit code says it.
+ */
+export default class RegressionGateReporter implements Reporter {
+  onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    return reportWork(testModules, 'compare with the history', (run) => {
+      const { maxRegressionPp, inconclusive, githubActions } = run.config;
+      const lines = run.comparisons.map((c) => formatComparison(c, maxRegressionPp));
+      const verdict = formatGateVerdict(run.comparisons, {
+        maxRegressionPp,
+        inconclusive,
+        baseBranch: run.baseBranch,
+      });
+      process.stdout.write(
+        `\nauditbench vs ${run.baseBranch}\n${lines.map((l) => `- ${l}`).join('\n')}\n${verdict.line}\n`,
+      );
+      if (!verdict.failed) return;
+      process.exitCode = 1;
+      if (githubActions) {
+        for (const [i, c] of run.comparisons.entries()) {
+          if (failsGate(c, inconclusive)) process.stdout.write(annotation(lines[i] ?? verdict.line));
+        }
+      }
+    });
+  }
+}

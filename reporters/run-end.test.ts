@@ -1,0 +1,25 @@
+import { expect, test } from 'vitest';
+import { loadConfig } from '../src/config/env.ts';
+import { recordedReportInput } from './report-fixtures.ts';
+import { buildSnapshot } from './run-end.ts';
+
+test('a run compares with the branch its base ref names and records to <report dir>/history.jsonl', () => {
+  const { file, revision, prior } = recordedReportInput();
+  const config = loadConfig({
+    AUDITBENCH_REPORT_DIR: '/tmp/r',
+    AUDITBENCH_BASE_REF: 'refs/remotes/origin/main',
+    AUDITBENCH_MAX_REGRESSION_PP: '5',
+  });
+  const run = buildSnapshot({ config, file, revision, runId: 'run-1', prior, historyWarnings: [] });
+  expect(run.historyFile).toBe('/tmp/r/history.jsonl');
+  expect(run.baseBranch).toBe('main');
+  expect(run.entries.map((e) => [e.runId, e.branch, e.title])).toEqual([
+    ['run-1', 'feature/x', 'MariaDB server_audit'],
+    ['run-1', 'feature/x', 'Unmeasured <plugin> & co'],
+  ]);
+  // The latest main run in the recorded history is d92ceb7 (7.0%); the feature-branch run 4a5d2d3 is not a base.
+  expect(run.comparisons.map((c) => (c.kind === 'compared' ? c.base.commit.slice(0, 7) : c.kind))).toEqual([
+    'd92ceb7',
+    'not-measured',
+  ]);
+});

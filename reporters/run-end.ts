@@ -1,0 +1,122 @@
+import { randomUUID } from 'node:crypto';
+import path from 'node:path';
+import type { TestModule } from 'vitest/node';
+import { type Config, loadConfig } from '../src/config/env.ts';
+import { baseBranchOf, type Comparison, compareWithBase } from '../src/history/compare.ts';
+import { type HistoryEntry, type Revision, toHistoryEntries } from '../src/history/entry.ts';
+import { currentRevision } from '../src/history/git.ts';
+import { HISTORY_FILE, readHistory } from '../src/history/history-store.ts';
+import { aggregateResults } from '../src/results/aggregate.ts';
+import { describeMachine } from '../src/results/machine.ts';
+import { type ResultsFile, resultsFileSchema } from '../src/results/schema.ts';
+import { collectMatrix, collectRecords } from './collect-records.ts';
+
+/** Everything the end-of-run reporters share, computed once per run so they all tell the same story. */
+export interface RunSnapshot {
+  config: Config;
+  file: ResultsFile;
+  revision: Revision;
+  /** This run's history lines. */
+  entries: HistoryEntry[];
+  /** The history as it was before this run appended anything. */
+  prior: HistoryEntry[];
+  historyFile: string;
+  historyWarnings: string[];
+  baseBranch: string;
+  comparisons: Comparison[];
+}
+
+/** The pure part: this run's entries and their comparisons with the prior history. */
+export function buildSnapshot(input: {
+  config: Config;
+  file: ResultsFile;
+  revision: Revision;
+  runId: string;
+  prior: HistoryEntry[];
+  historyWarnings: string[];
+}): RunSnapshot {
+  const { config, file, revision, runId, prior } = input;
+  const entries = toHistoryEntries(file, revision, runId);
+  const baseBranch = baseBranchOf(config.baseRef);
+  const comparisons = compareWithBase(entries, prior, {
+    baseBranch,
+    maxRegressionPp: config.maxRegressionPp,
+  });
+  const historyFile = path.join(config.reportDir, HISTORY_FILE);
+  return { ...input, entries, historyFile, baseBranch, comparisons };
+}
+
+async function takeSnapshot(testModules: ReadonlyArray<TestModule>): Promise<RunSnapshot | null> {
+  const results = aggregateResults(collectRecords(testModules));
+  const matrix = collectMatrix(testModules);
+  if (results.length === 0 && matrix.length === 0) return null;
+  const config = loadConfig();
+  const file = resultsFileSchema.parse({
+    generatedAt: new Date().toISOString(),
+    machine: describeMachine(),
+    results,
+    ...(matrix.length > 0 ? { matrix } : {}),
+  });
+  const historyFile = path.join(config.reportDir, HISTORY_FILE);
+  const [revision, history] = await Promise.all([
+    currentRevision(config.gitBranch),
+    readHistory(historyFile),
+  ]);
+  return buildSnapshot({
+    config,
+    file,
+    revision,
+    runId: randomUUID(),
+    prior: history.entries,
+    historyWarnings: history.warnings,
+  });
+}
+
+interface RunState {
+  snapshot: Promise<RunSnapshot | null>;
+  work: Promise<void>[];
+}
+
+// Vitest hands every reporter the same testModules array and loads them all through one module runner, so this
+// map is shared: the first reporter to ask reads the history, before any reporter appends to it.
+const runs = new WeakMap<ReadonlyArray<TestModule>, RunState>();
+
+function stateOf(testModules: ReadonlyArray<TestModule>): RunState {
+  let state = runs.get(testModules);
+  if (!state) {
+    state = { snapshot: takeSnapshot(testModules), work: [] };
+    runs.set(testModules, state);
+  }
+  return state;
+}
+
+/**
+ * Runs one reporter's end-of-run work on the shared snapshot (skipped when no plugin ran). A failure prints one
+ * line and fails the run rather than Vitest's reporter crash: a run whose report is missing must not look green.
+ */
+export function reportWork(
+  testModules: ReadonlyArray<TestModule>,
+  what: string,
+  work: (snapshot: RunSnapshot) => Promise<void> | void,
+): Promise<void> {
+  const done = stateOf(testModules)
+    .snapshot.then((snapshot) => (snapshot ? work(snapshot) : undefined))
+    .catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`auditbench: could not ${what}: ${message}\n`);
+      process.exitCode = 1;
+    });
+  return trackReport(testModules, done);
+}
+
+/** Counts a reporter's end-of-run promise among those the closing line waits for. */
+export function trackReport(testModules: ReadonlyArray<TestModule>, done: Promise<void>): Promise<void> {
+  stateOf(testModules).work.push(done);
+  return done;
+}
+
+/** Resolves once every reporter's end-of-run work has, so the closing line really is the last line. */
+export async function reportsSettled(testModules: ReadonlyArray<TestModule>): Promise<void> {
+  const state = runs.get(testModules);
+  if (state) await Promise.allSettled(state.work);
+}

@@ -1,0 +1,85 @@
+import { describe, expect, test } from 'vitest';
+import { importClosure, relativeImports, selectSuites } from './gate-selection.ts';
+
+test('relative imports, re-exports and dynamic imports are found and resolved; packages are not', () => {
+  const source = `
+import { serverAudit } from '../fixtures/plugins/server-audit.ts';
+import { pluginSuite } from './shared/plugin-suite.ts';
+import type { X } from "../src/x.ts";
+export { y } from './y.ts';
+const z = await import('./z.ts');
+import { test } from 'vitest';
+import './side-effect.ts';
+`;
+  expect(relativeImports('suites/server-audit.test.ts', source).sort()).toEqual([
+    'fixtures/plugins/server-audit.ts',
+    'src/x.ts',
+    'suites/shared/plugin-suite.ts',
+    'suites/side-effect.ts',
+    'suites/y.ts',
+    'suites/z.ts',
+  ]);
+});
+
+test('the closure follows imports transitively and survives cycles', () => {
+  const importsOf = { a: ['b'], b: ['c', 'a'], c: [] };
+  expect([...importClosure('a', importsOf)].sort()).toEqual(['a', 'b', 'c']);
+});
+
+describe('selectSuites', () => {
+  const suites = [
+    'suites/server-audit.test.ts',
+    'suites/percona-audit-log.test.ts',
+    'suites/server-target.test.ts',
+  ];
+  const importsOf = {
+    'suites/server-audit.test.ts': ['fixtures/plugins/server-audit.ts', 'suites/shared/plugin-suite.ts'],
+    'suites/percona-audit-log.test.ts': [
+      'fixtures/plugins/percona-audit-log.ts',
+      'suites/shared/plugin-suite.ts',
+    ],
+    'fixtures/plugins/percona-audit-log.ts': ['fixtures/plugins/percona-shared.ts', 'src/plugins/profile.ts'],
+    'suites/server-target.test.ts': ['src/servers/start-server.ts'],
+  };
+  const select = (...changed: string[]) => selectSuites({ changed, suites, importsOf });
+
+  test('a changed profile runs the suite that imports it, and says why', () => {
+    expect(select('fixtures/plugins/server-audit.ts', 'README.md')).toEqual({
+      kind: 'some',
+      suites: [{ suite: 'suites/server-audit.test.ts', because: ['fixtures/plugins/server-audit.ts'] }],
+    });
+  });
+
+  test('a file a profile imports counts as the profile', () => {
+    expect(select('fixtures/plugins/percona-shared.ts')).toMatchObject({
+      suites: [{ suite: 'suites/percona-audit-log.test.ts' }],
+    });
+  });
+
+  test('a changed suite file runs itself', () => {
+    expect(select('suites/server-target.test.ts')).toMatchObject({
+      suites: [{ suite: 'suites/server-target.test.ts' }],
+    });
+  });
+
+  test.for([
+    'src/stats/verdict.ts',
+    'suites/shared/plugin-suite.ts',
+    'vitest.config.ts',
+    'package.json',
+    'package-lock.json',
+    'fixtures/sysbench/create-database.lua',
+  ])('harness change %s runs every suite', (file) => {
+    expect(select('fixtures/plugins/server-audit.ts', file)).toEqual({ kind: 'all', because: [file] });
+  });
+
+  test.for([
+    ['docs only', ['README.md', 'ARCHITECTURE.md']],
+    ['reporters and unit fixtures', ['reporters/format-summary.ts', 'fixtures/logs/server-audit-10.11.log']],
+    ['a profile no suite imports', ['fixtures/plugins/unused.ts']],
+    ['unit tests beside harness code', ['src/stats/verdict.test.ts', 'fixtures/plugins/profiles.test.ts']],
+    ['nothing', []],
+  ] as const)('%s: nothing to run', ([, changed]) => {
+    expect(select(...changed)).toEqual({ kind: 'none' });
+  });
+});

@@ -1,0 +1,168 @@
+import { describe, expect, test } from 'vitest';
+import { pairedOverhead } from '../stats/paired-overhead.ts';
+import { createRng } from '../stats/random.ts';
+import { simulatePairs } from '../stats/simulation.ts';
+import {
+  baseBranchOf,
+  type Ci95,
+  changeInterval,
+  compareWithBase,
+  failsGate,
+  findBase,
+  judgeChange,
+} from './compare.ts';
+import { sampleEntry } from './sample-entry.ts';
+
+test.for([
+  ['origin/main', 'main'],
+  ['main', 'main'],
+  ['refs/heads/release/1.2', 'release/1.2'],
+  ['refs/remotes/upstream/main', 'main'],
+  ['feature/x', 'feature/x'],
+] as const)('base ref %s is branch %s', ([ref, branch]) => {
+  expect(baseBranchOf(ref)).toBe(branch);
+});
+
+describe('changeInterval', () => {
+  test('half-widths combine in quadrature around the difference', () => {
+    const change = changeInterval({ overheadPct: 10, ci95: [7, 13] }, { overheadPct: 15, ci95: [11, 19] });
+    expect(change.changePp).toBe(5);
+    expect(change.ci95[0]).toBeCloseTo(0, 10);
+    expect(change.ci95[1]).toBeCloseTo(10, 10);
+  });
+
+  test('agrees with a naive reference: quantiles of simulated differences of two normal estimates', () => {
+    const rng = createRng(7);
+    const base = { overheadPct: 12, ci95: [9, 15] as Ci95 };
+    const current = { overheadPct: 20, ci95: [14, 26] as Ci95 };
+    const z = 1.959_963_985;
+    const diffs = Array.from(
+      { length: 200_000 },
+      () => rng.normal(current.overheadPct, 6 / z) - rng.normal(base.overheadPct, 3 / z),
+    ).sort((a, b) => a - b);
+    const reference = [diffs[5_000] ?? Number.NaN, diffs[195_000] ?? Number.NaN];
+    const { ci95 } = changeInterval(base, current);
+    expect(ci95[0]).toBeCloseTo(reference[0] ?? Number.NaN, 1);
+    expect(ci95[1]).toBeCloseTo(reference[1] ?? Number.NaN, 1);
+  });
+
+  // Two runs measured like the suites measure them (paired log-ratio t intervals), a known true change between them.
+  test.for([
+    { basePct: 10, currentPct: 15, pairs: 6, noise: 0.05 },
+    { basePct: 40, currentPct: 45, pairs: 6, noise: 0.1 },
+    { basePct: 20, currentPct: 20, pairs: 18, noise: 0.03 },
+  ])('covers the true change at least 95% of the time: $basePct% → $currentPct%, $pairs pairs', (c) => {
+    const rng = createRng(2024);
+    const runs = 2_000;
+    let covered = 0;
+    for (let i = 0; i < runs; i++) {
+      const estimate = (truePct: number) => {
+        const e = pairedOverhead(
+          simulatePairs({ pairCount: c.pairs, trueOverheadPct: truePct, runNoiseSd: c.noise }, rng),
+        );
+        if (!e.ci95) throw new Error('simulation with 2+ pairs always has an interval');
+        return { overheadPct: e.estimatePct, ci95: e.ci95 };
+      };
+      const { ci95 } = changeInterval(estimate(c.basePct), estimate(c.currentPct));
+      const truth = c.currentPct - c.basePct;
+      if (ci95[0] <= truth && truth <= ci95[1]) covered++;
+    }
+    // Conservative, not absurdly so (seeded: 97.3%, 97.4%, 96.0%).
+    expect(covered / runs).toBeGreaterThanOrEqual(0.95);
+    expect(covered / runs).toBeLessThan(0.995);
+  });
+});
+
+test.for([
+  [[6, 9], 5, 'regressed'],
+  [[-1, 4], 5, 'ok'],
+  [[2, 7], 5, 'inconclusive'],
+  [[2, 7], null, 'ungated'],
+] as const)('change %j against %s pp is %s', ([ci, max, verdict]) => {
+  expect(judgeChange([...ci], max)).toBe(verdict);
+});
+
+describe('findBase', () => {
+  const current = sampleEntry({ runId: 'run-pr', branch: 'feature', recordedAt: '2026-11-30T10:00:00Z' });
+
+  test('takes the latest same-config entry from the base branch', () => {
+    const older = sampleEntry({ runId: 'r1', recordedAt: '2026-11-28T10:00:00Z' });
+    const newer = sampleEntry({ runId: 'r2', recordedAt: '2026-11-29T10:00:00Z' });
+    const otherConfigNewest = sampleEntry({
+      runId: 'r3',
+      configHash: 'other',
+      recordedAt: '2026-11-29T12:00:00Z',
+    });
+    expect(findBase(current, [newer, older, otherConfigNewest], 'main')?.runId).toBe('r2');
+  });
+
+  test('falls back to a changed configuration only when no same-config entry exists', () => {
+    const changed = sampleEntry({ runId: 'r3', configHash: 'other' });
+    expect(findBase(current, [changed], 'main')?.runId).toBe('r3');
+  });
+
+  test.for([
+    ['another branch', { branch: 'feature' }],
+    ['another server version', { server: { flavor: 'mariadb', version: '10.5', target: 'local' } }],
+    ['another workload', { workload: 'standard' }],
+    ['another machine', { fingerprint: 'Intel Xeon ×24, 128 GiB' }],
+    ['another plugin', { title: 'Percona audit_log (JSON, ASYNCHRONOUS)' }],
+    ['no measurement', { overheadPct: null, overheadCi95: null, verdict: 'error' }],
+    ['the same run', { runId: 'run-pr' }],
+  ] as const)('ignores %s', ([, overrides]) => {
+    expect(findBase(current, [sampleEntry(overrides)], 'main')).toBeNull();
+  });
+});
+
+describe('compareWithBase', () => {
+  const base = sampleEntry({ overheadPct: 10, overheadCi95: [8, 12] });
+  const current = sampleEntry({
+    runId: 'run-pr',
+    branch: 'feature',
+    commit: 'bbbb',
+    overheadPct: 20,
+    overheadCi95: [17, 23],
+  });
+
+  test('a regression beyond the limit fails the gate and names both runs', () => {
+    const [c] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: 5 });
+    expect(c).toMatchObject({ kind: 'compared', basis: 'same-config', verdict: 'regressed', changePp: 10 });
+    expect(c?.kind === 'compared' && c.base.commit).toBe(base.commit);
+    expect(c && failsGate(c, 'pass')).toBe(true);
+  });
+
+  test('inconclusive follows AUDITBENCH_INCONCLUSIVE; no limit gates nothing', () => {
+    const [c] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: 9 });
+    expect(c).toMatchObject({ verdict: 'inconclusive' });
+    expect(c && failsGate(c, 'fail')).toBe(true);
+    expect(c && failsGate(c, 'pass')).toBe(false);
+    const [ungated] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: null });
+    expect(ungated && failsGate(ungated, 'fail')).toBe(false);
+  });
+
+  test('says when the configuration changed or is unknown', () => {
+    const changed = { ...current, configHash: 'different' };
+    expect(
+      compareWithBase([changed], [base], { baseBranch: 'main', maxRegressionPp: null })[0],
+    ).toMatchObject({
+      basis: 'config-changed',
+    });
+    const unknown = { ...current, configHash: null };
+    expect(
+      compareWithBase([unknown], [base], { baseBranch: 'main', maxRegressionPp: null })[0],
+    ).toMatchObject({
+      basis: 'config-unknown',
+    });
+  });
+
+  test('no base and no measurement are reported, never failed', () => {
+    const [noBase, notMeasured] = compareWithBase(
+      [current, { ...current, overheadPct: null, overheadCi95: null }],
+      [],
+      { baseBranch: 'main', maxRegressionPp: 1 },
+    );
+    expect(noBase).toMatchObject({ kind: 'no-base', baseBranch: 'main' });
+    expect(notMeasured).toMatchObject({ kind: 'not-measured' });
+    expect(noBase && failsGate(noBase, 'fail')).toBe(false);
+  });
+});

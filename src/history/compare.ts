@@ -1,0 +1,133 @@
+// The change in overhead between two runs is a difference of two independent estimates. We work on the
+// percentage-point scale, where the gate's threshold lives: change = current − base, and the interval's half-width
+// is sqrt(h_base² + h_current²), each h half the width of that run's 95% interval. Each run's interval is a t
+// interval; with equal pair counts (one workload, both stopped at the same block) this is t_n-1 times the combined
+// standard error, never narrower than a Welch interval, whose degrees of freedom are at least n − 1: conservative,
+// and it needs nothing but what results.json already holds. The back-transformed intervals are slightly asymmetric; half their width is what we
+// combine. Simulated coverage of the true change (compare.test.ts): about 97% with 6 pairs per run, 96% with 18.
+import type { HistoryEntry } from './entry.ts';
+
+export type Ci95 = [lower: number, upper: number];
+
+/** What was compared with: the same configuration, a changed one, or one of the two runs had no hash. */
+export type Basis = 'same-config' | 'config-changed' | 'config-unknown';
+
+/** ok: surely within the allowed regression; regressed: surely beyond it; ungated: no limit was set. */
+export type RegressionVerdict = 'ok' | 'regressed' | 'inconclusive' | 'ungated';
+
+export type Comparison =
+  | { kind: 'not-measured'; current: HistoryEntry }
+  | { kind: 'no-base'; current: HistoryEntry; baseBranch: string }
+  | {
+      kind: 'compared';
+      current: HistoryEntry;
+      base: HistoryEntry;
+      basis: Basis;
+      /** current − base, in percentage points of baseline throughput: positive is a regression. */
+      changePp: number;
+      changeCi95: Ci95;
+      verdict: RegressionVerdict;
+    };
+
+export interface CompareOptions {
+  baseBranch: string;
+  /** Largest allowed increase of the overhead, in percentage points; null gates nothing. */
+  maxRegressionPp: number | null;
+}
+
+/** 'origin/main', 'refs/remotes/origin/main' and 'refs/heads/main' all name the branch 'main'. */
+export function baseBranchOf(ref: string): string {
+  return ref.replace(/^refs\/heads\//, '').replace(/^(refs\/remotes\/[^/]+|origin)\//, '');
+}
+
+const halfWidth = ([lower, upper]: Ci95): number => (upper - lower) / 2;
+
+/** The change from base to current with its 95% interval (see the top of this file for why this way). */
+export function changeInterval(
+  base: { overheadPct: number; ci95: Ci95 },
+  current: { overheadPct: number; ci95: Ci95 },
+): { changePp: number; ci95: Ci95 } {
+  const changePp = current.overheadPct - base.overheadPct;
+  const h = Math.hypot(halfWidth(base.ci95), halfWidth(current.ci95));
+  return { changePp, ci95: [changePp - h, changePp + h] };
+}
+
+/** Mirrors the overhead verdict: regressed only when the whole interval is beyond the allowed change. */
+export function judgeChange([lower, upper]: Ci95, maxRegressionPp: number | null): RegressionVerdict {
+  if (maxRegressionPp === null) return 'ungated';
+  if (lower > maxRegressionPp) return 'regressed';
+  if (upper <= maxRegressionPp) return 'ok';
+  return 'inconclusive';
+}
+
+const sameServer = (a: HistoryEntry, b: HistoryEntry): boolean =>
+  a.server.flavor === b.server.flavor &&
+  a.server.version === b.server.version &&
+  a.server.target === b.server.target;
+
+const measured = (e: HistoryEntry): e is HistoryEntry & { overheadPct: number; overheadCi95: Ci95 } =>
+  e.overheadPct !== null && e.overheadCi95 !== null;
+
+function basisOf(current: HistoryEntry, base: HistoryEntry): Basis {
+  if (current.configHash === null || base.configHash === null) return 'config-unknown';
+  return current.configHash === base.configHash ? 'same-config' : 'config-changed';
+}
+
+/** The latest measured base-branch entry of the same plugin, server, workload and machine; same config preferred. */
+export function findBase(
+  current: HistoryEntry,
+  history: readonly HistoryEntry[],
+  baseBranch: string,
+): HistoryEntry | null {
+  const comparable = history.filter(
+    (e) =>
+      e.branch === baseBranch &&
+      e.runId !== current.runId &&
+      e.title === current.title &&
+      e.workload === current.workload &&
+      e.fingerprint === current.fingerprint &&
+      sameServer(e, current) &&
+      measured(e),
+  );
+  const latest = (entries: HistoryEntry[]) =>
+    entries.reduce<HistoryEntry | null>(
+      (best, e) => (best === null || Date.parse(e.recordedAt) >= Date.parse(best.recordedAt) ? e : best),
+      null,
+    );
+  const sameConfig = comparable.filter((e) => e.configHash !== null && e.configHash === current.configHash);
+  return latest(sameConfig) ?? latest(comparable);
+}
+
+/** Compares each of this run's entries with its base-branch counterpart. */
+export function compareWithBase(
+  current: readonly HistoryEntry[],
+  history: readonly HistoryEntry[],
+  options: CompareOptions,
+): Comparison[] {
+  return current.map((entry): Comparison => {
+    if (!measured(entry)) return { kind: 'not-measured', current: entry };
+    const base = findBase(entry, history, options.baseBranch);
+    if (!base || !measured(base)) return { kind: 'no-base', current: entry, baseBranch: options.baseBranch };
+    const change = changeInterval(
+      { overheadPct: base.overheadPct, ci95: base.overheadCi95 },
+      { overheadPct: entry.overheadPct, ci95: entry.overheadCi95 },
+    );
+    return {
+      kind: 'compared',
+      current: entry,
+      base,
+      basis: basisOf(entry, base),
+      changePp: change.changePp,
+      changeCi95: change.ci95,
+      verdict: judgeChange(change.ci95, options.maxRegressionPp),
+    };
+  });
+}
+
+/** Whether a comparison fails the gate; inconclusive follows AUDITBENCH_INCONCLUSIVE like the overhead gate. */
+export function failsGate(comparison: Comparison, inconclusive: 'fail' | 'pass'): boolean {
+  if (comparison.kind !== 'compared') return false;
+  return (
+    comparison.verdict === 'regressed' || (comparison.verdict === 'inconclusive' && inconclusive === 'fail')
+  );
+}

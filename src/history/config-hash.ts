@@ -1,0 +1,36 @@
+import { createHash } from 'node:crypto';
+import type { PluginProfile } from '../plugins/profile.ts';
+
+/** The parts of a profile that change what is measured; titles, log readers and limits are left out on purpose. */
+export function effectiveConfiguration(profile: PluginProfile) {
+  return {
+    name: profile.name,
+    soname: profile.soname,
+    install: profile.install,
+    enable: profile.enable,
+    disable: profile.disable,
+    measureSettings: profile.measureSettings,
+    expected: profile.expected,
+  };
+}
+
+/** JSON with object keys sorted at every level, so key order in a profile file never changes the hash. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/**
+ * A short, stable hash of the plugin's effective configuration: history entries with equal hashes measured the
+ * same thing, so a change of overhead between them is the code's (or the server's), not the profile's.
+ */
+export function configHash(profile: PluginProfile): string {
+  const digest = createHash('sha256').update(canonicalJson(effectiveConfiguration(profile)));
+  return digest.digest('hex').slice(0, 12);
+}

@@ -1,0 +1,37 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { afterEach, beforeEach, expect, test } from 'vitest';
+import { appendHistory, readHistory } from './history-store.ts';
+import { sampleEntry } from './sample-entry.ts';
+
+let dir = '';
+beforeEach(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-history-'));
+});
+afterEach(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+test('a missing history is empty; appends accumulate', async () => {
+  const file = path.join(dir, 'nested', 'history.jsonl');
+  expect(await readHistory(file)).toEqual({ entries: [], warnings: [] });
+  await appendHistory(file, [sampleEntry({ runId: 'a' })]);
+  await appendHistory(file, [sampleEntry({ runId: 'b' }), sampleEntry({ runId: 'c' })]);
+  await appendHistory(file, []);
+  const { entries, warnings } = await readHistory(file);
+  expect(entries.map((e) => e.runId)).toEqual(['a', 'b', 'c']);
+  expect(warnings).toEqual([]);
+});
+
+test('after a torn line, the torn bytes stay as they were and new lines start on their own line', async () => {
+  const file = path.join(dir, 'history.jsonl');
+  const torn = '{"v":1,"runId":"killed","recor';
+  await writeFile(file, `${JSON.stringify(sampleEntry({ runId: 'a' }))}\n${torn}`);
+  await appendHistory(file, [sampleEntry({ runId: 'b' })]);
+  const text = await readFile(file, 'utf8');
+  expect(text).toContain(`\n${torn}\n`);
+  const { entries, warnings } = await readHistory(file);
+  expect(entries.map((e) => e.runId)).toEqual(['a', 'b']);
+  expect(warnings).toEqual([`${file} line 2 ignored: not JSON`]);
+});

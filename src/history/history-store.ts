@@ -1,0 +1,44 @@
+import { mkdir, open, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { HistoryEntry } from './entry.ts';
+import { formatHistoryLines, type ParsedHistory, parseHistory } from './parse-history.ts';
+
+export const HISTORY_FILE = 'history.jsonl';
+
+/** Reads the history; a missing file is an empty history. */
+export async function readHistory(file: string): Promise<ParsedHistory> {
+  try {
+    return parseHistory(await readFile(file, 'utf8'), file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { entries: [], warnings: [] };
+    throw new Error(`Cannot read the history ${file}: ${(error as Error).message}`, { cause: error });
+  }
+}
+
+/**
+ * Appends one run's entries with a single O_APPEND write, so concurrent or killed runs never interleave or
+ * rewrite lines. Existing lines are never touched: after a torn last line the new lines start on a line of their own.
+ */
+export async function appendHistory(file: string, entries: readonly HistoryEntry[]): Promise<void> {
+  if (entries.length === 0) return;
+  await mkdir(path.dirname(file), { recursive: true });
+  const handle = await open(file, 'a+');
+  try {
+    const { size } = await handle.stat();
+    let text = formatHistoryLines(entries);
+    if (size > 0) {
+      const last = Buffer.alloc(1);
+      await handle.read(last, 0, 1, size - 1);
+      if (last[0] !== 0x0a) text = `\n${text}`;
+    }
+    const data = Buffer.from(text, 'utf8');
+    const { bytesWritten } = await handle.write(data);
+    if (bytesWritten !== data.length) {
+      throw new Error(
+        `Wrote ${bytesWritten} of ${data.length} bytes to ${file} (disk full?); the next read ignores the torn line`,
+      );
+    }
+  } finally {
+    await handle.close();
+  }
+}

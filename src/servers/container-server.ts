@@ -1,0 +1,182 @@
+import type { ContainerRuntimeClient, StartedTestContainer } from 'testcontainers';
+import { registerCleanup } from './cleanup.ts';
+import {
+  configProblem,
+  containerFileExists,
+  listContainerFiles,
+  readContainerFile,
+} from './container-files.ts';
+import { cnfPath, firstStart, silentEntrypoint } from './container-start.ts';
+import {
+  containerLogTail,
+  containerRuntime,
+  hasImage,
+  missingImageAdvice,
+  startContainerReaper,
+  stopContainerReaper,
+  sweepStaleContainers,
+} from './docker-engine.ts';
+import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { identify } from './server-identity.ts';
+import { canConnect, SqlSession } from './sql-session.ts';
+import type { ConfigEdit, ConnectionOptions, StartedServer } from './started-server.ts';
+
+export interface ContainerServerOptions {
+  image: string;
+  /** Extra [mysqld] options for the first start. */
+  options?: Record<string, string | null>;
+  /** How long one start may take (the first includes initialising the datadir) before it is reported failed. */
+  startTimeoutMs?: number;
+  /** Host plugin libraries copied into the image's plugin directory, e.g. to try one server's plugin on another. */
+  pluginFiles?: string[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export async function startContainerServer(opts: ContainerServerOptions): Promise<StartedServer> {
+  const client = await containerRuntime();
+  if (!(await hasImage(client, opts.image)) && opts.image.startsWith('auditbench/')) {
+    throw new Error(missingImageAdvice(opts.image));
+  }
+  await sweepStaleContainers(client);
+  const options = applyEdit(new Map(), { set: opts.options ?? {} });
+  // MySQL 9.7 initialises and starts in 10–18 s on a busy 2-core machine; a hang is reported after this.
+  const timeoutMs = opts.startTimeoutMs ?? 60_000;
+  const container = await firstStart(opts.image, renderMyCnf(options), timeoutMs, opts.pluginFiles ?? []);
+  const label = `${opts.image} (container ${container.getId().slice(0, 12)})`;
+  return runningServer(
+    { client, container, docker: client.container.getById(container.getId()), label, timeoutMs },
+    options,
+  );
+}
+
+/** The parts of a started container that the server's methods share. */
+interface Running {
+  client: ContainerRuntimeClient;
+  container: StartedTestContainer;
+  docker: ReturnType<ContainerRuntimeClient['container']['getById']>;
+  label: string;
+  timeoutMs: number;
+}
+
+/**
+ * Polls until the server answers on its host port (the engine may publish a new one after each start) and stays
+ * up a moment; returns that port. Rejects with the log tail, leaving the container stopped and its datadir intact
+ * so an edited config can start it again.
+ */
+async function waitUntilServing(run: Running, base: ConnectionOptions, sinceMs: number): Promise<number> {
+  const deadline = Date.now() + run.timeoutMs;
+  let why = `did not accept connections within ${Math.round(run.timeoutMs / 1000)} s`;
+  while (Date.now() < deadline) {
+    const state = await run.docker.inspect();
+    if (!state.State.Running) {
+      why = `exited with code ${state.State.ExitCode}${state.State.OOMKilled ? ' (out of memory)' : ''}`;
+      break;
+    }
+    const port = Number(state.NetworkSettings.Ports['3306/tcp']?.[0]?.HostPort);
+    if (port && (await canConnect({ ...base, port }))) {
+      // A plugin that crashes the server right after start (the seed's endless-restart case) shows up here.
+      await sleep(500);
+      if ((await run.docker.inspect()).State.Running) return port;
+    }
+    await sleep(250);
+  }
+  const id = run.container.getId();
+  const log = (await containerLogTail(run.client, id, 25, sinceMs).catch(() => '')) || silentEntrypoint;
+  await run.client.container.stop(run.docker, { timeout: 0 }).catch(() => {});
+  throw new Error(`Server ${run.label} ${why}. Container log tail:\n${log}`);
+}
+
+/** Takes the server down (SIGTERM with a grace period, or SIGKILL) and starts the same container again. */
+async function stopThenStart(run: Running, how: 'graceful' | 'kill'): Promise<number> {
+  const problem = await configProblem(run.container);
+  if (how === 'graceful') {
+    // testcontainers' restart() kills at once and, when its wait fails, removes the container and its data.
+    await run.client.container.stop(run.docker, { timeout: 60_000 });
+  } else {
+    await run.docker.kill({ signal: 'SIGKILL' }).catch(() => {});
+    await run.docker.wait({ condition: 'not-running' });
+  }
+  // Left down, as a local server would be after a rejected config; the restart after a fix starts it.
+  if (problem)
+    throw new Error(`Server ${run.label} rejects its config, so it was not started again:\n${problem}`);
+  const since = Date.now();
+  await run.client.container.start(run.docker);
+  return waitUntilServing(run, rootOn(0), since);
+}
+
+const rootOn = (port: number): ConnectionOptions => ({ host: '127.0.0.1', port, user: 'root', password: '' });
+
+async function runningServer(run: Running, initialOptions: ServerOptions): Promise<StartedServer> {
+  const { container, docker } = run;
+  const reaper = startContainerReaper(container.getId());
+  let options = initialOptions;
+  let connection = rootOn(container.getMappedPort(3306));
+  let session = new SqlSession(connection);
+
+  let stopped = false;
+  async function stop(): Promise<void> {
+    if (stopped) return;
+    stopped = true;
+    unregister();
+    await session.close();
+    stopContainerReaper(reaper);
+    // Nothing in a throw-away container is worth a clean shutdown.
+    await container.stop({ timeout: 0, remove: true, removeVolumes: true });
+  }
+  const unregister = registerCleanup(stop);
+
+  async function cycle(how: 'graceful' | 'kill'): Promise<void> {
+    await session.close();
+    connection = rootOn(await stopThenStart(run, how));
+    session = new SqlSession(connection);
+  }
+
+  const datadir = await serverDatadir(run, connection).catch(async (error: unknown) => {
+    await stop();
+    throw error;
+  });
+  const info = await identify(session, 'container');
+
+  return {
+    info,
+    get connection() {
+      return connection;
+    },
+    query: (sql) => session.query(sql),
+    restart: () => cycle('graceful'),
+    killAndStart: () => cycle('kill'),
+    async editConfig(edit: ConfigEdit) {
+      options = applyEdit(options, edit);
+      // The engine copies into a stopped container too, so a config that failed to start can be fixed.
+      await container.copyContentToContainer([
+        { content: renderMyCnf(options), target: cnfPath, mode: 0o644 },
+      ]);
+    },
+    errorLogTail: (lines = 40) => containerLogTail(run.client, container.getId(), lines),
+    listFiles: (dir = '.') => listContainerFiles(container, datadir, dir),
+    readFile: (file) => readContainerFile(container, datadir, file),
+    async pluginFileExists(soname: string) {
+      const { rows } = await session.query('SELECT @@plugin_dir AS dir');
+      return containerFileExists(container, `${String(rows[0]?.dir ?? '').replace(/\/$/, '')}/${soname}`);
+    },
+    // A cpuset, unlike taskset, outlasts restarts; every caller pins after its last restart anyway.
+    pinCpus: async (cpus: string) => {
+      await docker.update({ CpusetCpus: cpus });
+    },
+    stop,
+    [Symbol.asyncDispose]: stop,
+  };
+}
+
+/** Checks the first start held (the wait strategy saw the log line only) and asks where the datadir is. */
+async function serverDatadir(run: Running, connection: ConnectionOptions): Promise<string> {
+  await waitUntilServing(run, connection, 0);
+  const session = new SqlSession(connection);
+  try {
+    const { rows } = await session.query('SELECT @@datadir AS datadir');
+    return String(rows[0]?.datadir ?? '/var/lib/mysql');
+  } finally {
+    await session.close();
+  }
+}

@@ -1,0 +1,77 @@
+import { execa } from 'execa';
+import type { ReadyOutcome } from './server-process.ts';
+import { SqlSession } from './sql-session.ts';
+import type { ConnectionOptions } from './started-server.ts';
+import { tailLines } from './tail.ts';
+
+/** What the restart command is asked to do: stop cleanly, or SIGKILL (crash recovery); then start again. */
+export type RestartMode = 'graceful' | 'kill';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs AUDITBENCH_RESTART_CMD through the shell. It gets AUDITBENCH_RESTART (graceful or kill) and AUDITBENCH_CNF,
+ * a [mysqld] option file holding auditbench's options, to include when it starts the server again.
+ */
+export async function runRestartCommand(
+  command: string,
+  mode: RestartMode,
+  cnfFile: string,
+  timeoutMs = 120_000,
+): Promise<void> {
+  const result = await execa(command, {
+    shell: true,
+    reject: false,
+    all: true,
+    stdin: 'ignore',
+    timeout: timeoutMs,
+    env: { AUDITBENCH_RESTART: mode, AUDITBENCH_CNF: cnfFile },
+  });
+  if (result.failed) {
+    const how = result.timedOut
+      ? `did not finish within ${timeoutMs / 1000} s`
+      : `exited with ${result.exitCode}`;
+    throw new Error(
+      `AUDITBENCH_RESTART_CMD ${how} (AUDITBENCH_RESTART=${mode}): ${command}\n${tailLines(result.all ?? '', 15)}`,
+    );
+  }
+}
+
+async function uptimeS(connection: ConnectionOptions): Promise<number> {
+  const session = new SqlSession(connection);
+  try {
+    const { rows } = await session.query("SHOW GLOBAL STATUS LIKE 'Uptime'");
+    return Number(rows[0]?.Value);
+  } finally {
+    await session.close();
+  }
+}
+
+/**
+ * Polls until the server answers with an uptime that began after `sinceMs`, so a command that returns before
+ * the server went down is not taken for a restart; then checks it stays up a moment.
+ */
+export async function waitUntilRestarted(
+  connection: ConnectionOptions,
+  sinceMs: number,
+  timeoutMs: number,
+): Promise<ReadyOutcome> {
+  const deadline = Date.now() + timeoutMs;
+  let last = 'it never answered';
+  while (Date.now() < deadline) {
+    try {
+      const uptime = await uptimeS(connection);
+      // Uptime counts whole seconds: allow one for rounding.
+      if (uptime <= (Date.now() - sinceMs) / 1000 + 1) {
+        await sleep(500);
+        await uptimeS(connection);
+        return { ready: true };
+      }
+      last = `it still answers with an uptime of ${uptime} s, so it was not restarted`;
+    } catch (error) {
+      last = `last connection error: ${error instanceof Error ? error.message : String(error)}`;
+    }
+    await sleep(250);
+  }
+  return { ready: false, why: `did not come back within ${Math.round(timeoutMs / 1000)} s (${last})` };
+}

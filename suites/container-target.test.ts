@@ -1,0 +1,110 @@
+import os from 'node:os';
+import { describe, expect, type TestContext, test } from 'vitest';
+import { loadConfig } from '../src/config/env.ts';
+import { containerRuntime, containersOf, dockerAvailable, labels } from '../src/servers/docker-engine.ts';
+import { startServer } from '../src/servers/start-server.ts';
+
+const config = { ...loadConfig(), target: 'container' as const };
+// One MariaDB and one MySQL: the two entrypoint and log dialects the target must understand.
+const images = ['auditbench/mariadb:10.11', 'auditbench/mysql:9.7'];
+// Above the kernel's largest pid (2^22), so never a live process.
+const deadPid = String(2 ** 22 + 1);
+
+for (const image of images) {
+  const unavailable = await dockerAvailable(image);
+  const needDocker = (context: TestContext) => {
+    if (unavailable) context.skip(unavailable);
+  };
+
+  describe(`container target, ${image}`, () => {
+    test('starts, answers, restarts, survives SIGKILL, and leaves no container behind', async (context) => {
+      needDocker(context);
+      // What a run killed before its watchdog could act leaves behind; the next start removes it.
+      const docker = (await containerRuntime()).container.dockerode;
+      const leftover = await docker.createContainer({
+        Image: image,
+        Labels: { [labels.auditbench]: '1', [labels.run]: deadPid, [labels.host]: os.hostname() },
+      });
+      {
+        const started = Date.now();
+        await using server = await startServer(config, { image });
+        console.log(`${image}: ${server.info.version} answered in ${Date.now() - started} ms`);
+        expect(server.connection.host).toBe('127.0.0.1');
+        expect(server.info.target).toBe('container');
+        expect((await server.query("SELECT 'yes' AS answer")).rows).toEqual([{ answer: 'yes' }]);
+        await server.query('CREATE DATABASE probe');
+        await timed(`${image}: restart`, () => server.restart());
+        expect((await server.query("SHOW DATABASES LIKE 'probe'")).rows).toHaveLength(1);
+        await timed(`${image}: killAndStart`, () => server.killAndStart());
+        expect((await server.query("SHOW DATABASES LIKE 'probe'")).rows).toHaveLength(1);
+        const files = await server.listFiles();
+        const ibdata = files.find((f) => f.name === 'ibdata1');
+        expect(ibdata?.fileId).toMatch(/^\d+$/);
+        expect(ibdata?.sizeBytes).toBeGreaterThan(0);
+        expect((await server.readFile('ibdata1')).length).toBe(ibdata?.sizeBytes);
+        expect(await containersOf()).toHaveLength(1);
+        await expect(leftover.inspect()).rejects.toThrow(/no such container/i);
+      }
+      expect(await containersOf()).toEqual([]);
+    });
+
+    test('editConfig applies at the next restart; a rejected option is reported quickly with its log line', async (context) => {
+      needDocker(context);
+      await using server = await startServer(config, { image, options: { max_connections: '77' } });
+      const maxConnections = async () =>
+        Number((await server.query('SELECT @@max_connections AS n')).rows[0]?.n);
+      expect(await maxConnections()).toBe(77);
+      await server.editConfig({ set: { max_connections: '123' } });
+      await server.restart();
+      expect(await maxConnections()).toBe(123);
+
+      await server.editConfig({ set: { audit_uninstall_plugin: '1' } });
+      const started = Date.now();
+      const refusal = await server.restart().then(
+        () => new Error('restarted with an unknown option'),
+        (error: Error) => error,
+      );
+      console.log(`${image}: refused in ${Date.now() - started} ms: ${refusal.message.split('\n', 1)[0]}`);
+      expect(refusal.message).toMatch(/unknown variable 'audit_uninstall_plugin=1'/);
+      expect(Date.now() - started).toBeLessThan(60_000);
+      await server.editConfig({ unset: ['audit_uninstall_plugin'] });
+      await server.restart();
+      expect(await maxConnections()).toBe(123);
+      expect(await server.errorLogTail(200)).toMatch(/ready for connections/);
+    });
+
+    test('a first start that fails is reported with the container log, and removed', async (context) => {
+      needDocker(context);
+      const started = Date.now();
+      const failure = await startServer(config, { image, options: { audit_uninstall_plugin: '1' } }).then(
+        async (server) => {
+          await server.stop();
+          return new Error('started with an unknown option');
+        },
+        (error: Error) => error,
+      );
+      console.log(`${image}: first start refused in ${Date.now() - started} ms: ${failure.message}`);
+      // MariaDB's entrypoint checks the config first and exits without a word (see container-files.ts).
+      expect(failure.message).toMatch(/unknown variable 'audit_uninstall_plugin=1'|entrypoint stopped/);
+      expect(Date.now() - started).toBeLessThan(60_000);
+      expect(await containersOf()).toEqual([]);
+    });
+
+    test('reads only inside the datadir, and finds plugin libraries', async (context) => {
+      needDocker(context);
+      await using server = await startServer(config, { image });
+      await expect(server.readFile('../../../etc/passwd')).rejects.toThrow(/outside the server's datadir/);
+      await expect(server.listFiles('..')).rejects.toThrow(/outside the server's datadir/);
+      expect(await server.pluginFileExists('no_such_plugin.so')).toBe(false);
+      const soname = server.info.flavor === 'mariadb' ? 'server_audit.so' : 'adt_null.so';
+      expect(await server.pluginFileExists(soname)).toBe(true);
+      await server.pinCpus?.('0');
+    });
+  });
+}
+
+async function timed(what: string, action: () => Promise<void>): Promise<void> {
+  const started = Date.now();
+  await action();
+  console.log(`${what} took ${Date.now() - started} ms`);
+}

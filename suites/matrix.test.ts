@@ -1,0 +1,46 @@
+import { describe, expect, test } from 'vitest';
+import { borrowedPlugins, expectedOutcome } from '../fixtures/matrix.ts';
+import { matrixProfiles } from '../fixtures/plugins/index.ts';
+import { loadConfig } from '../src/config/env.ts';
+import { describeCell } from '../src/matrix/cell.ts';
+import { runCell } from '../src/matrix/run-cell.ts';
+import { matrixTargets } from '../src/matrix/targets.ts';
+import { startServer } from '../src/servers/start-server.ts';
+import { getWorkload } from '../src/workload/workloads.ts';
+
+// Every plugin × every server: works (with its overhead), incompatible (the server's reason), or crash loop.
+const config = loadConfig();
+const workload = getWorkload(config.workload);
+const targets = await matrixTargets(config, borrowedPlugins);
+
+describe('plugin × server compatibility matrix', () => {
+  for (const target of targets) {
+    describe(target.label, () => {
+      for (const profile of matrixProfiles) {
+        test(profile.title, async (context) => {
+          if (target.unavailable) context.skip(target.unavailable);
+          const log = (message: string) =>
+            console.log(`[matrix · ${target.label} · ${profile.title}] ${message}`);
+          await using server = await startServer(target.config, target.start);
+          const limitPct = config.maxOverheadPct ?? profile.maxOverheadPct;
+          const cell = await runCell(server, profile, {
+            image: target.image,
+            workload,
+            limitPct,
+            progress: log,
+          });
+          context.task.meta.auditbenchMatrix = cell;
+          log(describeCell(cell));
+          const expected = expectedOutcome(profile.title, profile.flavors, server.info);
+          expect(cell.outcome, `${describeCell(cell)} (expected ${expected.outcome}: ${expected.why})`).toBe(
+            expected.outcome,
+          );
+          if (cell.outcome === 'works') {
+            expect(cell.lifecycleOk, 'every lifecycle check matches the profile').toBe(true);
+            expect(cell.verdict, cell.reason).toBe('pass');
+          }
+        });
+      }
+    });
+  }
+});

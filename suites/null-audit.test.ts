@@ -1,0 +1,4 @@
+import { nullAudit } from '../fixtures/plugins/null-audit.ts';
+import { pluginSuite } from './shared/plugin-suite.ts';
+
+pluginSuite(nullAudit);
