@@ -85,7 +85,7 @@ export async function runCell(
     });
     const m = summariseMeasurement(sample, {
       limitPct: options.limitPct,
-      serverOptions: options.workload.serverOptions,
+      serverOptions: workload.serverOptions,
       pluginSettings: profile.measureSettings,
       calibration: null,
     });
