@@ -77,9 +77,12 @@ export async function runCell(
     if ('check' in result && result.check) checks.push(result.check);
   }
   cell.lifecycleOk = checks.every((c) => c.ok);
+  // One block per cell: the matrix says whether a pairing works and roughly what it costs; each plugin's own
+  // suite is the gate that keeps measuring until its verdict is decisive.
+  const workload = { ...options.workload, maxPairs: options.workload.pairs };
   try {
-    await prepareMeasurement(server, profile, options.workload, options.progress);
-    const sample = await measureOverhead(server, profile, options.workload, {
+    await prepareMeasurement(server, profile, workload, options.progress);
+    const sample = await measureOverhead(server, profile, workload, {
       limitPct: options.limitPct,
       progress: options.progress,
     });
