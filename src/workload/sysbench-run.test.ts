@@ -18,14 +18,16 @@ describe('judgeSysbenchRun', () => {
       name: 'ignored deadlocks',
       file: 'run-ignored-errors-deadlocks.txt',
       failure: undefined,
-      reason: 'sysbench ignored 1533 SQL errors, first in the second ending at 1s (oltp_* ignores deadlocks',
+      reason:
+        'sysbench ignored 1533 SQL errors (43.354% of transactions, above the 0% tolerated), first in the second ending at 1s (oltp_* ignores deadlocks',
       hasResult: true,
     },
     {
       name: 'a dropped table under --mysql-ignore-errors=all',
       file: 'run-ignored-errors-dropped-table.txt',
       failure: undefined,
-      reason: 'sysbench ignored 2968 SQL errors, first in the second ending at 3s',
+      reason:
+        'sysbench ignored 2968 SQL errors (175.517% of transactions, above the 0% tolerated), first in the second ending at 3s',
       hasResult: true,
     },
     {
@@ -87,5 +89,20 @@ describe('judgeSysbenchRun', () => {
     });
     expect(run).toMatchObject({ ok: false, reason: expect.stringContaining('exited with code 2') });
     expect(run.result?.queries).toBe(131_000);
+  });
+});
+
+describe('tolerated ignored errors', () => {
+  const recorded = readFileSync(
+    new URL('../../fixtures/sysbench/run-ignored-errors-deadlocks.txt', import.meta.url),
+    'utf8',
+  );
+
+  test('errors within the tolerance keep a run valid; above it they do not', () => {
+    // The recording: 1533 ignored deadlocks in 3536 transactions (43%).
+    expect(judgeSysbenchRun({ stdout: recorded, stderr: '' }, { maxIgnoredErrorPct: 50 }).ok).toBe(true);
+    const strict = judgeSysbenchRun({ stdout: recorded, stderr: '' }, { maxIgnoredErrorPct: 0.05 });
+    expect(strict.ok).toBe(false);
+    if (!strict.ok) expect(strict.reason).toContain('above the 0.05% tolerated');
   });
 });

@@ -71,7 +71,7 @@ export async function runSysbench(
     onThreadsStarted: opts.onThreadsStarted,
     cpus: opts.cpus,
   });
-  return judgeSysbenchRun(exit);
+  return judgeSysbenchRun(exit, { maxIgnoredErrorPct: workload.maxIgnoredErrorPct });
 }
 
 async function sysbenchStep(

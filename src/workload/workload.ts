@@ -29,6 +29,8 @@ export interface Workload {
   budgetS: number;
   /** Pin the server to CPU 0 and sysbench to CPU 1 (local target, 2+ cores): less noise, reported with the figures. */
   pinCpus: boolean;
+  /** Ignored SQL errors (deadlocks, lock waits) a valid run may have, in percent of its transactions. */
+  maxIgnoredErrorPct: number;
   /** Server options applied for this workload (reported with the figures they produced). */
   serverOptions: Record<string, string>;
 }
