@@ -12,14 +12,18 @@ export type MatrixCell = MatrixCellRecord;
 // e.g. McAfee's "Couldn't find proper THD offsets"), ER_UDF_NO_PATHS: the server's own words for "not this build".
 const incompatibleErrnos = new Set([1126, 1123, 1124, 1127]);
 
-/** Classifies a failed INSTALL: the server refusing the library is incompatibility, anything else an error. */
-export function classifyInstallFailure(
-  errno: number | null,
-  message: string,
-): { outcome: CellOutcome; reason: string } {
+/** The server's own answer out of a wrapped error: from "ERROR nnnn" on, without the statement it quotes. */
+export function serverAnswer(message: string): string {
   const firstLine = message.split('\n')[0] ?? message;
-  if (errno !== null && incompatibleErrnos.has(errno)) return { outcome: 'incompatible', reason: firstLine };
-  return { outcome: 'error', reason: firstLine };
+  const answer = /ERROR \d+.*$/.exec(firstLine)?.[0] ?? firstLine;
+  return answer.replace(/\s*\[in: .*\]$/, '');
+}
+
+/** Classifies a failed INSTALL: the server refusing the library is incompatibility, anything else an error. */
+export function classifyInstallFailure(errno: number | null, message: string): { outcome: CellOutcome; reason: string } {
+  const reason = serverAnswer(message);
+  if (errno !== null && incompatibleErrnos.has(errno)) return { outcome: 'incompatible', reason };
+  return { outcome: 'error', reason };
 }
 
 /** One line per cell for the summary: `works 12.3% [10.1, 14.4] pass`, `incompatible: …`. */
