@@ -1,9 +1,11 @@
 import { describe, expect, test } from 'vitest';
 import { borrowedPlugins, expectedOutcome } from '../fixtures/matrix.ts';
 import { matrixProfiles } from '../fixtures/plugins/index.ts';
+import { serverAudit } from '../fixtures/plugins/server-audit.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { describeCell } from '../src/matrix/cell.ts';
 import { runCell } from '../src/matrix/run-cell.ts';
+import { probeStartupLoad } from '../src/matrix/startup-probe.ts';
 import { matrixTargets } from '../src/matrix/targets.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
@@ -44,4 +46,24 @@ describe('plugin × server compatibility matrix', () => {
       }
     });
   }
+});
+
+// The seed's worst finding: a plugin build the server cannot run, loaded from my.cnf, made mysqld restart forever.
+describe('crash loop', () => {
+  const mysql = targets.find((t) => t.image?.includes('mysql') && !t.unavailable);
+  test('a my.cnf that loads a plugin the server cannot start with is reported within 60 s', async (context) => {
+    if (!mysql) {
+      context.skip('needs a MySQL image in AUDITBENCH_IMAGES (auditbench/mysql:9.7) and a Docker engine');
+      return;
+    }
+    await using server = await startServer(mysql.config, mysql.start);
+    const probe = await probeStartupLoad(server, serverAudit);
+    console.log(
+      `[matrix · crash loop · ${mysql.label}] ${probe.outcome} after ${probe.elapsedMs} ms: ${probe.reason}`,
+    );
+    expect(probe.outcome).toBe('crash-loop');
+    expect(probe.elapsedMs).toBeLessThan(60_000);
+    expect(probe.reason).toMatch(/server_audit|server-audit/);
+    expect((await server.query('SELECT 1 AS up')).rows).toEqual([{ up: 1 }]);
+  });
 });

@@ -37,11 +37,12 @@ test('cells read as one line', () => {
   );
 });
 
-test('the reason is the server\'s answer, not our wrapping', () => {
+test("the reason is the server's answer, not our wrapping", () => {
   const wrapped =
     "Installing SERVER_AUDIT failed at step 1 (INSTALL PLUGIN server_audit SONAME 'server_audit.so') on mysql 9.7.4-2: ERROR 1126 (HY000): Can't open shared library '/usr/lib/mysql/plugin/server_audit.so' (errno: 11 undefined symbol: PSI_server) [in: INSTALL PLUGIN server_audit SONAME 'server_audit.so']\nError log tail: …";
   expect(classifyInstallFailure(1126, wrapped)).toEqual({
     outcome: 'incompatible',
-    reason: "ERROR 1126 (HY000): Can't open shared library '/usr/lib/mysql/plugin/server_audit.so' (errno: 11 undefined symbol: PSI_server)",
+    reason:
+      "ERROR 1126 (HY000): Can't open shared library '/usr/lib/mysql/plugin/server_audit.so' (errno: 11 undefined symbol: PSI_server)",
   });
 });

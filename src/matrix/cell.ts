@@ -20,7 +20,10 @@ export function serverAnswer(message: string): string {
 }
 
 /** Classifies a failed INSTALL: the server refusing the library is incompatibility, anything else an error. */
-export function classifyInstallFailure(errno: number | null, message: string): { outcome: CellOutcome; reason: string } {
+export function classifyInstallFailure(
+  errno: number | null,
+  message: string,
+): { outcome: CellOutcome; reason: string } {
   const reason = serverAnswer(message);
   if (errno !== null && incompatibleErrnos.has(errno)) return { outcome: 'incompatible', reason };
   return { outcome: 'error', reason };
