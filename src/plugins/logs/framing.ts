@@ -76,3 +76,41 @@ export function optionalInt(value: unknown): number | null | undefined {
 
 /** `Init DB` → `INIT_DB`: the normalised spelling of a plugin's own command name. */
 export const upperSnake = (name: string): string => name.trim().toUpperCase().replace(/\s+/g, '_');
+
+/** How to cut a log whose records start with a recognisable line and may continue over the lines after it. */
+export interface ContinuedRecordRules {
+  /** A line that starts a record. */
+  starts: (line: string) => boolean;
+  /** A line that is no record and ends the one before it (a file header); none by default. */
+  separates?: (line: string) => boolean;
+  /** The reason given for a line before any record start. */
+  orphanReason: string;
+}
+
+/**
+ * Cuts a log into multi-line records: a line that starts no record continues the previous record's text (a
+ * statement with newlines). The server writes a record and its newline in one go, so an unfinished last line
+ * leaves its record unfinished and the whole record is rejected as such.
+ */
+export function frameContinuedRecords(text: string, rules: ContinuedRecordRules): Framed {
+  const framed: Framed = { records: [], rejected: [] };
+  const lines = text.split('\n');
+  const last = lines.pop() ?? '';
+  let current: RawRecord | null = null;
+  for (const [i, line] of lines.entries()) {
+    if (rules.separates?.(line)) current = null;
+    else if (rules.starts(line)) {
+      current = { line: i + 1, text: line };
+      framed.records.push(current);
+    } else if (current) current.text += `\n${line}`;
+    else framed.rejected.push({ line: i + 1, text: line, reason: rules.orphanReason });
+  }
+  if (last === '') return framed;
+  const unfinished = current !== null && !rules.starts(last) ? framed.records.pop() : undefined;
+  framed.rejected.push(
+    unfinished
+      ? { line: unfinished.line, text: `${unfinished.text}\n${last}`, reason: INCOMPLETE_LINE }
+      : { line: lines.length + 1, text: last, reason: INCOMPLETE_LINE },
+  );
+  return framed;
+}

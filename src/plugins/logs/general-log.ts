@@ -23,8 +23,7 @@ import {
   collect,
   event,
   type Framed,
-  INCOMPLETE_LINE,
-  type RawRecord,
+  frameContinuedRecords,
   type RecordOutcome,
   reject,
   upperSnake,
@@ -48,28 +47,11 @@ export const parseGeneralLog: LogParser = (text) => {
 
 /** Cuts the log into records; headers are dropped and end the record before them. */
 function frameRecords(text: string): Framed {
-  const framed: Framed = { records: [], rejected: [] };
-  const lines = text.split('\n');
-  const last = lines.pop() ?? '';
-  let current: RawRecord | null = null;
-  for (const [i, line] of lines.entries()) {
-    if (HEADER.some((header) => header.test(line))) current = null;
-    else if (RECORD_START.test(line)) {
-      current = { line: i + 1, text: line };
-      framed.records.push(current);
-    } else if (current) current.text += `\n${line}`;
-    else
-      framed.rejected.push({ line: i + 1, text: line, reason: 'no record to continue and no record start' });
-  }
-  if (last === '') return framed;
-  // The server writes a record and its newline in one go: an unfinished last line leaves its record unfinished.
-  const unfinished = current !== null && !RECORD_START.test(last) ? framed.records.pop() : undefined;
-  framed.rejected.push(
-    unfinished
-      ? { line: unfinished.line, text: `${unfinished.text}\n${last}`, reason: INCOMPLETE_LINE }
-      : { line: lines.length + 1, text: last, reason: INCOMPLETE_LINE },
-  );
-  return framed;
+  return frameContinuedRecords(text, {
+    starts: (line) => RECORD_START.test(line),
+    separates: (line) => HEADER.some((header) => header.test(line)),
+    orphanReason: 'no record to continue and no record start',
+  });
 }
 
 function parseRecord(text: string): RecordOutcome {

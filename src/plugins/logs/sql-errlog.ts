@@ -15,15 +15,7 @@
  * message with its own " : " (e.g. a SIGNAL text) therefore leaves part of the message in queryText.
  */
 import type { LogParser } from '../audit-event.ts';
-import {
-  collect,
-  event,
-  type Framed,
-  INCOMPLETE_LINE,
-  type RawRecord,
-  type RecordOutcome,
-  reject,
-} from './framing.ts';
+import { collect, event, type Framed, frameContinuedRecords, type RecordOutcome, reject } from './framing.ts';
 import { parseUserHost } from './user-host.ts';
 
 const RECORD_START =
@@ -36,26 +28,10 @@ export const parseSqlErrlog: LogParser = (text) => collect(frameRecords(text), p
 
 /** Cuts the log into records: a line that does not start with a timestamp belongs to the previous record's query. */
 function frameRecords(text: string): Framed {
-  const framed: Framed = { records: [], rejected: [] };
-  const lines = text.split('\n');
-  const last = lines.pop() ?? '';
-  let current: RawRecord | null = null;
-  for (const [i, line] of lines.entries()) {
-    if (TIMESTAMP_START.test(line)) {
-      current = { line: i + 1, text: line };
-      framed.records.push(current);
-    } else if (current) current.text += `\n${line}`;
-    else framed.rejected.push({ line: i + 1, text: line, reason: 'no record to continue and no timestamp' });
-  }
-  if (last === '') return framed;
-  // A record is written in one piece ending in a newline: an unfinished last line leaves its record unfinished.
-  const unfinished = current !== null && !/^\d{4}-/.test(last) ? framed.records.pop() : undefined;
-  framed.rejected.push(
-    unfinished
-      ? { line: unfinished.line, text: `${unfinished.text}\n${last}`, reason: INCOMPLETE_LINE }
-      : { line: lines.length + 1, text: last, reason: INCOMPLETE_LINE },
-  );
-  return framed;
+  return frameContinuedRecords(text, {
+    starts: (line) => TIMESTAMP_START.test(line),
+    orphanReason: 'no record to continue and no timestamp',
+  });
 }
 
 function parseRecord(text: string): RecordOutcome {
