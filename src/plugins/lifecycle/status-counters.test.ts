@@ -3,6 +3,7 @@ import { generalLog } from '../../../fixtures/plugins/general-log.ts';
 import { nullAudit } from '../../../fixtures/plugins/null-audit.ts';
 import type { LifecycleCheck } from '../../results/lifecycle-check.ts';
 import { createFakeServer, type FakeCall, type FakeReply, type FakeServer } from '../fake-server.ts';
+import { runSteps } from '../steps.ts';
 import { countDuring } from './counters.ts';
 import { type LifecycleContext, lifecycleContext, lifecycleSteps } from './index.ts';
 
@@ -11,29 +12,32 @@ const EVENTS_PER_STATEMENT = 9;
 const EVENTS_BEFORE_READ = 4;
 
 /**
- * MySQL with adt_null.so, answering as plugin/audit_null/audit_null.cc and sql_plugin.cc do: INSTALL of a loaded
- * plugin is 1125, UNINSTALL of a missing one 1305, UNINSTALL answers 1620 and unloads; counters start at 0 on load
- * and exist only while it is loaded; INSTALL persists across restarts.
+ * MySQL with adt_null.so, answering as audit_null.cc, sql_plugin.cc and MySQL 9.7.4 did: INSTALL of a listed plugin
+ * is 1125, UNINSTALL of a missing one 1305, UNINSTALL answers 1620; counters start at 0 on load and exist while it is
+ * loaded; INSTALL persists across restarts (mysql.plugin). With `held`, UNINSTALL leaves a DELETED copy that still
+ * counts until the restart, as 9.7.4 does while a session that used it is open; otherwise it is gone at once.
  */
-function nullAuditServer(): FakeServer {
-  let loaded = false;
+function nullAuditServer(options: { held?: boolean } = {}): FakeServer {
+  let state: 'absent' | 'ACTIVE' | 'DELETED' = 'absent';
+  let registered = false;
   let called = 0;
   let errors = 0;
   const reply = ({ sql }: FakeCall): FakeReply => {
-    const counting = loaded;
+    const counting = state !== 'absent';
     if (counting && !/^SHOW GLOBAL STATUS/.test(sql)) called += EVENTS_PER_STATEMENT;
     if (/^INSTALL PLUGIN NULL_AUDIT/.test(sql)) {
-      if (loaded) return { error: { errno: 1125, message: "Function 'NULL_AUDIT' already exists" } };
-      [loaded, called, errors] = [true, 0, 0];
+      if (state !== 'absent')
+        return { error: { errno: 1125, message: "Function 'NULL_AUDIT' already exists" } };
+      [state, registered, called, errors] = ['ACTIVE', true, 0, 0];
       return {};
     }
     if (/^UNINSTALL PLUGIN NULL_AUDIT/.test(sql)) {
-      if (!loaded) return { error: { errno: 1305, message: 'PLUGIN NULL_AUDIT does not exist' } };
-      loaded = false;
+      if (state !== 'ACTIVE') return { error: { errno: 1305, message: 'PLUGIN NULL_AUDIT does not exist' } };
+      [state, registered] = [options.held ? 'DELETED' : 'absent', false];
       return { warnings: [{ code: 1620, message: 'Plugin is busy and will be uninstalled on shutdown' }] };
     }
     if (/^SHOW GLOBAL STATUS/.test(sql)) {
-      if (!loaded) return {};
+      if (!counting) return {};
       const rows = [
         { Variable_name: 'Audit_null_called', Value: String(called + EVENTS_BEFORE_READ) },
         { Variable_name: 'Audit_null_general_error', Value: String(errors) },
@@ -41,8 +45,8 @@ function nullAuditServer(): FakeServer {
       called += EVENTS_PER_STATEMENT;
       return { rows };
     }
-    if (/PLUGIN_NAME = 'NULL_AUDIT'/.test(sql)) return { rows: loaded ? [{ status: 'ACTIVE' }] : [] };
-    if (/^SHOW GLOBAL VARIABLES/.test(sql) && loaded) {
+    if (/PLUGIN_NAME = 'NULL_AUDIT'/.test(sql)) return { rows: counting ? [{ status: state }] : [] };
+    if (/^SHOW GLOBAL VARIABLES/.test(sql) && counting) {
       return { rows: [{ Variable_name: 'null_audit_abort_value', Value: '1' }] };
     }
     if (/^SELEC |_missing/.test(sql)) {
@@ -52,9 +56,10 @@ function nullAuditServer(): FakeServer {
     return {};
   };
   return createFakeServer({
-    info: { flavor: 'mysql', version: '9.7.0' },
+    info: { flavor: 'mysql', version: '9.7.4' },
     rules: [{ match: /[\s\S]*/, reply }],
     onStart: () => {
+      state = registered ? 'ACTIVE' : 'absent';
       [called, errors] = [0, 0];
       return undefined;
     },
@@ -70,25 +75,33 @@ async function runAll(context: LifecycleContext): Promise<LifecycleCheck[]> {
 }
 
 describe('NULL_AUDIT: no file, counters only', () => {
-  test('every lifecycle check matches the profile', async () => {
-    const results = await runAll(lifecycleContext(nullAuditServer(), nullAudit));
+  test('every check before the measurement matches the profile; four of them do not apply', async () => {
+    const context = lifecycleContext(nullAuditServer(), nullAudit);
+    const results: LifecycleCheck[] = [];
+    for (const step of lifecycleSteps.beforeMeasure) results.push(await step.run(context));
     expect(results.filter((r) => !r.ok)).toEqual([]);
-    expect(results.map((r) => [r.check, r.observed === 'not applicable'])).toEqual([
-      ['install', false],
-      ['logs-query', false],
-      ['failed-queries', true],
-      ['masks-password', true],
-      ['disabled-silent', false],
-      ['rotation', true],
-      ['log-parses', true],
-      ['restart', false],
-      ['uninstall', false],
+    expect(results.filter((r) => r.observed === 'not applicable').map((r) => r.check)).toEqual([
+      'failed-queries',
+      'masks-password',
+      'rotation',
+      'log-parses',
     ]);
+  });
+
+  test.for([
+    [false, { warningCodes: [1620], needsRestart: false, stillLogs: false, goneAfterRestart: true }],
+    [true, { warningCodes: [1620], needsRestart: true, stillLogs: true, goneAfterRestart: true }],
+  ] as const)('uninstall, a DELETED copy kept: %s', async ([held, observed]) => {
+    const results = await runAll(lifecycleContext(nullAuditServer({ held }), nullAudit));
+    const uninstall = results.at(-1);
+    expect(uninstall?.observed).toMatchObject(observed);
+    // The profile expects the copy gone; a held one (seen once on 9.7.4) fails the check, with the evidence.
+    expect(uninstall?.ok).toBe(!held);
   });
 
   test('a query counts as logged by the events it adds, net of reading the counters', async () => {
     const server = nullAuditServer();
-    await server.query("INSTALL PLUGIN NULL_AUDIT SONAME 'adt_null.so'");
+    await runSteps(server, nullAudit.install, 'Installing');
     if (nullAudit.log.file !== null) throw new Error('NULL_AUDIT is expected to write no file');
     const counted = await countDuring(server, nullAudit.log, () => server.query('SELECT 1'));
     expect(counted).toMatchObject({ counter: 'Audit_null_called', counted: 9, perRead: 9 });
@@ -106,10 +119,23 @@ describe('NULL_AUDIT: no file, counters only', () => {
     });
   });
 
-  test('enable reinstalls, so an INSTALL that meets a loaded copy fails loudly instead of doing nothing', () => {
-    expect(nullAudit.enable.map((s) => (s.kind === 'sql' ? [s.sql, s.allowErrors ?? []] : s.kind))).toEqual([
-      ['UNINSTALL PLUGIN NULL_AUDIT', [1305]],
-      ["INSTALL PLUGIN NULL_AUDIT SONAME 'adt_null.so'", []],
+  test('disable restarts, so a DELETED copy never outlives it and the next enable installs afresh', async () => {
+    const server = nullAuditServer({ held: true });
+    await runSteps(server, nullAudit.install, 'Installing');
+    await server.query('UNINSTALL PLUGIN NULL_AUDIT');
+    // Without the restart the copy is still there: INSTALL is refused.
+    await expect(server.query("INSTALL PLUGIN NULL_AUDIT SONAME 'adt_null.so'")).rejects.toThrow(
+      'ERROR 1125',
+    );
+    await server.restart();
+    await runSteps(server, nullAudit.enable, 'Enabling');
+    await runSteps(server, nullAudit.disable, 'Disabling');
+    await runSteps(server, nullAudit.enable, 'Enabling');
+    expect(server.lines().slice(-4)).toEqual([
+      "SQL INSTALL PLUGIN NULL_AUDIT SONAME 'adt_null.so'",
+      'SQL UNINSTALL PLUGIN NULL_AUDIT',
+      'restart',
+      "SQL INSTALL PLUGIN NULL_AUDIT SONAME 'adt_null.so'",
     ]);
   });
 });
