@@ -36,6 +36,8 @@ export default defineConfig({
       {
         test: {
           name: 'unit',
+          // Unit tests finish before any measurement starts, so they never share the CPUs with one.
+          sequence: { groupOrder: 0 },
           include: [
             'src/**/*.test.ts',
             'reporters/**/*.test.ts',
@@ -58,7 +60,7 @@ export default defineConfig({
           environment: 'node',
           // Benchmarks must never overlap: one file at a time, tests in order, no retry hiding a regression.
           fileParallelism: false,
-          sequence: { concurrent: false },
+          sequence: { concurrent: false, groupOrder: 1 },
           retry: 0,
           testTimeout: 60 * 60_000,
           hookTimeout: 10 * 60_000,
@@ -70,6 +72,7 @@ export default defineConfig({
             {
               test: {
                 name: 'precision',
+                sequence: { groupOrder: 2 },
                 include: ['suites/precision/**/*.test.ts'],
                 environment: 'node',
                 globalSetup: ['./suites/shared/check-config.ts'],
