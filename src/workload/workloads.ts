@@ -12,7 +12,9 @@ export const workloads: Record<WorkloadName, Workload> = {
     // Toggling inside one run gives 6 pairs in 48 s; see ARCHITECTURE.md for the noise this buys.
     design: { kind: 'toggle', segmentS: 4 },
     durationS: 10,
-    warmupS: 5,
+    // Loading the tables leaves dirty pages that InnoDB flushes over the next seconds; in CI the first (A/A) block
+    // after a 5 s warm-up had a 3–7x wider interval than the overhead block after it. 20 s lets that settle.
+    warmupS: 20,
     pairs: 6,
     maxPairs: 18,
     budgetS: 150,
@@ -32,7 +34,8 @@ export const workloads: Record<WorkloadName, Workload> = {
     threads: 8,
     design: { kind: 'toggle', segmentS: 5 },
     durationS: 30,
-    warmupS: 15,
+    // 8 × 100k rows outgrow the buffer pool: give flushing and the page cache longer than smoke.
+    warmupS: 45,
     pairs: 8,
     maxPairs: 24,
     budgetS: 180,
