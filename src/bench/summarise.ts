@@ -43,6 +43,7 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
     overheadCi95: estimate.ci95,
     perPairOverheadPct: estimate.perPairOverheadPct,
     pairs: estimate.pairCount,
+    trimmedEachSide: estimate.trimmedEachSide,
     design: describeDesign(sample.design),
     stoppedBecause: sample.stoppedBecause,
     pinning: sample.pinning,

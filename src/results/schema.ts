@@ -39,6 +39,8 @@ export const measurementSchema = z.object({
   overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
   perPairOverheadPct: z.array(z.number()),
   pairs: z.number().int(),
+  /** Pairs the trimmed mean left out at each end (the most extreme ratios); absent in results before it. */
+  trimmedEachSide: z.number().int().default(0),
   design: z.string(),
   stoppedBecause: z.enum(['decisive', 'budget', 'fixed']),
   /** CPU pinning in force, or null. */

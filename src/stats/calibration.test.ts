@@ -12,21 +12,29 @@ import { simulatePairs } from './simulation.ts';
 import type { TpsPair } from './tps-pair.ts';
 import { decideVerdict } from './verdict.ts';
 
-// Reference: the formulas from the module comment, spelled out with loops.
+// Reference: the formulas from the module comment, spelled out with loops. The spread is Yuen's: the 20%
+// winsorized sum of squares over h(h − 1), times n; a gate of n pairs keeps n − 2⌊0.2n⌋ of them.
 function naiveCalibration(
   pairs: TpsPair[],
   gatePairs: number,
 ): { floorPct: number; mdePct: number; sd: number } {
   const logs: number[] = [];
   for (const pair of pairs) logs.push(Math.log(pair.onTps / pair.offTps));
+  logs.sort((a, b) => a - b);
+  const n = logs.length;
+  const g = Math.floor(0.2 * n);
+  const h = n - 2 * g;
+  const winsorized: number[] = [];
+  for (let i = 0; i < n; i++) winsorized.push(logs[Math.min(Math.max(i, g), n - g - 1)] as number);
   let sum = 0;
-  for (const value of logs) sum += value;
+  for (const value of winsorized) sum += value;
   let squares = 0;
-  for (const value of logs) squares += (value - sum / logs.length) ** 2;
-  const sd = Math.sqrt(squares / (logs.length - 1));
+  for (const value of winsorized) squares += (value - sum / n) ** 2;
+  const sd = Math.sqrt(squares / (h * (h - 1))) * Math.sqrt(n);
   const se = sd / Math.sqrt(gatePairs);
-  const t975 = jStat.studentt.inv(0.975, gatePairs - 1);
-  const t80 = jStat.studentt.inv(0.8, gatePairs - 1);
+  const gateDf = gatePairs - 2 * Math.floor(0.2 * gatePairs) - 1;
+  const t975 = jStat.studentt.inv(0.975, gateDf);
+  const t80 = jStat.studentt.inv(0.8, gateDf);
   return { floorPct: 100 * (1 - Math.exp(-t975 * se)), mdePct: 100 * (1 - Math.exp(-(t975 + t80) * se)), sd };
 }
 
@@ -111,6 +119,7 @@ describe('pairsForDetectableOverhead', () => {
 });
 
 function naiveCalibrationMde(sd: number, n: number): number {
-  const q = jStat.studentt.inv(0.975, n - 1) + jStat.studentt.inv(0.8, n - 1);
+  const df = n - 2 * Math.floor(0.2 * n) - 1;
+  const q = jStat.studentt.inv(0.975, df) + jStat.studentt.inv(0.8, df);
   return 100 * (1 - Math.exp((-q * sd) / Math.sqrt(n)));
 }

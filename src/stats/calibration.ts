@@ -7,18 +7,21 @@
 // spread, which is what the machine and workload own, is reported beside it as sdLogRatio.
 //
 // Minimum detectable overhead: the true overhead a gate of n pairs tells from zero with 80% power,
-// (t₀.₉₇₅ + t₀.₈₀)·sd/√n on the log scale (both with n − 1 degrees of freedom). "2 × half-width" would
+// (t₀.₉₇₅ + t₀.₈₀)·sd/√n on the log scale (degrees of freedom as below). "2 × half-width" would
 // ask for about 97.5% power, needlessly strict for planning. Central t quantiles slightly understate the
 // exact (noncentral t) distance for very few pairs. The same distance, on the log scale, separates a
 // true overhead from a limit L; in percent it shrinks by about (1 − L/100).
-import { mean, sampleSd } from './descriptive.ts';
-import { ci95FromLogBounds, overheadPctFromLogRatio } from './paired-overhead.ts';
-import { tHalfWidth, tQuantile } from './student-t.ts';
-import { logRatios, type TpsPair } from './tps-pair.ts';
+//
+// Both use the spread the gate's own interval uses: Yuen's trimmed mean (see trimmed-mean.ts), whose degrees
+// of freedom are the kept pairs − 1, so a gate of n pairs gets t with n − 2⌊0.2n⌋ − 1 degrees of freedom.
+import { overheadPctFromLogRatio, pairedOverhead } from './paired-overhead.ts';
+import { tQuantile } from './student-t.ts';
+import type { TpsPair } from './tps-pair.ts';
+import { DEFAULT_TRIM, trimmedCount } from './trimmed-mean.ts';
 
 export interface NoiseCalibration {
   pairCount: number;
-  /** Per-pair standard deviation of ln(A′/A): the noise this machine and workload produce. */
+  /** Per-pair spread of ln(A′/A), from the trimmed mean's standard error × √n: the noise this machine and workload produce. */
   sdLogRatio: number;
   /** The A/A "overhead" and its interval; an interval excluding 0 means the order of runs is biased. */
   biasPct: number;
@@ -39,39 +42,45 @@ export function calibrateNoise(
   aaPairs: readonly TpsPair[],
   options: CalibrationOptions = {},
 ): NoiseCalibration {
-  const ratios = logRatios(aaPairs);
-  const sdLogRatio = sampleSd(ratios);
-  if (sdLogRatio === null) {
+  const estimate = pairedOverhead(aaPairs);
+  if (estimate.ci95 === null) {
     throw new Error('A/A calibration needs at least 2 pairs to see any spread, got 1');
   }
-  const gatePairs = options.gatePairs ?? ratios.length;
-  const meanLogRatio = mean(ratios);
-  const biasHalfWidthLog = tHalfWidth(sdLogRatio, ratios.length);
+  const { sdLogRatio } = estimate;
+  const gatePairs = options.gatePairs ?? estimate.pairCount;
   return {
-    pairCount: ratios.length,
+    pairCount: estimate.pairCount,
     sdLogRatio,
-    biasPct: overheadPctFromLogRatio(meanLogRatio),
-    biasCi95: ci95FromLogBounds(meanLogRatio - biasHalfWidthLog, meanLogRatio + biasHalfWidthLog),
+    biasPct: estimate.estimatePct,
+    biasCi95: estimate.ci95,
     gatePairs,
     noiseFloorPct: noiseFloorPct(sdLogRatio, gatePairs),
     minimumDetectablePct: minimumDetectableOverheadPct(sdLogRatio, gatePairs),
   };
 }
 
+/** Degrees of freedom of the gate's interval for `pairCount` pairs: the pairs kept after trimming, − 1. */
+export function gateDegreesOfFreedom(pairCount: number): number {
+  if (!Number.isInteger(pairCount) || pairCount < 2) {
+    throw new Error(`pairCount must be an integer of at least 2, got ${pairCount}`);
+  }
+  return pairCount - 2 * trimmedCount(pairCount, DEFAULT_TRIM) - 1;
+}
+
 /** Overhead-side half-width, in percent, of the 95% interval of a gate of `pairCount` pairs. */
 export function noiseFloorPct(sdLogRatio: number, pairCount: number): number {
   assertSd(sdLogRatio);
-  return overheadPctFromLogRatio(-tHalfWidth(sdLogRatio, pairCount));
+  const halfWidthLog =
+    (tQuantile(0.975, gateDegreesOfFreedom(pairCount)) * sdLogRatio) / Math.sqrt(pairCount);
+  return overheadPctFromLogRatio(-halfWidthLog);
 }
 
 /** True overhead, in percent, that `pairCount` pairs tell from zero with probability `power`. */
 export function minimumDetectableOverheadPct(sdLogRatio: number, pairCount: number, power = 0.8): number {
   assertSd(sdLogRatio);
   if (!(power > 0 && power < 1)) throw new Error(`power must be strictly between 0 and 1, got ${power}`);
-  if (!Number.isInteger(pairCount) || pairCount < 2) {
-    throw new Error(`pairCount must be an integer of at least 2, got ${pairCount}`);
-  }
-  const quantiles = tQuantile(0.975, pairCount - 1) + tQuantile(power, pairCount - 1);
+  const df = gateDegreesOfFreedom(pairCount);
+  const quantiles = tQuantile(0.975, df) + tQuantile(power, df);
   return overheadPctFromLogRatio((-quantiles * sdLogRatio) / Math.sqrt(pairCount));
 }
 

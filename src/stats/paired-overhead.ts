@@ -7,26 +7,35 @@
 // The bootstrap below makes no normality assumption, but its percentile interval under-covers with the
 // handful of pairs a benchmark can afford (simulated: 75% at 3 pairs, 82% at 5, 90% at 8, 94% at 20,
 // where t holds 95%), so it is offered only as a cross-check.
-import { mean, sampleSd } from './descriptive.ts';
+//
+// The mean of the log-ratios is Yuen's 20% trimmed mean (see trimmed-mean.ts): a pair straddling one of this
+// VM's steps in memory speed says ±20–60% whatever the plugin does, and trimming keeps such pairs from
+// deciding the interval. Below 5 pairs nothing is trimmed and this is the plain t interval.
 import { createRng } from './random.ts';
-import { tHalfWidth } from './student-t.ts';
+import { tQuantile } from './student-t.ts';
 import { logRatios, type NonEmpty, type TpsPair } from './tps-pair.ts';
+import { DEFAULT_TRIM, yuenTrimmedMean } from './trimmed-mean.ts';
 
 /** A 95% interval for the overhead, in percent: [lowerPct, upperPct]. */
 export type Ci95Pct = [lowerPct: number, upperPct: number];
 
 interface EstimateCore {
-  method: 't-log-ratio';
+  method: 't-log-ratio' | 'trimmed-t-log-ratio';
   pairCount: number;
+  /** Pairs left out of the mean at each end (20% each by default); 0 below 5 pairs. */
+  trimmedEachSide: number;
   /** 100·(1 − on/off) for each pair, in input order. */
   perPairOverheadPct: NonEmpty<number>;
-  /** 100·(1 − exp(mean ln(on/off))): the overhead of the geometric-mean ratio. */
+  /** 100·(1 − exp(trimmed mean ln(on/off))): the overhead of the (trimmed) geometric-mean ratio. */
   estimatePct: number;
   meanLogRatio: number;
 }
 
 export type OverheadEstimate = EstimateCore &
-  ({ sdLogRatio: number; ci95: Ci95Pct } | { sdLogRatio: null; ci95: null; noIntervalReason: string });
+  (
+    | { sdLogRatio: number; ci95: Ci95Pct; degreesOfFreedom: number }
+    | { sdLogRatio: null; ci95: null; degreesOfFreedom: null; noIntervalReason: string }
+  );
 
 /** Overhead in percent for a log-ratio ln(on/off): 0 means no cost, 10 means on runs 10% slower. */
 export function overheadPctFromLogRatio(logRatio: number): number {
@@ -38,29 +47,36 @@ export function ci95FromLogBounds(lowerLog: number, upperLog: number): Ci95Pct {
   return [overheadPctFromLogRatio(upperLog), overheadPctFromLogRatio(lowerLog)];
 }
 
-/** Estimates the overhead from interleaved off/on pairs, with a 95% t interval once there are 2+ pairs. */
-export function pairedOverhead(pairs: readonly TpsPair[]): OverheadEstimate {
+/**
+ * Estimates the overhead from interleaved off/on pairs, with a 95% interval once there are 2+ pairs. `trim` is
+ * the share of pairs left out at each end (Yuen); 0 gives the plain t interval on the mean log-ratio.
+ */
+export function pairedOverhead(pairs: readonly TpsPair[], options: { trim?: number } = {}): OverheadEstimate {
+  const trim = options.trim ?? DEFAULT_TRIM;
   const ratios = logRatios(pairs);
-  const meanLogRatio = mean(ratios);
+  const centre = yuenTrimmedMean(ratios, trim);
   const core: EstimateCore = {
-    method: 't-log-ratio',
+    method: centre.trimmedEachSide > 0 ? 'trimmed-t-log-ratio' : 't-log-ratio',
     pairCount: ratios.length,
+    trimmedEachSide: centre.trimmedEachSide,
     perPairOverheadPct: ratios.map(overheadPctFromLogRatio) as NonEmpty<number>,
-    estimatePct: overheadPctFromLogRatio(meanLogRatio),
-    meanLogRatio,
+    estimatePct: overheadPctFromLogRatio(centre.mean),
+    meanLogRatio: centre.mean,
   };
-  const sdLogRatio = sampleSd(ratios);
-  if (sdLogRatio === null) {
+  if (centre.standardError === null) {
     return {
       ...core,
       sdLogRatio: null,
       ci95: null,
+      degreesOfFreedom: null,
       noIntervalReason: 'one pair gives no spread, so no interval: measure at least 2 pairs',
     };
   }
-  const halfWidthLog = tHalfWidth(sdLogRatio, ratios.length);
-  const ci95 = ci95FromLogBounds(meanLogRatio - halfWidthLog, meanLogRatio + halfWidthLog);
-  return { ...core, sdLogRatio, ci95 };
+  const halfWidthLog = tQuantile(0.975, centre.degreesOfFreedom) * centre.standardError;
+  const ci95 = ci95FromLogBounds(centre.mean - halfWidthLog, centre.mean + halfWidthLog);
+  // The per-pair spread that gives this standard error: the plain sd when nothing is trimmed.
+  const sdLogRatio = centre.standardError * Math.sqrt(ratios.length);
+  return { ...core, sdLogRatio, ci95, degreesOfFreedom: centre.degreesOfFreedom };
 }
 
 export interface BootstrapOptions {
