@@ -156,6 +156,11 @@ describe('pairAdjacentSegments', () => {
       pairs: [[11, 7]],
     },
     { arms: [segment('off', 10)], pairs: [] },
+    // A server frozen for a whole segment (seen here: 79, 0, 0 TPS) leaves it out instead of a ratio against 0.
+    {
+      arms: [segment('off', 10), segment('on', 0), segment('off', 11), segment('on', 7)],
+      pairs: [[11, 7]],
+    },
   ])('pairs %#', ({ arms, pairs }) => {
     const expected: TpsPair[] = pairs.map(([offTps = 0, onTps = 0]) => ({ offTps, onTps }));
     expect(pairAdjacentSegments(arms)).toEqual(expected);

@@ -75,7 +75,7 @@ export function segmentToggledRun(
   return { segments, pairs: pairAdjacentSegments(segments), droppedIntervals: intervals.length - keptTotal };
 }
 
-/** Pairs neighbours of opposite arms left to right (off,on | on,off | …); a segment without data pairs with none. */
+/** Pairs neighbours of opposite arms left to right (off,on | on,off | …); a segment without data (or stalled) pairs with none. */
 export function pairAdjacentSegments(segments: readonly Segment[]): TpsPair[] {
   const pairs: TpsPair[] = [];
   let index = 0;
@@ -87,8 +87,12 @@ export function pairAdjacentSegments(segments: readonly Segment[]): TpsPair[] {
   return pairs;
 }
 
+/**
+ * A segment whose centre is 0 TPS saw the server stall for most of it (this VM has frozen for 2 s with
+ * nothing else running): it says nothing about the plugin, and a ratio against 0 is meaningless.
+ */
 function toPair(first: Segment | undefined, second: Segment | undefined): TpsPair | null {
-  if (first?.meanTps == null || second?.meanTps == null || first.arm === second.arm) return null;
+  if (!first?.meanTps || !second?.meanTps || first.arm === second.arm) return null;
   return first.arm === 'off'
     ? { offTps: first.meanTps, onTps: second.meanTps }
     : { offTps: second.meanTps, onTps: first.meanTps };
