@@ -108,6 +108,7 @@ export async function measureOverhead(
       elapsedS: elapsedS(),
       budgetS: workload.budgetS,
       perPairS: blockSeconds(workload),
+      targetHalfWidthPct: workload.targetHalfWidthPct,
     });
     if (step === 'stop-decisive') return done('decisive');
     if (step === 'stop-budget') return done('budget');

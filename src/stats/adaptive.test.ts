@@ -104,6 +104,21 @@ describe('nextStep', () => {
       input: { pairsSoFar: decisivePairs, elapsedS: 600 },
       step: 'stop-decisive',
     },
+    {
+      name: 'decisive and within the precision target',
+      input: { pairsSoFar: decisivePairs, targetHalfWidthPct: 2 },
+      step: 'stop-decisive',
+    },
+    {
+      name: 'decisive but wider than the precision target',
+      input: { pairsSoFar: decisivePairs, targetHalfWidthPct: 0.1 },
+      step: 'continue',
+    },
+    {
+      name: 'wider than the precision target with the budget gone',
+      input: { pairsSoFar: decisivePairs, targetHalfWidthPct: 0.1, elapsedS: 590 },
+      step: 'stop-budget',
+    },
   ])('$name → $step', ({ input, step }) => {
     expect(nextStep({ ...base, ...input })).toBe(step);
   });
@@ -113,6 +128,10 @@ describe('nextStep', () => {
     { input: { maxPairs: 2 }, message: 'maxPairs must be an integer no smaller than minPairs (3), got 2' },
     { input: { perPairS: 0 }, message: 'perPairS must be a positive number of seconds, got 0' },
     { input: { budgetS: -1 }, message: 'budgetS must be at least 0, got -1' },
+    {
+      input: { targetHalfWidthPct: 0 },
+      message: 'targetHalfWidthPct must be a positive number of percentage points or null, got 0',
+    },
     { input: { pairsSoFar: [...straddlingPairs, { offTps: 0, onTps: 1 }] }, message: 'pairs[3].offTps' },
   ])('rejects $message', ({ input, message }) => {
     expect(() => nextStep({ ...base, ...input })).toThrow(message);

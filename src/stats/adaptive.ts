@@ -14,6 +14,11 @@ export interface StoppingInput {
   budgetS: number;
   /** Wall time one more pair takes (both runs, plus any reset between them). */
   perPairS: number;
+  /**
+   * Keep measuring, within the budget, until the interval's half-width (in pp, the wider side) is at most this,
+   * even once the verdict is decisive: a figure tracked over time needs precision, not just a side of the limit.
+   */
+  targetHalfWidthPct?: number | null;
 }
 
 /**
@@ -25,12 +30,26 @@ export function nextStep(input: StoppingInput): NextStep {
   const { pairsSoFar, limitPct, minPairs, maxPairs, elapsedS, budgetS, perPairS } = validateStopping(input);
   if (pairsSoFar.length >= minPairs) {
     const estimate = pairedOverhead(pairsSoFar);
-    if (decideVerdict({ ...estimate, limitPct }).verdict !== 'inconclusive') return 'stop-decisive';
+    const decisive = decideVerdict({ ...estimate, limitPct }).verdict !== 'inconclusive';
+    if (decisive && isPreciseEnough(estimate.ci95, estimate.estimatePct, input.targetHalfWidthPct)) {
+      return 'stop-decisive';
+    }
   }
   if (pairsSoFar.length >= maxPairs) return 'stop-budget';
   // Start a pair only if it can finish: a half-measured pair is useless.
   if (elapsedS + perPairS > budgetS) return 'stop-budget';
   return 'continue';
+}
+
+/** The wider side of the interval, in pp, is within the target (always, without a target). */
+export function isPreciseEnough(
+  ci95: readonly [number, number] | null,
+  estimatePct: number,
+  targetHalfWidthPct: number | null | undefined,
+): boolean {
+  if (targetHalfWidthPct == null) return true;
+  if (ci95 === null) return false;
+  return Math.max(estimatePct - ci95[0], ci95[1] - estimatePct) <= targetHalfWidthPct;
 }
 
 function validateStopping(input: StoppingInput): StoppingInput {
@@ -46,6 +65,12 @@ function validateStopping(input: StoppingInput): StoppingInput {
   if (!Number.isFinite(budgetS) || budgetS < 0) throw new Error(`budgetS must be at least 0, got ${budgetS}`);
   if (!Number.isFinite(perPairS) || perPairS <= 0) {
     throw new Error(`perPairS must be a positive number of seconds, got ${perPairS}`);
+  }
+  const target = input.targetHalfWidthPct;
+  if (target != null && !(Number.isFinite(target) && target > 0)) {
+    throw new Error(
+      `targetHalfWidthPct must be a positive number of percentage points or null, got ${target}`,
+    );
   }
   return input;
 }

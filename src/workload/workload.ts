@@ -27,6 +27,11 @@ export interface Workload {
   maxPairs: number;
   /** …or when another block would pass this much measuring time. */
   budgetS: number;
+  /**
+   * With a limit, blocks are added until the verdict is decisive and the interval's wider side is at most this
+   * many pp (or the budget is spent); null stops as soon as the verdict is decisive.
+   */
+  targetHalfWidthPct: number | null;
   /** Pin the server to CPU 0 and sysbench to CPU 1 (local target, 2+ cores): less noise, reported with the figures. */
   pinCpus: boolean;
   /** Ignored SQL errors (deadlocks, lock waits) a valid run may have, in percent of its transactions. */
