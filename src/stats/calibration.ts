@@ -17,7 +17,7 @@
 import { overheadPctFromLogRatio, pairedOverhead } from './paired-overhead.ts';
 import { tQuantile } from './student-t.ts';
 import type { TpsPair } from './tps-pair.ts';
-import { DEFAULT_TRIM, trimmedCount } from './trimmed-mean.ts';
+import { trimmedDegreesOfFreedom } from './trimmed-mean.ts';
 
 export interface NoiseCalibration {
   pairCount: number;
@@ -59,19 +59,11 @@ export function calibrateNoise(
   };
 }
 
-/** Degrees of freedom of the gate's interval for `pairCount` pairs: the pairs kept after trimming, − 1. */
-export function gateDegreesOfFreedom(pairCount: number): number {
-  if (!Number.isInteger(pairCount) || pairCount < 2) {
-    throw new Error(`pairCount must be an integer of at least 2, got ${pairCount}`);
-  }
-  return pairCount - 2 * trimmedCount(pairCount, DEFAULT_TRIM) - 1;
-}
-
 /** Overhead-side half-width, in percent, of the 95% interval of a gate of `pairCount` pairs. */
 export function noiseFloorPct(sdLogRatio: number, pairCount: number): number {
   assertSd(sdLogRatio);
   const halfWidthLog =
-    (tQuantile(0.975, gateDegreesOfFreedom(pairCount)) * sdLogRatio) / Math.sqrt(pairCount);
+    (tQuantile(0.975, trimmedDegreesOfFreedom(pairCount)) * sdLogRatio) / Math.sqrt(pairCount);
   return overheadPctFromLogRatio(-halfWidthLog);
 }
 
@@ -79,7 +71,10 @@ export function noiseFloorPct(sdLogRatio: number, pairCount: number): number {
 export function minimumDetectableOverheadPct(sdLogRatio: number, pairCount: number, power = 0.8): number {
   assertSd(sdLogRatio);
   if (!(power > 0 && power < 1)) throw new Error(`power must be strictly between 0 and 1, got ${power}`);
-  const df = gateDegreesOfFreedom(pairCount);
+  if (!Number.isInteger(pairCount) || pairCount < 2) {
+    throw new Error(`pairCount must be an integer of at least 2, got ${pairCount}`);
+  }
+  const df = trimmedDegreesOfFreedom(pairCount);
   const quantiles = tQuantile(0.975, df) + tQuantile(power, df);
   return overheadPctFromLogRatio((-quantiles * sdLogRatio) / Math.sqrt(pairCount));
 }

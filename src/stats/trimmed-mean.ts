@@ -31,6 +31,14 @@ export function trimmedCount(count: number, trim: number): number {
   return Math.floor(trim * count);
 }
 
+/** Degrees of freedom of the trimmed interval for `count` values: the values kept after trimming, − 1. */
+export function trimmedDegreesOfFreedom(count: number, trim = DEFAULT_TRIM): number {
+  if (!Number.isInteger(count) || count < 2) {
+    throw new Error(`count must be an integer of at least 2, got ${count}`);
+  }
+  return count - 2 * trimmedCount(count, trim) - 1;
+}
+
 /** Yuen's trimmed mean of `values` and its standard error; trim 0 gives the plain mean and its standard error. */
 export function yuenTrimmedMean(values: NonEmpty<number>, trim = DEFAULT_TRIM): TrimmedMean {
   values.forEach((value, index) => {
@@ -52,5 +60,11 @@ export function yuenTrimmedMean(values: NonEmpty<number>, trim = DEFAULT_TRIM): 
   const winsorizedSsd = winsorized.reduce((sum, v) => sum + (v - winsorizedMean) ** 2, 0);
   // Yuen: SE² = SSD_w / (h (h − 1)), which for g = 0 is the usual s²/n.
   const standardError = Math.sqrt(winsorizedSsd / (kept * (kept - 1)));
-  return { mean: trimmedMeanValue, standardError, degreesOfFreedom: kept - 1, trimmedEachSide: g, kept };
+  return {
+    mean: trimmedMeanValue,
+    standardError,
+    degreesOfFreedom: trimmedDegreesOfFreedom(n, trim),
+    trimmedEachSide: g,
+    kept,
+  };
 }
