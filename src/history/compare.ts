@@ -1,8 +1,8 @@
 // The change in overhead between two runs is a difference of two independent estimates. We work on the
 // percentage-point scale, where the gate's threshold lives: change = current − base, and the interval's half-width
-// is sqrt(h_base² + h_current²), each h half the width of that run's 95% interval. Each run's interval is a t
-// interval; with equal pair counts (one workload, both stopped at the same block) this is t_n-1 times the combined
-// standard error, never narrower than a Welch interval, whose degrees of freedom are at least n − 1: conservative,
+// is sqrt(h_base² + h_current²), each h half the width of that run's 95% interval. Each run's interval is a (trimmed)
+// t interval; with equal pair counts (one workload, both stopped at the same block) this is t_df times the combined
+// standard error, never narrower than a Welch interval, whose degrees of freedom are at least df: conservative,
 // and it needs nothing but what results.json already holds. The back-transformed intervals are slightly asymmetric; half their width is what we
 // combine. Simulated coverage of the true change (compare.test.ts): about 97% with 6 pairs per run, 96% with 18.
 import type { HistoryEntry } from './entry.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { tHalfWidth, tQuantile } from './student-t.ts';
+import { tQuantile } from './student-t.ts';
 
 describe('tQuantile', () => {
   // Textbook two-sided 95% critical values, t₀.₉₇₅ with df degrees of freedom.
@@ -26,15 +26,5 @@ describe('tQuantile', () => {
     [0.9, 0, 'degreesOfFreedom must be a positive finite number, got 0'],
   ] as const)('tQuantile(%s, %s) throws', ([probability, df, message]) => {
     expect(() => tQuantile(probability, df)).toThrow(message);
-  });
-});
-
-describe('tHalfWidth', () => {
-  test('is t·sd/√n', () => {
-    expect(tHalfWidth(2, 5)).toBeCloseTo((2.776_445 * 2) / Math.sqrt(5), 5);
-  });
-
-  test('needs two values', () => {
-    expect(() => tHalfWidth(1, 1)).toThrow('a t interval needs at least 2 values, got 1');
   });
 });

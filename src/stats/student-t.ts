@@ -10,11 +10,3 @@ export function tQuantile(probability: number, degreesOfFreedom: number): number
   }
   return jStat.studentt.inv(probability, degreesOfFreedom);
 }
-
-/** Half-width of a two-sided t interval for a mean of `count` values with sample standard deviation `sd`. */
-export function tHalfWidth(sd: number, count: number, confidence = 0.95): number {
-  if (!Number.isInteger(count) || count < 2) {
-    throw new Error(`a t interval needs at least 2 values, got ${count}`);
-  }
-  return (tQuantile(1 - (1 - confidence) / 2, count - 1) * sd) / Math.sqrt(count);
-}
