@@ -5,11 +5,11 @@ import { summariseMeasurement } from '../src/bench/summarise.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { startServer } from '../src/servers/start-server.ts';
-import { decideVerdict } from '../src/stats/verdict.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
-// The gate must catch a real overhead: one measurement of a plugin that clearly costs throughput fails a limit
-// set below what was measured and passes one set well above it. Checked on the real server, not on numbers.
+// The gate must catch a real overhead: the gate run with a limit below what the plugin costs fails, and a second gate
+// run with a limit well above it passes. Both verdicts come from real measurements on a real server, each stopped by
+// the adaptive rule, so either can come out wrong; nothing here re-derives a verdict from an interval it was given.
 test('a real overhead fails a limit below it and passes a limit above it', async () => {
   const config = loadConfig();
   const workload = getWorkload(config.workload);
@@ -18,27 +18,25 @@ test('a real overhead fails a limit below it and passes a limit above it', async
   await using server = await startServer(config);
   await runSteps(server, profile.install, `Installing ${profile.name}`);
   await prepareMeasurement(server, profile, workload, log);
-  // Aim the adaptive stop at a 5% limit: it keeps measuring until the interval clears 5% one way or the other.
-  const sample = await measureOverhead(server, profile, workload, { limitPct: 5, progress: log });
-  const m = summariseMeasurement(sample, {
-    limitPct: 5,
-    serverOptions: workload.serverOptions,
-    pluginSettings: profile.measureSettings,
-    calibration: null,
-  });
-  log(m.reason);
-  expect(m.overheadCi95, 'an interval needs at least two pairs').not.toBeNull();
-  const [lowerPct, upperPct] = m.overheadCi95 ?? [0, 0];
-  expect(
-    lowerPct,
-    `${profile.title} should cost clearly more than nothing here: ${m.reason}`,
-  ).toBeGreaterThan(0);
-  const below = lowerPct / 2;
-  const above = Math.min(99, upperPct + 10);
-  expect(decideVerdict({ estimatePct: m.overheadPct, ci95: m.overheadCi95, limitPct: below }).verdict).toBe(
-    'fail',
+  const gate = async (limitPct: number) => {
+    const sample = await measureOverhead(server, profile, workload, { limitPct, progress: log });
+    const m = summariseMeasurement(sample, {
+      limitPct,
+      serverOptions: workload.serverOptions,
+      pluginSettings: profile.measureSettings,
+      calibration: null,
+    });
+    log(`${m.verdict}: ${m.reason} (${m.pairs} pairs, stopped: ${m.stoppedBecause})`);
+    return m;
+  };
+  // server_audit has cost 9–20% here on every workload; 5% is well below that.
+  const strict = await gate(5);
+  expect(strict.verdict, `${profile.title} at a 5% limit: ${strict.reason}`).toBe('fail');
+  const [lowerPct = 0, upperPct = 0] = strict.overheadCi95 ?? [];
+  expect(lowerPct, `a failing verdict needs an interval above the limit: ${strict.reason}`).toBeGreaterThan(
+    5,
   );
-  expect(decideVerdict({ estimatePct: m.overheadPct, ci95: m.overheadCi95, limitPct: above }).verdict).toBe(
-    'pass',
-  );
+  // Well above: 10 pp over the upper bound just measured.
+  const lenient = await gate(Math.min(99, Math.ceil(upperPct + 10)));
+  expect(lenient.verdict, `${profile.title} at a lenient limit: ${lenient.reason}`).toBe('pass');
 });
