@@ -22,6 +22,36 @@ export interface ToggledRun {
   logBytes: number;
 }
 
+// sysbench connects its threads before printing 'Threads started!'; on a busy 2-core machine that takes well under
+// a second, so a minute means the server stopped answering.
+const THREADS_START_LIMIT_MS = 60_000;
+
+type StartOutcome = 'started' | 'exited' | 'late';
+
+/** Waits for sysbench's threads to start, for sysbench to exit first, or for the limit: never unbounded. */
+async function waitForThreads(
+  started: Promise<void>,
+  run: Promise<unknown>,
+  limitMs: number,
+): Promise<StartOutcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<StartOutcome>((resolve) => {
+    timer = setTimeout(() => resolve('late'), limitMs);
+  });
+  try {
+    return await Promise.race([
+      started.then((): StartOutcome => 'started'),
+      run.then(
+        (): StartOutcome => 'exited',
+        (): StartOutcome => 'exited',
+      ),
+      late,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
 const sleepUntil = (ms: number) =>
   new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now())));
 
@@ -45,14 +75,20 @@ export async function toggledRun(
   const threadsStarted = new Promise<void>((resolve) => {
     started = resolve;
   });
+  const abort = new AbortController();
   const run = runSysbench(server.connection, workload, {
     durationS: order.length * workload.design.segmentS,
     onThreadsStarted: () => started(),
+    signal: abort.signal,
     ...(options.cpus ? { cpus: options.cpus } : {}),
   });
   const schedule: ArmSwitch[] = [{ atS: 0, arm: order[0] ?? 'off' }];
-  const switching = (async () => {
-    await threadsStarted;
+  const switching = (async (): Promise<StartOutcome> => {
+    const start = await waitForThreads(threadsStarted, run, THREADS_START_LIMIT_MS);
+    if (start !== 'started') {
+      if (start === 'late') abort.abort(new Error('threads did not start'));
+      return start;
+    }
     const t0 = Date.now();
     for (const [index, arm] of order.entries()) {
       if (index === 0) continue;
@@ -61,11 +97,28 @@ export async function toggledRun(
       if (order[index - 1] !== arm) await setArm(arm);
       schedule.push({ atS: (Date.now() - t0) / 1000, arm });
     }
+    return 'started';
   })();
-  const outcome = await run;
-  await switching;
+  const [outcome, start] = await Promise.allSettled([run, switching]);
   const logBytes = await watcher.stop();
   await setArm('off');
-  if (!outcome.ok) throw new Error(`The toggled sysbench run is invalid: ${outcome.reason}`);
-  return { result: outcome.result, schedule, logBytes };
+  if (start.status === 'rejected') throw start.reason;
+  if (start.value === 'late') {
+    throw new Error(
+      `sysbench did not print 'Threads started!' within ${THREADS_START_LIMIT_MS / 1000} s of launching and was stopped: check that the server at ${server.connection.host}:${server.connection.port} answers and is not overloaded`,
+      { cause: outcome.status === 'rejected' ? outcome.reason : undefined },
+    );
+  }
+  if (outcome.status === 'rejected') throw outcome.reason;
+  if (!outcome.value.ok) {
+    const when = start.value === 'exited' ? ' (sysbench exited before its threads started)' : '';
+    throw new Error(`The toggled sysbench run is invalid${when}: ${outcome.value.reason}`);
+  }
+  if (start.value === 'exited') {
+    throw new Error(
+      "sysbench exited without printing 'Threads started!': its output did not have the expected form",
+    );
+  }
+  const result = outcome.value.result;
+  return { result, schedule, logBytes };
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { ConnectionOptions } from '../servers/started-server.ts';
-import { createDatabaseArgs, prepareArgs, runArgs } from './sysbench-args.ts';
+import { createDatabaseArgs, prepareArgs, runArgs, sysbenchEnv } from './sysbench-args.ts';
 import { workloads } from './workloads.ts';
 
 const tcp: ConnectionOptions = { host: '127.0.0.1', port: 33_999, user: 'bench', password: 'pw' };
@@ -13,7 +13,6 @@ describe('sysbench arguments', () => {
       '--mysql-host=127.0.0.1',
       '--mysql-port=33999',
       '--mysql-user=bench',
-      '--mysql-password=pw',
       '--mysql-db=auditbench',
       '--tables=4',
       '--table-size=10000',
@@ -25,6 +24,16 @@ describe('sysbench arguments', () => {
       '--rand-type=uniform',
       'run',
     ]);
+  });
+
+  test('the password never reaches the command line, only the environment the client library reads', () => {
+    const secret = 'pw-Secret-1';
+    const conn = { ...tcp, password: secret };
+    for (const args of [runArgs(conn, workloads.smoke, 7), prepareArgs(conn, workloads.smoke)]) {
+      expect(args.join(' ')).not.toContain(secret);
+    }
+    expect(createDatabaseArgs(conn, '/x.lua').join(' ')).not.toContain(secret);
+    expect(sysbenchEnv(conn)).toEqual({ MYSQL_PWD: secret });
   });
 
   test('a socket replaces host and port', () => {

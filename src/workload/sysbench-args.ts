@@ -9,7 +9,14 @@ function connectionArgs(conn: ConnectionOptions): string[] {
     ? // The client library takes the socket only when the host is 'localhost'; any other host means TCP.
       ['--mysql-host=localhost', `--mysql-socket=${conn.socketPath}`]
     : [`--mysql-host=${conn.host}`, `--mysql-port=${conn.port}`];
-  return ['--db-driver=mysql', ...target, `--mysql-user=${conn.user}`, `--mysql-password=${conn.password}`];
+  // No --mysql-password: every local user can read a command line. Without it sysbench hands the client library
+  // no password, and libmariadb/libmysqlclient then take MYSQL_PWD from the environment (see sysbenchEnv).
+  return ['--db-driver=mysql', ...target, `--mysql-user=${conn.user}`];
+}
+
+/** The environment sysbench gets the password through; a process's environment is readable by its owner only. */
+export function sysbenchEnv(conn: ConnectionOptions): Record<string, string> {
+  return { MYSQL_PWD: conn.password };
 }
 
 function tableArgs(conn: ConnectionOptions, workload: Workload): string[] {

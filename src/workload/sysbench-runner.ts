@@ -1,7 +1,14 @@
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { ConnectionOptions } from '../servers/started-server.ts';
-import { cleanupArgs, createDatabaseArgs, prepareArgs, runArgs, sysbenchDatabase } from './sysbench-args.ts';
+import {
+  cleanupArgs,
+  createDatabaseArgs,
+  prepareArgs,
+  runArgs,
+  sysbenchDatabase,
+  sysbenchEnv,
+} from './sysbench-args.ts';
 import { judgeSysbenchRun, type SysbenchExit, type SysbenchRun, withDiagnostics } from './sysbench-run.ts';
 import type { Workload } from './workload.ts';
 
@@ -66,6 +73,7 @@ export async function runSysbench(
   const durationS = opts.durationS ?? workload.durationS;
   const args = runArgs(conn, workload, durationS);
   const exit = await sysbench(args, {
+    env: sysbenchEnv(conn),
     signal: opts.signal,
     timeoutMs: durationS * 1000 + RUN_GRACE_MS,
     onThreadsStarted: opts.onThreadsStarted,
@@ -80,7 +88,7 @@ async function sysbenchStep(
   conn: ConnectionOptions,
   opts: SysbenchOptions,
 ): Promise<void> {
-  const { stdout, stderr, failure } = await sysbench(args, { signal: opts.signal });
+  const { stdout, stderr, failure } = await sysbench(args, { env: sysbenchEnv(conn), signal: opts.signal });
   if (failure) {
     const where = conn.socketPath ?? `${conn.host}:${conn.port}`;
     throw new Error(withDiagnostics(`sysbench ${step} on ${where} failed: it ${failure}`, stdout, stderr));
@@ -88,6 +96,7 @@ async function sysbenchStep(
 }
 
 interface ProcessOptions {
+  env: Record<string, string>;
   signal?: AbortSignal;
   timeoutMs?: number;
   onThreadsStarted?: () => void;
@@ -102,6 +111,7 @@ async function sysbench(args: string[], opts: ProcessOptions): Promise<SysbenchE
   const subprocess = execa(file, fileArgs, {
     reject: false,
     stdin: 'ignore',
+    env: opts.env,
     cancelSignal: opts.signal,
     forceKillAfterDelay: FORCE_KILL_AFTER_MS,
     timeout: opts.timeoutMs,
