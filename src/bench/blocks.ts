@@ -1,3 +1,5 @@
+import type { BlockInterference } from '../machine/block-interference.ts';
+import { type InterferenceOptions, sampledBlock } from '../machine/sampled-block.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
@@ -26,6 +28,8 @@ export interface MeasuredRun {
 export interface Block {
   pairs: TpsPair[];
   runs: MeasuredRun[];
+  /** Who else used the CPUs while the block ran (src/machine); absent where /proc cannot be read. */
+  interference?: BlockInterference;
 }
 
 export interface BlockContext {
@@ -34,6 +38,8 @@ export interface BlockContext {
   workload: Workload;
   arms: ArmSteps;
   cpus: string | undefined;
+  /** AUDITBENCH_INTERFERENCE and the budget's end; without it a disturbed block is only marked (warn). */
+  interference?: InterferenceOptions;
 }
 
 /** Which arm each per-second interval belongs to, judged at the interval's midpoint. */
@@ -56,7 +62,10 @@ export function onShare(
   return { transactions, seconds };
 }
 
-export async function toggledBlock(ctx: BlockContext): Promise<Block> {
+export const toggledBlock = (ctx: BlockContext): Promise<Block> =>
+  sampledBlock(() => toggledBlockOnce(ctx), ctx.interference);
+
+async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
   const workload = ctx.workload;
   if (workload.design.kind !== 'toggle') throw new Error(`Workload '${workload.name}' does not toggle`);
   const run = await toggledRun(ctx.server, ctx.profile, { ...workload, design: workload.design }, ctx.arms, {
@@ -87,7 +96,10 @@ export async function toggledBlock(ctx: BlockContext): Promise<Block> {
   };
 }
 
-export async function runsBlock(ctx: BlockContext, progress: (message: string) => void): Promise<Block> {
+export const runsBlock = (ctx: BlockContext, progress: (message: string) => void): Promise<Block> =>
+  sampledBlock(() => runsBlockOnce(ctx, progress), ctx.interference);
+
+async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => void): Promise<Block> {
   const runs: MeasuredRun[] = [];
   const pairs: TpsPair[] = [];
   let pending: Partial<TpsPair> = {};

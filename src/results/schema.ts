@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { interferenceSchema } from '../machine/block-interference.ts';
 
 const json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]),
@@ -59,6 +60,8 @@ export const measurementSchema = z.object({
   pluginSettings: z.record(z.string(), z.string()),
   wallS: z.number(),
   runs: z.array(runSchema),
+  /** Other processes' CPU, steal and load per block, and whether that marks the result (src/machine). */
+  interference: interferenceSchema.optional(),
 });
 
 /** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */
@@ -73,6 +76,8 @@ export const calibrationSchema = z.object({
   gatePairs: z.number().int(),
   containsZero: z.boolean(),
   wallS: z.number(),
+  /** As in the measurement: who else used the CPUs while the A/A blocks ran. */
+  interference: interferenceSchema.optional(),
 });
 
 export const machineSchema = z.object({
@@ -86,6 +91,8 @@ export const machineSchema = z.object({
 
 /** One plugin on one server with one workload: what results.json holds per entry. */
 export const pluginResultSchema = z.object({
+  /** The configuration run (auditbench.config.ts) this result belongs to; absent in results before runs existed. */
+  runId: z.string().optional(),
   plugin: z.string(),
   title: z.string(),
   server: serverSchema,
@@ -104,6 +111,14 @@ export const pluginResultSchema = z.object({
   lifecycle: z.array(lifecycleCheckSchema),
   measurement: measurementSchema.nullable(),
   calibration: calibrationSchema.nullable(),
+  /** The run's settings as applied: SET GLOBAL values, my.cnf startup options, and the option file they came from. */
+  settings: z
+    .object({
+      global: z.record(z.string(), z.string()),
+      startup: z.record(z.string(), z.string()),
+      optionFile: z.string().nullable(),
+    })
+    .optional(),
   /** Hash of the profile's effective configuration, when the suite attached it (history compares by it). */
   configHash: z.string().optional(),
   /** The machine that measured this result, when the suite attached it: shards merged elsewhere keep it. */

@@ -1,0 +1,55 @@
+// Runs one measured block with the interference sampler around it; under the retry policy, measures a disturbed
+// block again once the machine is quiet, as long as the measurement's deadline allows.
+import { type BlockInterference, MEAN_OTHER_LIMIT_PCT } from './block-interference.ts';
+import type { InterferencePolicy } from './policy.ts';
+import { startSampler } from './sampler.ts';
+
+export interface InterferenceOptions {
+  policy: InterferencePolicy;
+  /** Date.now() after which no block is re-measured (the workload's budget end). */
+  deadlineMs: number;
+  /** Re-measurements of one block at most. */
+  maxRetries?: number;
+}
+
+// Background loads auditbench starts on purpose (the coverage script's) must count as other, not as auditbench.
+const otherRoots = new Set<number>();
+
+/** Counts the process tree of `pid` as another process's load until the returned function is called. */
+export function countAsOther(pid: number): () => void {
+  otherRoots.add(pid);
+  return () => otherRoots.delete(pid);
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Waits until other processes stay under the average limit for `windowMs`; false when the deadline comes first. */
+export async function waitUntilQuiet(deadlineMs: number, windowMs = 5_000): Promise<boolean> {
+  while (Date.now() + windowMs < deadlineMs) {
+    const sampler = await startSampler({ otherRoots: [...otherRoots] });
+    await sleep(windowMs);
+    if ((await sampler.stop()).otherCpuPct <= MEAN_OTHER_LIMIT_PCT) return true;
+  }
+  return false;
+}
+
+/** Measures a block while sampling /proc; the block comes back with its `interference` figures. */
+export async function sampledBlock<B extends object>(
+  measure: () => Promise<B>,
+  options: InterferenceOptions | undefined,
+): Promise<B & { interference?: BlockInterference }> {
+  const { policy = 'warn', deadlineMs = 0, maxRetries = 2 } = options ?? {};
+  for (let retries = 0; ; retries++) {
+    const sampler = await startSampler({ otherRoots: [...otherRoots] }).catch(() => null);
+    const block = await measure();
+    const interference = await sampler?.stop(retries).catch(() => undefined);
+    const result = interference ? { ...block, interference } : block;
+    // A block above the average limit is what pushes a measurement over it: that is the block worth measuring again.
+    const retry =
+      policy === 'retry' &&
+      interference &&
+      interference.otherCpuPct > MEAN_OTHER_LIMIT_PCT &&
+      retries < maxRetries;
+    if (!retry || Date.now() >= deadlineMs || !(await waitUntilQuiet(deadlineMs))) return result;
+  }
+}

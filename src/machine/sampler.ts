@@ -1,0 +1,100 @@
+// Samples /proc while a block is measured: who else used the CPUs, steal time, the load, and auditbench's own use.
+import { readdir, readFile } from 'node:fs/promises';
+import { type BlockInterference, summariseBlock } from './block-interference.ts';
+import {
+  type Classifier,
+  type IntervalUse,
+  intervalUse,
+  MEASURED_COMMS,
+  type ProcSnapshot,
+} from './interference.ts';
+import { type ProcessTimes, parseLoadAvg, parseProcessStat, parseProcStat } from './proc.ts';
+
+const readOrEmpty = (path: string) => readFile(path, 'utf8').catch(() => '');
+
+/** Reads /proc/stat, /proc/loadavg and every /proc/<pid>/stat; a process that exits meanwhile is left out. */
+export async function readSnapshot(): Promise<ProcSnapshot> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name));
+  const [stat, load, ...texts] = await Promise.all([
+    readFile('/proc/stat', 'utf8'),
+    readFile('/proc/loadavg', 'utf8'),
+    ...pids.map((pid) => readOrEmpty(`/proc/${pid}/stat`)),
+  ]);
+  const processes = texts.map(parseProcessStatSafe).filter((p): p is ProcessTimes => p !== null);
+  return { atMs: Date.now(), cpu: parseProcStat(stat), load: parseLoadAvg(load), processes };
+}
+
+// A read cut short by the process exiting mid-read is as good as gone.
+function parseProcessStatSafe(text: string): ProcessTimes | null {
+  try {
+    return parseProcessStat(text);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * auditbench's topmost process: the farthest unbroken chain of node/npm/tsx ancestors of this process (Vitest's
+ * main process above its worker). A shell or flock above it is not auditbench and does nothing while it runs.
+ */
+export function auditbenchRoot(chain: readonly { pid: number; comm: string }[]): number {
+  let root = chain[0]?.pid ?? 0;
+  for (const link of chain.slice(1)) {
+    if (!/^(node|npm|npx|tsx|vitest)/.test(link.comm)) break;
+    root = link.pid;
+  }
+  return root;
+}
+
+async function ancestry(pid: number): Promise<{ pid: number; comm: string }[]> {
+  const chain: { pid: number; comm: string }[] = [];
+  for (let current = pid; current > 1 && chain.length < 64; ) {
+    const process = parseProcessStatSafe(await readOrEmpty(`/proc/${current}/stat`));
+    if (!process) break;
+    chain.push({ pid: process.pid, comm: process.comm });
+    current = process.ppid;
+  }
+  return chain;
+}
+
+export interface SamplerOptions {
+  intervalMs?: number;
+  /** Trees measured although outside auditbench's (a container's server). */
+  measuredRoots?: number[];
+  /** Trees auditbench started that must count as other (a deliberate background load). */
+  otherRoots?: number[];
+}
+
+export interface RunningSampler {
+  /** Stops sampling and returns the block's figures; `retries` is recorded with them. */
+  stop(retries?: number): Promise<BlockInterference>;
+}
+
+/** Starts sampling every `intervalMs` (1 s) until stop(); sampling errors end sampling, never the measurement. */
+export async function startSampler(options: SamplerOptions = {}): Promise<RunningSampler> {
+  const classifier: Classifier = {
+    selfRoot: auditbenchRoot(await ancestry(process.pid)),
+    measuredComms: MEASURED_COMMS,
+    measuredRoots: options.measuredRoots ?? [],
+    otherRoots: options.otherRoots ?? [],
+  };
+  const intervals: IntervalUse[] = [];
+  let previous = await readSnapshot();
+  let sampling: Promise<void> = Promise.resolve();
+  const sample = async () => {
+    const next = await readSnapshot();
+    intervals.push(intervalUse(previous, next, classifier));
+    previous = next;
+  };
+  const timer = setInterval(() => {
+    sampling = sampling.then(sample).catch(() => clearInterval(timer));
+  }, options.intervalMs ?? 1000);
+  return {
+    async stop(retries = 0) {
+      clearInterval(timer);
+      await sampling;
+      await sample().catch(() => {});
+      return summariseBlock(intervals, retries);
+    },
+  };
+}
