@@ -31,7 +31,13 @@ test('a recorded run: one table row per result, the reason, the comparison and t
   const header = lines.find((l) => l.startsWith('| plugin |')) ?? '';
   const row = lines.find((l) => l.startsWith('| MariaDB server_audit |')) ?? '';
   expect(header.split(' | ')).toHaveLength(row.split(' | ').length);
-  expect(row).toContain('| 7.3 [-24.7, 31.0] | 50 | pass | 24.1 | −2.7 [-30.7, 25.2] | 9 ok |');
+  expect(row).toContain(
+    '| 565.6 | 520.2 | 7.3 [-24.7, 31.0] | 50 | pass | ±24.1 (≥31.2) | −2.7 [-30.7, 25.2] | 102.8 | 3350 | yes | yes | no | 9 ok |',
+  );
+  expect(header).toContain('| vs main (pp) |');
+  // The recorded run measured server_audit, so the seed's table follows, with the seed's figures beside it.
+  expect(markdown).toContain("### The seed's comparison, this run beside it");
+  expect(markdown).toContain('| throughput loss % [95% CI] | 7.3 [-24.7, 31.0] | 40.8 (one run) |');
   expect(markdown).toContain('Commit `e27add4e27ad` on `feature|pipes`');
   expect(markdown).toContain(
     '- MariaDB server_audit: overhead 7.3% (95% CI -24.7% to 31.0%) is within the 50% limit',

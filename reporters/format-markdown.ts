@@ -2,6 +2,8 @@ import type { Comparison } from '../src/history/compare.ts';
 import type { Revision } from '../src/history/entry.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import { formatComparison } from './format-comparison.ts';
+import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
+import { facts, noiseCell, runLabel, yesNo } from './format-summary.ts';
 
 export interface MarkdownInput {
   results: PluginResult[];
@@ -39,27 +41,58 @@ function lifecycle(r: PluginResult): string {
   return failed.length === 0 ? `${r.lifecycle.length} ok` : `failed: ${failed.join(', ')}`;
 }
 
-/** summary.md, also appended to GitHub's job summary: a table per run, the comparisons, the gate's verdict. */
+const HEAD = [
+  'plugin',
+  'server',
+  'workload',
+  'baseline TPS',
+  'plugin TPS',
+  'overhead % [95% CI]',
+  'limit %',
+  'verdict',
+  'A/A noise ± % (detectable)',
+  'vs BASE (pp)',
+  'log MB/min',
+  'log bytes/txn',
+  'rotates?',
+  'logs failed statements?',
+  'uninstall needs restart?',
+  'lifecycle',
+];
+
+/** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
 export function formatMarkdownSummary(input: MarkdownInput): string {
   const { results, comparisons, revision, baseBranch } = input;
-  const head = `| plugin | server | workload | overhead % [95% CI] | limit % | verdict | A/A noise ± % | vs ${cell(baseBranch)} (pp) | lifecycle |`;
-  const rows = results.map((r, i) =>
-    [
-      r.title,
+  const head = `| ${HEAD.map((h) => cell(h.replace('BASE', baseBranch))).join(' | ')} |`;
+  const rows = results.map((r, i) => {
+    const f = facts(r);
+    return [
+      runLabel(r),
       `${r.server.flavor} ${r.server.version} (${r.server.target})`,
       r.workload,
+      fixed(r.baselineTps),
+      fixed(r.pluginTps),
       overhead(r),
       fixed(r.limitPct, 0),
       r.verdict === 'pass' ? 'pass' : `**${r.verdict}**`,
-      fixed(r.noiseFloorPct),
+      noiseCell(r),
       change(comparisons[i]),
+      fixed(r.measurement?.logMbPerMin),
+      fixed(r.logBytesPerTxn, 0),
+      yesNo(f.rotates),
+      yesNo(f.logsFailed),
+      yesNo(f.uninstallRestart),
       lifecycle(r),
     ]
       .map(cell)
-      .join(' | '),
-  );
+      .join(' | ');
+  });
+  const seed = seedTable(results);
+  const seedSection = seed
+    ? ["### The seed's comparison, this run beside it", '', formatSeedTableMarkdown(seed), '']
+    : [];
   const reasons = results.flatMap((r) =>
-    r.measurement ? [`- ${cell(r.title)}: ${r.measurement.reason}`] : [],
+    r.measurement ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`] : [],
   );
   return [
     '## auditbench',
@@ -67,11 +100,12 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
     `Commit \`${revision.commit.slice(0, 12)}\` on \`${revision.branch}\`, ${input.generatedAt}, ${input.fingerprint}.`,
     '',
     head,
-    `|${' --- |'.repeat(9)}`,
+    `|${' --- |'.repeat(HEAD.length)}`,
     ...rows.map((row) => `| ${row} |`),
     '',
     ...reasons,
     '',
+    ...seedSection,
     `### Compared with ${baseBranch}`,
     '',
     ...comparisons.map((c) => `- ${formatComparison(c, input.maxRegressionPp)}`),

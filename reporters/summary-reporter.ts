@@ -2,9 +2,13 @@ import type { Reporter, TestModule } from 'vitest/node';
 import { aggregateResults } from '../src/results/aggregate.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
 import { formatMatrix } from './format-matrix.ts';
+import { formatSeedTableText, seedTable } from './format-seed-table.ts';
 import { formatSummary } from './format-summary.ts';
 
-/** Prints the seed-style conclusion table after a run that measured or checked any plugin. */
+/**
+ * Prints, within 120 columns, a row per plugin after a run that measured or checked any, and the seed's comparison
+ * table when server_audit or McAfee AUDIT was measured.
+ */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): void {
     const matrix = collectMatrix(testModules);
@@ -13,11 +17,8 @@ export default class SummaryReporter implements Reporter {
     const results = aggregateResults(collectRecords(testModules));
     if (results.length === 0) return;
     process.stdout.write(`\nauditbench summary\n${formatSummary(results)}\n`);
-    for (const r of results) {
-      if (r.measurement)
-        process.stdout.write(
-          `- ${r.title} on ${r.server.flavor} ${r.server.version}: ${r.measurement.reason}\n`,
-        );
-    }
+    const seed = seedTable(results);
+    if (seed)
+      process.stdout.write(`\nThe seed's comparison, this run beside it\n${formatSeedTableText(seed)}\n`);
   }
 }
