@@ -4,17 +4,19 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { registerCleanup, startReaper, sweepStale, tempPrefix } from './cleanup.ts';
 import { freePort } from './free-port.ts';
+import {
+  baseOptions,
+  chownTree,
+  initialiseDatadir,
+  type Paths,
+  privatePaths,
+  setRootPassword,
+} from './local-init.ts';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
 import { mergePluginDirs } from './plugin-dir.ts';
+import { newPassword, redact, serverOsUser } from './server-account.ts';
 import { findServerBinary, type ServerBinary } from './server-binary.ts';
-import {
-  findInstallDb,
-  killProcess,
-  launch,
-  type ServerProcess,
-  stopProcess,
-  waitUntilReady,
-} from './server-process.ts';
+import { killProcess, launch, type ServerProcess, stopProcess, waitUntilReady } from './server-process.ts';
 import { SqlSession } from './sql-session.ts';
 import type { ConfigEdit, ConnectionOptions, ServerFile, StartedServer } from './started-server.ts';
 import { tailLines } from './tail.ts';
@@ -31,97 +33,63 @@ export interface LocalServerOptions {
   pluginDir?: string | null;
 }
 
-interface Paths {
-  dir: string;
-  datadir: string;
-  myCnf: string;
-  errorLog: string;
-}
-
-function baseOptions(binary: ServerBinary, paths: Paths, port: number): ServerOptions {
-  const options: ServerOptions = new Map<string, string | null>([
-    ['datadir', paths.datadir],
-    ['socket', path.join(paths.dir, 'mysqld.sock')],
-    ['port', String(port)],
-    ['bind_address', '127.0.0.1'],
-    ['pid_file', path.join(paths.dir, 'mysqld.pid')],
-    ['log_error', paths.errorLog],
-    ['tmpdir', paths.dir],
-    ['skip_name_resolve', null],
-  ]);
-  // mysqld refuses to run as root unless told to; the harness often runs as root in CI.
-  if (process.getuid?.() === 0) options.set('user', 'root');
-  if (binary.flavor !== 'mariadb') options.set('mysqlx', 'OFF');
-  return options;
-}
-
-async function initialiseDatadir(binary: ServerBinary, paths: Paths, searchPath: string): Promise<void> {
-  const args = [`--defaults-file=${paths.myCnf}`];
-  const command =
-    binary.flavor === 'mariadb'
-      ? {
-          file: await findInstallDb(binary.path, searchPath),
-          args: [...args, '--auth-root-authentication-method=normal', '--skip-test-db'],
-        }
-      : { file: binary.path, args: [...args, '--initialize-insecure'] };
-  const result = await execa(command.file, command.args, { reject: false, all: true, timeout: 120_000 });
-  if (result.exitCode !== 0) {
-    const log = await readFile(paths.errorLog, 'utf8').catch(() => '');
-    throw new Error(
-      `Initialising a datadir with ${command.file} failed (exit ${result.exitCode}):\n${tailLines(`${result.all ?? ''}\n${log}`, 20)}`,
-    );
-  }
-}
-
 export async function startLocalServer(opts: LocalServerOptions): Promise<StartedServer> {
   const binary = await findServerBinary(opts.mysqldPath, opts.searchPath);
+  const osUser = await serverOsUser();
   await sweepStale();
   const dir = await mkdtemp(path.join(os.tmpdir(), tempPrefix));
   try {
     await writeFile(path.join(dir, 'owner.pid'), String(process.pid));
     startReaper(dir);
-    const paths: Paths = {
-      dir,
-      datadir: path.join(dir, 'data'),
-      myCnf: path.join(dir, 'my.cnf'),
-      errorLog: path.join(dir, 'error.log'),
-    };
+    const paths = privatePaths(dir);
     await mkdir(paths.datadir);
-    let options = applyEdit(baseOptions(binary, paths, await freePort()), { set: opts.options ?? {} });
+    await mkdir(paths.files);
+    const base = baseOptions(binary, paths, await freePort(), osUser);
+    let options = applyEdit(base, { set: opts.options ?? {} });
     if (opts.pluginDir) {
       const merged = await mergePluginDirs(binary.path, opts.pluginDir, path.join(dir, 'plugins'));
       options = applyEdit(options, { set: { plugin_dir: merged } });
     }
     await writeFile(paths.myCnf, renderMyCnf(options));
+    await chownTree(dir, osUser);
     await initialiseDatadir(binary, paths, opts.searchPath);
-    return await runningServer(binary, paths, options, opts.startTimeoutMs ?? 30_000);
+    const timeoutMs = opts.startTimeoutMs ?? 30_000;
+    const password = newPassword();
+    await setRootPassword(binary, paths, base, rootAccount(options, password), osUser, timeoutMs);
+    return await runningServer(binary, paths, options, password, timeoutMs);
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
 }
 
+/** root over the private socket; its TCP twin (root@127.0.0.1) has the same password. */
+function rootAccount(options: ServerOptions, password: string): ConnectionOptions {
+  return {
+    host: '127.0.0.1',
+    port: Number(options.get('port')),
+    user: 'root',
+    password,
+    socketPath: String(options.get('socket')),
+  };
+}
+
 async function runningServer(
   binary: ServerBinary,
   paths: Paths,
   initialOptions: ServerOptions,
+  password: string,
   startTimeoutMs: number,
 ): Promise<StartedServer> {
   let options = initialOptions;
   let proc: ServerProcess | null = null;
   let stopped = false;
-  const connection = (): ConnectionOptions => ({
-    host: '127.0.0.1',
-    port: Number(options.get('port')),
-    user: 'root',
-    password: '',
-    socketPath: String(options.get('socket')),
-  });
+  const connection = (): ConnectionOptions => rootAccount(options, password);
   let session = new SqlSession(connection());
   const label = `${binary.flavor} ${binary.version} (local, ${paths.dir})`;
 
   const errorLogTail = async (lines = 40) =>
-    tailLines(await readFile(paths.errorLog, 'utf8').catch(() => ''), lines);
+    redact(tailLines(await readFile(paths.errorLog, 'utf8').catch(() => ''), lines), [password]);
 
   async function start(): Promise<void> {
     for (let attempt = 1; ; attempt++) {
@@ -140,7 +108,9 @@ async function runningServer(
         options = applyEdit(options, { set: { port: String(await freePort()) } });
         continue;
       }
-      throw new Error(`Server ${label} ${outcome.why}. Error log tail:\n${tailLines(log, 25)}`);
+      throw new Error(
+        `Server ${label} ${outcome.why}. Error log tail:\n${redact(tailLines(log, 25), [password])}`,
+      );
     }
   }
 
