@@ -2,6 +2,7 @@ import type { Comparison } from '../src/history/compare.ts';
 import type { Revision } from '../src/history/entry.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import { formatComparison } from './format-comparison.ts';
+import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, noiseCell, runLabel, yesNo } from './format-summary.ts';
 
@@ -74,7 +75,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
       fixed(r.pluginTps),
       overhead(r),
       fixed(r.limitPct, 0),
-      r.verdict === 'pass' ? 'pass' : `**${r.verdict}**`,
+      `${r.verdict === 'pass' ? 'pass' : `**${r.verdict}**`}${interferenceMark(r)}`,
       noiseCell(r),
       change(comparisons[i]),
       fixed(r.measurement?.logMbPerMin),
@@ -94,6 +95,8 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
   const reasons = results.flatMap((r) =>
     r.measurement ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`] : [],
   );
+  const interference = interferenceLines(results).map((line) => `- ${cell(line)}`);
+  if (interference.length > 0) interference.push('');
   return [
     '## auditbench',
     '',
@@ -105,6 +108,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
     '',
     ...reasons,
     '',
+    ...interference,
     ...seedSection,
     `### Compared with ${baseBranch}`,
     '',

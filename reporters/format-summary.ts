@@ -1,6 +1,7 @@
 import Table from 'cli-table3';
 import { observedOf } from '../src/results/aggregate.ts';
 import type { PluginResult } from '../src/results/schema.ts';
+import { interferenceLines, interferenceMark } from './format-interference.ts';
 
 export const yesNo = (value: boolean | undefined): string =>
   value === undefined ? '?' : value ? 'yes' : 'no';
@@ -112,7 +113,7 @@ export function formatSummary(results: PluginResult[], widthCols = 120): string 
       `${r.server.flavor} ${version}\n${r.server.target}, ${r.workload}`,
       `${overheadCell(r)}${noise}`,
       `${fixed(r.limitPct, 0)}%`,
-      r.verdict,
+      `${r.verdict}${interferenceMark(r)}`,
       `${fixed(r.baselineTps)} →\n${fixed(r.pluginTps)}`,
       `${fixed(r.measurement?.logMbPerMin)}\n${fixed(r.logBytesPerTxn, 0)} B/txn`,
       lifecycleCell(r),
@@ -123,5 +124,6 @@ export function formatSummary(results: PluginResult[], widthCols = 120): string 
       ? [wrapText(`- ${runLabel(r)} on ${serverLabel(r)}: ${r.measurement.reason}`, widthCols, '  ')]
       : [],
   );
-  return [table.toString(), ...reasons].join('\n');
+  const interference = interferenceLines(results).map((line) => wrapText(`- ${line}`, widthCols, '  '));
+  return [table.toString(), ...reasons, ...interference].join('\n');
 }

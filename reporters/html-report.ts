@@ -3,7 +3,11 @@ import { type HistoryEntry, machineFingerprint, type Revision } from '../src/his
 import type { PluginResult, ResultsFile } from '../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from './chart-specs.ts';
 import { formatComparison } from './format-comparison.ts';
-import { type ChartFigure, formatHtmlReport, type ReportSection } from './format-html.ts';
+import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
+import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
+import { runLabel } from './format-summary.ts';
+import { overviewSpec } from './overview-spec.ts';
+import { interferenceLines } from './format-interference.ts';
 import { renderSvg } from './render-chart.ts';
 
 export interface HtmlReportInput {
@@ -42,7 +46,50 @@ async function figures(result: PluginResult, entry: HistoryEntry | undefined, pr
   ]);
 }
 
-/** index.html: per plugin and server, the TPS timeline, the overhead against the limit, and the trend. */
+function seedHtmlTable(table: SeedTable): HtmlTable {
+  return {
+    caption: "The seed's comparison, this run beside it",
+    head: [
+      { text: '' },
+      ...table.columns.map((c) => ({
+        text: c.heading,
+        note: c.subheading,
+        ...(c.kind === 'seed' && { className: 'seed' }),
+      })),
+    ],
+    rows: SEED_ROWS.map((label, row) => [label, ...table.columns.map((c) => c.cells[row] ?? '–')]),
+    notes: table.notes,
+  };
+}
+
+/** The opening section: every run ranked against its limit, the seed's table, and what the lifecycle checks found. */
+async function overviewSection(results: readonly PluginResult[]): Promise<ReportSection> {
+  const spec = overviewSpec(results);
+  const seed = seedTable(results);
+  const counts = ['pass', 'fail', 'inconclusive', 'error'].flatMap((verdict) => {
+    const n = results.filter((r) => r.verdict === verdict).length;
+    return n > 0 ? [`${n} ${verdict}`] : [];
+  });
+  const unmeasured = results.filter((r) => r.overheadPct === null).map(runLabel);
+  return {
+    heading: 'Overview',
+    lines: [
+      `${results.length} runs: ${counts.join(', ')}.`,
+      ...(unmeasured.length > 0 ? [`No overhead estimate: ${unmeasured.join(', ')}.`] : []),
+    ],
+    figures: [
+      {
+        name: 'overview',
+        svg: spec ? await renderSvg(spec) : null,
+        empty: 'No run has an overhead estimate yet.',
+      },
+    ],
+    tables: seed ? [seedHtmlTable(seed)] : [],
+    list: { heading: 'Lifecycle findings', items: results.flatMap(lifecycleFindings) },
+  };
+}
+
+/** index.html: an overview of every run, then per plugin and server, the TPS timeline, the overhead against the limit, and the trend. */
 export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
   const { file, revision } = input;
   const sections: ReportSection[] = await Promise.all(
@@ -53,11 +100,13 @@ export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
         lines: [
           r.measurement?.reason ?? `verdict ${r.verdict}: no measurement finished`,
           ...(comparison ? [formatComparison(comparison, input.maxRegressionPp)] : []),
+          ...interferenceLines([r]),
         ],
         figures: await figures(r, input.entries[i], input.prior),
       };
     }),
   );
+  sections.unshift(await overviewSection(file.results));
   return formatHtmlReport({
     title: 'auditbench report',
     lines: [
