@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { serverAudit } from '../fixtures/plugins/server-audit.ts';
-import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
-import { summariseMeasurement } from '../src/bench/summarise.ts';
+import { profiles } from '../fixtures/plugins/index.ts';
+import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { measureGate } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { startServer } from '../src/servers/start-server.ts';
@@ -13,22 +13,13 @@ import { getWorkload } from '../src/workload/workloads.ts';
 test('a real overhead fails a limit below it and passes a limit above it', async () => {
   const config = loadConfig();
   const workload = getWorkload(config.workload);
-  const profile = serverAudit;
-  const log = (message: string) => console.log(`[gate sensitivity · ${profile.title}] ${message}`);
+  const profile = profiles.server_audit;
+  const progress = (message: string) => console.log(`[gate sensitivity · ${profile.title}] ${message}`);
   await using server = await startServer(config);
   await runSteps(server, profile.install, `Installing ${profile.name}`);
-  await prepareMeasurement(server, profile, workload, log);
-  const gate = async (limitPct: number) => {
-    const sample = await measureOverhead(server, profile, workload, { limitPct, progress: log });
-    const m = summariseMeasurement(sample, {
-      limitPct,
-      serverOptions: workload.serverOptions,
-      pluginSettings: profile.measureSettings,
-      calibration: null,
-    });
-    log(`${m.verdict}: ${m.reason} (${m.pairs} pairs, stopped: ${m.stoppedBecause})`);
-    return m;
-  };
+  await prepareMeasurement(server, workload, progress);
+  const gate = (limitPct: number) =>
+    measureGate(server, profile, workload, { limitPct, calibration: null, progress });
   // server_audit has cost 9–20% here on every workload; 5% is well below that.
   const strict = await gate(5);
   expect(strict.verdict, `${profile.title} at a 5% limit: ${strict.reason}`).toBe('fail');

@@ -1,5 +1,5 @@
 import type { PluginProfile } from '../plugins/profile.ts';
-import { runSteps, setGlobals } from '../plugins/steps.ts';
+import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { nextStep } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
@@ -29,10 +29,12 @@ export interface MeasureOptions {
   progress?: Progress;
 }
 
-/** Applies the workload's server options (restart) and the plugin's measuring settings, then loads the tables. */
+/**
+ * Applies the workload's server options (restart) and loads the tables, once per server: every run on it measures on
+ * the same data. A plugin's own settings are applied by the run (they reset at each restart).
+ */
 export async function prepareMeasurement(
   server: StartedServer,
-  profile: PluginProfile,
   workload: Workload,
   progress: Progress,
 ): Promise<void> {
@@ -40,7 +42,6 @@ export async function prepareMeasurement(
     await server.editConfig({ set: workload.serverOptions });
     await server.restart();
   }
-  await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} measuring settings`);
   progress(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
   await prepareSysbench(server.connection, workload);
 }

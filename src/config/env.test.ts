@@ -21,6 +21,8 @@ describe('loadConfig', () => {
       images: ['auditbench/mariadb:10.11'],
       dsn: null,
       restartCmd: null,
+      configPath: 'auditbench.config.ts',
+      runIds: null,
     });
   });
 
@@ -43,6 +45,8 @@ describe('loadConfig', () => {
       AUDITBENCH_IMAGES: 'auditbench/mariadb:11.8, auditbench/mysql:9.7',
       AUDITBENCH_DSN: 'mysql://bench:p%40ss@localhost:3307',
       AUDITBENCH_RESTART_CMD: 'systemctl restart mariadb',
+      AUDITBENCH_CONFIG: '../dba/auditbench.config.ts',
+      AUDITBENCH_RUNS: 'server_audit, general_log',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -63,6 +67,8 @@ describe('loadConfig', () => {
       // localhost would make sysbench use the unix socket; the DSN means TCP.
       dsn: { host: '127.0.0.1', port: 3307, user: 'bench', password: 'p@ss' },
       restartCmd: 'systemctl restart mariadb',
+      configPath: '../dba/auditbench.config.ts',
+      runIds: ['server_audit', 'general_log'],
     });
   });
 

@@ -34,6 +34,10 @@ export interface Config {
   dsn: Dsn | null;
   /** Shell command that restarts the external server (AUDITBENCH_RESTART_CMD). */
   restartCmd: string | null;
+  /** The configuration file that declares the runs (AUDITBENCH_CONFIG), relative to the working directory. */
+  configPath: string;
+  /** Only these run ids (AUDITBENCH_RUNS, comma-separated); null runs every run of the configuration. */
+  runIds: [string, ...string[]] | null;
 }
 
 export type TargetName = 'local' | 'container' | 'external';
@@ -86,6 +90,16 @@ const fields = {
       .transform((raw) => raw.split(',').map((image) => image.trim()))
       .pipe(z.tuple([z.string().regex(imageRef)], z.string().regex(imageRef))),
     expects: 'must be a comma-separated list of images, e.g. auditbench/mariadb:10.11,auditbench/mysql:9.7',
+  },
+  runIds: {
+    schema: z
+      .string()
+      .transform((raw) => raw.split(',').map((id) => id.trim()))
+      .pipe(
+        z.tuple([z.string().regex(/^[a-z0-9][a-z0-9._-]*$/)], z.string().regex(/^[a-z0-9][a-z0-9._-]*$/)),
+      ),
+    expects:
+      'must be a comma-separated list of run ids from the configuration file, e.g. server_audit,general_log',
   },
   dsn: {
     schema: z.string().transform(parseDsn),
@@ -167,6 +181,8 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
   return {
     workload: read(env, 'AUDITBENCH_WORKLOAD', fields.workload, 'smoke'),
     mysqldPath: read(env, 'AUDITBENCH_MYSQLD', fields.nonEmpty, null),
+    configPath: read(env, 'AUDITBENCH_CONFIG', fields.nonEmpty, 'auditbench.config.ts'),
+    runIds: read(env, 'AUDITBENCH_RUNS', fields.runIds, null),
     maxOverheadPct: read(env, 'AUDITBENCH_MAX_OVERHEAD_PCT', fields.percent, null),
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),

@@ -30,7 +30,12 @@ export function canonicalJson(value: unknown): string {
  * A short, stable hash of the plugin's effective configuration: history entries with equal hashes measured the
  * same thing, so a change of overhead between them is the code's (or the server's), not the profile's.
  */
-export function configHash(profile: PluginProfile): string {
-  const digest = createHash('sha256').update(canonicalJson(effectiveConfiguration(profile)));
+export function configHash(
+  profile: PluginProfile,
+  run?: { id: string; optionFileSha256: string | null },
+): string {
+  // A run's option file is hashed by its content, so an edit to a comment in it is a change the gate sees.
+  const extra = run ? { runId: run.id, optionFile: run.optionFileSha256 } : {};
+  const digest = createHash('sha256').update(canonicalJson({ ...effectiveConfiguration(profile), ...extra }));
   return digest.digest('hex').slice(0, 12);
 }

@@ -1,5 +1,5 @@
-import { measureOverhead, prepareMeasurement } from '../bench/measure-overhead.ts';
-import { summariseMeasurement } from '../bench/summarise.ts';
+import { prepareMeasurement } from '../bench/measure-overhead.ts';
+import { measureGate } from '../bench/pipeline.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../plugins/lifecycle/index.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import type { LifecycleCheck } from '../results/lifecycle-check.ts';
@@ -77,20 +77,15 @@ export async function runCell(
     if ('check' in result && result.check) checks.push(result.check);
   }
   cell.lifecycleOk = checks.every((c) => c.ok);
-  // One block per cell: the matrix says whether a pairing works and roughly what it costs; each plugin's own
-  // suite is the gate that keeps measuring until its verdict is decisive.
-  const workload = { ...options.workload, maxPairs: options.workload.pairs };
+  // One block per cell: the matrix says whether a pairing works and roughly what it costs; each run of the
+  // configuration is the gate that keeps measuring until its verdict is decisive.
   try {
-    await prepareMeasurement(server, profile, workload, options.progress);
-    const sample = await measureOverhead(server, profile, workload, {
+    await prepareMeasurement(server, options.workload, options.progress);
+    const m = await measureGate(server, profile, options.workload, {
       limitPct: options.limitPct,
-      progress: options.progress,
-    });
-    const m = summariseMeasurement(sample, {
-      limitPct: options.limitPct,
-      serverOptions: workload.serverOptions,
-      pluginSettings: profile.measureSettings,
       calibration: null,
+      progress: options.progress,
+      oneBlock: true,
     });
     return {
       ...cell,

@@ -8,6 +8,8 @@ export interface PluginExpectations {
   /** Error codes that appear in the log for failed statements (e.g. [1064, 1146]); [] when failures are not logged. */
   failedQueryCodes: number[];
   masksPasswords: boolean;
+  /** Whether CREATE USER is logged at all under this configuration (default true); false expects 'not logged'. */
+  logsPasswordStatements?: boolean;
   /** Rotates its log by size into `<file>.1` … `<file>.N`. */
   rotates: boolean;
   afterRestart: {
@@ -85,6 +87,11 @@ export interface PluginProfile {
   /** Overhead limit for the gate, in percent of baseline TPS. */
   maxOverheadPct: number;
   expected: PluginExpectations;
+  /**
+   * What the plugin logs under given settings (names normalised to lowercase with _, values as plain text, e.g.
+   * { server_audit_events: 'CONNECT' }): the run's expectations start from this, then the run's own overrides.
+   */
+  expectationsFor?: (settings: Readonly<Record<string, string>>) => Partial<PluginExpectations>;
   /** What differs on one flavor (e.g. MySQL rewrites passwords in the general log, MariaDB does not). */
   expectedOn?: Partial<Record<ServerFlavor, Partial<PluginExpectations>>>;
 }

@@ -1,8 +1,9 @@
+import { withCrossCheck } from '../projection/cross-check.ts';
 import type { PluginResult } from './schema.ts';
 import type { ResultKey, ResultRecord } from './task-meta.ts';
 
 const keyOf = (k: ResultKey) =>
-  [k.plugin, k.server.flavor, k.server.version, k.server.target, k.workload].join('|');
+  [k.runId ?? k.plugin, k.server.flavor, k.server.version, k.server.target, k.workload].join('|');
 
 /** Groups the per-test records of a run into one result per plugin × server × workload, in first-seen order. */
 export function aggregateResults(records: ResultRecord[]): PluginResult[] {
@@ -29,6 +30,8 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
         lifecycle: [],
         measurement: null,
         calibration: null,
+        ...(record.runId !== undefined && { runId: record.runId }),
+        ...(record.settings !== undefined && { settings: record.settings }),
         ...(record.configHash !== undefined && { configHash: record.configHash }),
         ...(record.machine !== undefined && { machine: record.machine }),
       };
@@ -36,6 +39,10 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
     }
     if (record.kind === 'lifecycle') {
       result.lifecycle.push(record.check);
+    } else if (record.kind === 'completeness') {
+      result.completeness = [...(result.completeness ?? []), record.completeness];
+    } else if (record.kind === 'per-event') {
+      result.perEvent = record.perEvent;
     } else if (record.kind === 'calibration') {
       result.calibration = record.calibration;
       result.noiseFloorPct = record.calibration.noiseFloorPct;
@@ -54,7 +61,7 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
       });
     }
   }
-  return [...byKey.values()];
+  return [...byKey.values()].map(withCrossCheck);
 }
 
 /** The observed value of one lifecycle check, or undefined when it did not run. */

@@ -1,8 +1,11 @@
+import type { PerEvent } from '../per-event/record.ts';
 import type { LifecycleCheck } from './lifecycle-check.ts';
-import type { Calibration, Machine, MatrixCellRecord, Measurement } from './schema.ts';
+import type { Calibration, CompletenessPhase, Machine, MatrixCellRecord, Measurement } from './schema.ts';
 
 /** Identifies one plugin × server × workload; the reporter groups records by it. */
 export interface ResultKey {
+  /** The configuration run this result belongs to (auditbench.config.ts); results group by it. */
+  runId?: string;
   plugin: string;
   title: string;
   server: {
@@ -12,6 +15,8 @@ export interface ResultKey {
   };
   workload: string;
   limitPct: number;
+  /** The run's settings: SET GLOBAL values (SQL literals) and my.cnf startup options, as applied. */
+  settings?: { global: Record<string, string>; startup: Record<string, string>; optionFile: string | null };
   /** Hash of the profile's effective configuration (src/history/config-hash.ts), for history comparisons. */
   configHash?: string;
   /** The measuring machine, so a report merged from shards on other machines still says where it ran. */
@@ -22,7 +27,9 @@ export interface ResultKey {
 export type ResultRecord =
   | (ResultKey & { kind: 'lifecycle'; check: LifecycleCheck })
   | (ResultKey & { kind: 'measurement'; measurement: Measurement })
-  | (ResultKey & { kind: 'calibration'; calibration: Calibration });
+  | (ResultKey & { kind: 'calibration'; calibration: Calibration })
+  | (ResultKey & { kind: 'completeness'; completeness: CompletenessPhase })
+  | (ResultKey & { kind: 'per-event'; perEvent: PerEvent });
 
 declare module 'vitest' {
   interface TaskMeta {

@@ -1,15 +1,10 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { measureOverhead, prepareMeasurement } from '../../src/bench/measure-overhead.ts';
-import { summariseCalibration, summariseMeasurement } from '../../src/bench/summarise.ts';
-import { loadConfig } from '../../src/config/env.ts';
+import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
+import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
+import type { Config } from '../../src/config/env.ts';
+import type { ResolvedRun } from '../../src/config/runs.ts';
 import { configHash } from '../../src/history/config-hash.ts';
-import {
-  type LifecycleContext,
-  type LifecycleStep,
-  lifecycleContext,
-  lifecycleSteps,
-} from '../../src/plugins/lifecycle/index.ts';
-import type { PluginProfile } from '../../src/plugins/profile.ts';
+import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/plugins/lifecycle/index.ts';
 import { describeMachine } from '../../src/results/machine.ts';
 import type { Calibration } from '../../src/results/schema.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
@@ -19,127 +14,125 @@ import { getWorkload } from '../../src/workload/workloads.ts';
 import { unavailableReason } from './availability.ts';
 
 /**
- * The checks every plugin suite runs on a fresh server: the lifecycle, the A/A noise calibration, the overhead
- * gate, then uninstall. A plugin's suite file is `pluginSuite(profile)`.
+ * Every run of the configuration on one server: the tables are loaded and the A/A noise calibrated once, then each
+ * run gets its lifecycle checks (under its settings), its overhead gate and its uninstall. A restart between runs
+ * clears what the previous plugin left behind.
  */
-export function pluginSuite(profile: PluginProfile): void {
-  const config = loadConfig();
+export function runsSuite(config: Config, runs: ResolvedRun[]): void {
   const workload = getWorkload(config.workload);
-  const limitPct = config.maxOverheadPct ?? profile.maxOverheadPct;
   let server: StartedServer | undefined;
-  let lifecycle: LifecycleContext | undefined;
-  let skipReason: string | null = null;
-  let prepared = false;
   let calibration: Calibration | null = null;
+  let runsStarted = 0;
 
   const started = (): StartedServer => {
     if (!server) throw new Error('The server did not start; see the error of the first test');
     return server;
   };
-  const key = (): ResultKey => ({
-    plugin: profile.name,
-    title: profile.title,
-    server: started().info,
-    workload: workload.name,
-    limitPct,
-    configHash: configHash(profile),
-    machine: describeMachine(),
-  });
-  const log = (message: string) => {
+  const log = (what: string) => (message: string) => {
     const where = server ? `${server.info.flavor} ${server.info.version}` : 'server';
-    console.log(`[${profile.title} · ${where} · ${workload.name}] ${message}`);
-  };
-  const skipIfUnavailable = (context: TestContext) => {
-    if (skipReason) context.skip(skipReason);
-  };
-  const prepare = async () => {
-    if (prepared) return;
-    await prepareMeasurement(started(), profile, workload, log);
-    prepared = true;
+    console.log(`[${what} · ${where} · ${workload.name}] ${message}`);
   };
 
-  async function runCheck(step: LifecycleStep, context: TestContext): Promise<void> {
-    skipIfUnavailable(context);
-    if (!lifecycle) throw new Error('The server did not start; see the error of the first test');
-    try {
-      const result = await step.run(lifecycle);
-      context.task.meta.auditbench = { ...key(), kind: 'lifecycle', check: result };
-      expect(result.observed, `${profile.title}: ${result.check}`).toEqual(result.expected);
-    } catch (error) {
-      if (!context.task.meta.auditbench && server) {
-        const observed = `error: ${error instanceof Error ? error.message : String(error)}`;
-        context.task.meta.auditbench = {
-          ...key(),
-          kind: 'lifecycle',
-          check: { check: step.id, expected: 'completes', observed, ok: false },
-        };
-      }
-      throw error;
-    }
-  }
-
-  describe(profile.title, () => {
+  describe(`${runs.length} run(s) on one server, ${workload.name} workload`, () => {
     beforeAll(async () => {
       server = await startServer(config);
-      lifecycle = lifecycleContext(server, profile);
-      skipReason = await unavailableReason(server, profile);
-      log(skipReason ? `skipped: ${skipReason}` : `started on 127.0.0.1:${server.connection.port}`);
+      log('server')(`started on 127.0.0.1:${server.connection.port}`);
     });
     afterAll(async () => {
       await server?.stop();
     });
 
-    for (const step of lifecycleSteps.beforeMeasure) test(step.title, (context) => runCheck(step, context));
-
-    test(`A/A calibration (plugin off in both arms) shows no overhead`, async (context) => {
-      skipIfUnavailable(context);
-      await prepare();
-      const aa = { off: profile.disable, on: profile.disable };
-      // A 95% interval misses 0 one time in 20 by chance; a second, independent A/A must miss it too to fail.
-      for (let attempt = 1; attempt <= 2; attempt++) {
-        const sample = await measureOverhead(started(), profile, workload, {
-          limitPct: null,
-          arms: aa,
-          progress: log,
-        });
-        calibration = summariseCalibration(sample, workload.pairs);
-        context.task.meta.auditbench = { ...key(), kind: 'calibration', calibration };
-        log(
-          `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${calibration.biasCi95.map((v) => v.toFixed(2)).join(', ')}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,
-        );
-        if (calibration.containsZero) break;
-      }
+    test('A/A calibration (no plugin in either arm) shows no overhead', async () => {
+      const progress = log('A/A');
+      await prepareMeasurement(started(), workload, progress);
+      calibration = await calibrate(started(), workload, progress);
       expect(
-        calibration?.containsZero,
+        calibration.containsZero,
         'the A/A interval should contain 0: the design is biased or the machine drifted',
       ).toBe(true);
     });
 
-    test(`overhead under the ${workload.name} workload is within ${limitPct}%`, async (context) => {
-      skipIfUnavailable(context);
-      await prepare();
-      const sample = await measureOverhead(started(), profile, workload, { limitPct, progress: log });
-      const measurement = summariseMeasurement(sample, {
-        limitPct,
-        serverOptions: workload.serverOptions,
-        pluginSettings: profile.measureSettings,
-        calibration,
-      });
-      context.task.meta.auditbench = { ...key(), kind: 'measurement', measurement };
-      log(`${measurement.verdict}: ${measurement.reason}`);
-      const failing =
-        measurement.verdict === 'fail' ||
-        (measurement.verdict === 'inconclusive' && config.inconclusive === 'fail');
-      if (failing) {
-        const where = `${profile.title} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
-        const advice =
-          measurement.verdict === 'inconclusive'
-            ? ' (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)'
-            : '';
-        expect.fail(`${where}: ${measurement.reason}${advice}`);
-      }
-    });
-
-    for (const step of lifecycleSteps.afterMeasure) test(step.title, (context) => runCheck(step, context));
+    for (const run of runs) describeRun(run);
   });
+
+  function describeRun(run: ResolvedRun): void {
+    const { profile } = run;
+    const limitPct = resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct);
+    const progress = log(run.title);
+    const hash = configHash(profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null });
+    let skipReason: string | null = null;
+    let lifecycle: ReturnType<typeof lifecycleContext> | undefined;
+
+    const key = (): ResultKey => ({
+      runId: run.id,
+      plugin: profile.name,
+      title: run.title,
+      server: started().info,
+      workload: workload.name,
+      limitPct,
+      settings: {
+        global: run.settings,
+        startup: run.startupOptions,
+        optionFile: run.optionFile?.path ?? null,
+      },
+      configHash: hash,
+      machine: describeMachine(),
+    });
+    const skipIfUnavailable = (context: TestContext) => {
+      if (skipReason) context.skip(skipReason);
+    };
+
+    async function runCheck(step: LifecycleStep, context: TestContext): Promise<void> {
+      skipIfUnavailable(context);
+      if (!lifecycle) throw new Error(`${run.id}: the run did not start; see the error of its first test`);
+      try {
+        const result = await step.run(lifecycle);
+        context.task.meta.auditbench = { ...key(), kind: 'lifecycle', check: result };
+        expect(result.observed, `${run.title}: ${result.check}`).toEqual(result.expected);
+      } catch (error) {
+        if (!context.task.meta.auditbench && server) {
+          const observed = `error: ${error instanceof Error ? error.message : String(error)}`;
+          context.task.meta.auditbench = {
+            ...key(),
+            kind: 'lifecycle',
+            check: { check: step.id, expected: 'completes', observed, ok: false },
+          };
+        }
+        throw error;
+      }
+    }
+
+    describe(`${run.id}: ${run.title}`, () => {
+      beforeAll(async () => {
+        // The previous run's plugin may linger until a restart (MariaDB answers UNINSTALL with 1620).
+        if (runsStarted++ > 0) await started().restart();
+        lifecycle = lifecycleContext(started(), profile);
+        skipReason = await unavailableReason(started(), profile);
+        progress(skipReason ? `skipped: ${skipReason}` : `run ${run.id}, limit ${limitPct}%`);
+      });
+
+      for (const step of lifecycleSteps.beforeMeasure) test(step.title, (context) => runCheck(step, context));
+
+      test('A/A calibration of this server and workload applies', (context) => {
+        skipIfUnavailable(context);
+        if (!calibration) throw new Error('The shared A/A calibration did not finish; see its test');
+        context.task.meta.auditbench = { ...key(), kind: 'calibration', calibration };
+      });
+
+      test(`overhead under the ${workload.name} workload is within ${limitPct}%`, async (context) => {
+        skipIfUnavailable(context);
+        const measurement = await measureGate(started(), profile, workload, {
+          limitPct,
+          calibration,
+          progress,
+        });
+        context.task.meta.auditbench = { ...key(), kind: 'measurement', measurement };
+        const where = `${run.title} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
+        const failure = gateFailure(measurement, config.inconclusive, where);
+        if (failure) expect.fail(failure);
+      });
+
+      for (const step of lifecycleSteps.afterMeasure) test(step.title, (context) => runCheck(step, context));
+    });
+  }
 }

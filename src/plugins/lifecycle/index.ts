@@ -2,6 +2,7 @@ import type { StartedServer } from '../../servers/started-server.ts';
 import { expectationsOn, type PluginProfile } from '../profile.ts';
 import type { LifecycleContext, LifecycleStep } from './context.ts';
 import {
+  applySettings,
   disabledIsSilent,
   failedQueries,
   install,
@@ -20,6 +21,7 @@ export type { LifecycleContext, LifecycleStep } from './context.ts';
 export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: LifecycleStep[] } = {
   beforeMeasure: [
     install,
+    applySettings,
     logsQuery,
     failedQueries,
     masksPassword,

@@ -2,7 +2,7 @@ import type { AuditEvent } from '../audit-event.ts';
 import { totalBytes } from '../log-files.ts';
 import { listLogFiles, readLogEvents, readLogText, waitForEvents } from '../log-reader.ts';
 import { readVariables } from '../server-state.ts';
-import { runSteps } from '../steps.ts';
+import { runSteps, setGlobals } from '../steps.ts';
 import {
   BUILT_IN,
   check,
@@ -26,6 +26,35 @@ export const install: LifecycleStep = {
       wanted,
       await presence(ctx.server, ctx.profile),
       toJson({ answers, variables: ctx.defaults }),
+    );
+  },
+};
+
+/**
+ * The run's settings (SET GLOBAL) go in right after install, so every later check sees the plugin as it will be
+ * measured; the server must report each variable afterwards. Defaults were read before, for the restart check.
+ */
+export const applySettings: LifecycleStep = {
+  id: 'apply-settings',
+  title: "takes the run's settings",
+  async run(ctx) {
+    const settings = ctx.profile.measureSettings;
+    const answers = await runSteps(ctx.server, setGlobals(settings), `Applying ${ctx.profile.name} settings`);
+    const names = Object.keys(settings).map((n) => n.toLowerCase());
+    const now = await readVariables(ctx.server, ctx.profile.variablesLike);
+    const seen = Object.fromEntries(Object.entries(now).map(([k, v]) => [k.toLowerCase(), v]));
+    const values = Object.fromEntries(names.map((n) => [n, seen[n] ?? null]));
+    // Variables outside the profile's LIKE pattern (e.g. log_output) are read one by one.
+    for (const name of names.filter((n) => !(n in seen))) {
+      const { rows } = await ctx.server.query(`SELECT @@GLOBAL.${name} AS value`);
+      values[name] = rows[0]?.value === undefined || rows[0]?.value === null ? null : String(rows[0].value);
+    }
+    const missing = names.filter((n) => values[n] === null);
+    return check(
+      'apply-settings',
+      [],
+      missing,
+      toJson({ applied: settings, serverReports: values, answers }),
     );
   },
 };
@@ -104,7 +133,12 @@ export const masksPassword: LifecycleStep = {
     const text = await readLogText(ctx.server, ctx.profile);
     const line = text.split('\n').find((l) => /CREATE USER/i.test(l) && l.includes(ctx.marker)) ?? null;
     const observed = text.includes(secret) ? 'plain text' : line ? 'masked' : 'not logged';
-    const wanted = ctx.expected.masksPasswords ? 'masked' : 'plain text';
+    const wanted =
+      ctx.expected.logsPasswordStatements === false
+        ? 'not logged'
+        : ctx.expected.masksPasswords
+          ? 'masked'
+          : 'plain text';
     return check('masks-password', wanted, observed, { logged: line, duplicateAnswered });
   },
 };

@@ -27,6 +27,12 @@ export const rotation: LifecycleStep = {
   title: `rotates by size into .1..${rotations} and stays bounded`,
   async run(ctx) {
     if (ctx.profile.log.file === null) return notApplicable('rotation', 'writes no file');
+    if (!ctx.expected.logsSuccessfulQueries && ctx.expected.failedQueryCodes.length === 0) {
+      return notApplicable(
+        'rotation',
+        'this configuration logs no statement, so the check cannot fill the log',
+      );
+    }
     const settings = ctx.profile.log.rotation;
     const sizeBytes = Math.max(settings?.minSizeBytes ?? 0, rotateSizeBytes);
     if (settings)

@@ -1,0 +1,22 @@
+import { defineConfig, fromCnf } from '../src/config/define-config.ts';
+
+// Which server_audit configuration can we afford? Three event selections side by side on one server; the summary
+// ranks them by overhead and log bytes per transaction. Run it with
+//   AUDITBENCH_CONFIG=examples/server-audit-sweep.config.ts ./auditbench bench
+export default defineConfig({
+  runs: [
+    { id: 'server_audit-all', plugin: 'server_audit', title: 'server_audit, every event' },
+    {
+      id: 'server_audit-ddl-dcl',
+      plugin: 'server_audit',
+      title: 'server_audit, DDL and DCL only',
+      settings: { server_audit_events: ['QUERY_DDL', 'QUERY_DCL'] },
+    },
+    {
+      id: 'server_audit-connect',
+      plugin: 'server_audit',
+      title: 'server_audit, connections only (from ops/audit.cnf)',
+      cnf: fromCnf('ops/audit.cnf'),
+    },
+  ],
+});

@@ -1,0 +1,128 @@
+import type { PluginProfile } from '../plugins/profile.ts';
+import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
+import type { Calibration, Measurement } from '../results/schema.ts';
+import type { StartedServer } from '../servers/started-server.ts';
+import type { Workload } from '../workload/workload.ts';
+import { measureOverhead, type Progress } from './measure-overhead.ts';
+import { summariseCalibration, summariseMeasurement } from './summarise.ts';
+import type { ArmSteps } from './toggled-run.ts';
+
+/**
+ * The one measurement pipeline: the limit is resolved here, the gate measured and its verdict decided here, and the
+ * pass/fail policy applied here. The runs suite, the matrix, gate-sensitivity and bench:precision all call it.
+ */
+
+/** The limit in force: AUDITBENCH_MAX_OVERHEAD_PCT when set, else the run's own (which defaults to the profile's). */
+export const resolveLimitPct = (runLimitPct: number, overridePct: number | null): number =>
+  overridePct ?? runLimitPct;
+
+export interface GateOptions {
+  limitPct: number;
+  calibration: Calibration | null;
+  progress: Progress;
+  /** Stop after one block (the matrix): says whether a pairing works and roughly what it costs. */
+  oneBlock?: boolean;
+}
+
+/** Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict. */
+export async function measureGate(
+  server: StartedServer,
+  profile: PluginProfile,
+  workload: Workload,
+  options: GateOptions,
+): Promise<Measurement> {
+  // A restart (the lifecycle's, the workload's) resets SET GLOBAL values: measure under the run's settings again.
+  await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
+  const sized = options.oneBlock ? { ...workload, maxPairs: workload.pairs } : workload;
+  const sample = await measureOverhead(server, profile, sized, {
+    limitPct: options.limitPct,
+    progress: options.progress,
+  });
+  const measurement = summariseMeasurement(sample, {
+    limitPct: options.limitPct,
+    serverOptions: workload.serverOptions,
+    pluginSettings: profile.measureSettings,
+    calibration: options.calibration,
+  });
+  options.progress(`${measurement.verdict}: ${measurement.reason}`);
+  return measurement;
+}
+
+/**
+ * Both arms run the same no-op statement, so the A/A design needs no plugin: one calibration serves every run on
+ * the same server, workload and machine.
+ */
+const neutralArms: ArmSteps = { off: [sql('DO 0')], on: [sql('DO 0')] };
+const noPlugin: PluginProfile = {
+  name: 'A/A',
+  title: 'A/A calibration',
+  soname: null,
+  flavors: ['mariadb', 'mysql', 'percona'],
+  install: [],
+  uninstall: [],
+  enable: neutralArms.on,
+  disable: neutralArms.off,
+  measureSettings: {},
+  variablesLike: '',
+  loggingVariable: null,
+  log: { file: null, format: null, rotation: null, countersLike: '', eventCounter: '' },
+  maxOverheadPct: 100,
+  expected: {
+    logsSuccessfulQueries: false,
+    failedQueryCodes: [],
+    masksPasswords: false,
+    rotates: false,
+    afterRestart: { installed: false, loggingOn: false, variablesReset: true },
+    uninstall: { warningCodes: [], needsRestart: false, stillLogs: false },
+  },
+};
+
+/** One A/A measurement of one block: its interval should contain 0. */
+export async function measureCalibration(
+  server: StartedServer,
+  workload: Workload,
+  progress: Progress,
+): Promise<Calibration> {
+  const sample = await measureOverhead(server, noPlugin, workload, {
+    limitPct: null,
+    arms: neutralArms,
+    progress,
+  });
+  return summariseCalibration(sample, workload.pairs);
+}
+
+/**
+ * The A/A calibration a gate is judged against. A 95% interval misses 0 one time in 20 by chance, so a miss is
+ * measured once more and only a second miss stands.
+ */
+export async function calibrate(
+  server: StartedServer,
+  workload: Workload,
+  progress: Progress,
+): Promise<Calibration> {
+  let calibration: Calibration | undefined;
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    calibration = await measureCalibration(server, workload, progress);
+    const ci = calibration.biasCi95.map((v) => v.toFixed(2)).join(', ');
+    progress(
+      `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${ci}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,
+    );
+    if (calibration.containsZero) break;
+  }
+  return calibration as Calibration;
+}
+
+/** What the gate says about a measurement: null when it passes, else the one-line failure message. */
+export function gateFailure(
+  measurement: Measurement,
+  inconclusive: 'fail' | 'pass',
+  where: string,
+): string | null {
+  if (measurement.verdict === 'pass') return null;
+  if (measurement.verdict === 'inconclusive' && inconclusive === 'pass') return null;
+  const advice =
+    measurement.verdict === 'inconclusive'
+      ? ' (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)'
+      : '';
+  return `${where}: ${measurement.reason}${advice}`;
+}

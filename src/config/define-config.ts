@@ -1,0 +1,40 @@
+import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
+import type { Settings } from './settings.ts';
+
+/** A DBA's option file, read when the configuration loads; the path is relative to the configuration file. */
+export interface OptionFileReference {
+  readonly kind: 'option-file';
+  readonly path: string;
+}
+
+/** `cnf: fromCnf('ops/mysql/audit.cnf')`: the [mysqld]/[mariadb]/[server] options of that file become the run's. */
+export const fromCnf = (path: string): OptionFileReference => ({ kind: 'option-file', path });
+
+/** One thing to measure: a plugin with its settings. */
+export interface RunConfig {
+  /** Names the run in results, history and `AUDITBENCH_RUNS`; lowercase letters, digits, . _ -. Default: the plugin's name. */
+  id?: string;
+  /** What the reports call it; default: the profile's title plus the settings. */
+  title?: string;
+  /** A built-in profile by name ('server_audit', 'general_log', …) or a profile of your own. */
+  plugin: string | PluginProfile;
+  /** Applied with SET GLOBAL after install and before measuring; auditbench quotes the values. */
+  settings?: Settings;
+  /** Written to the server's my.cnf (as loose- options) before the plugin is installed. */
+  startupOptions?: Settings;
+  /** Startup options read from your own option file. */
+  cnf?: OptionFileReference;
+  /** What this configuration is expected to do, where it differs from what auditbench derives from the settings. */
+  expected?: Partial<PluginExpectations>;
+  /** Overhead limit in percent of baseline TPS; default the profile's. AUDITBENCH_MAX_OVERHEAD_PCT overrides both. */
+  maxOverheadPct?: number;
+}
+
+export interface AuditbenchConfig {
+  runs: RunConfig[];
+}
+
+/** Types the configuration file; it is validated when auditbench loads it. */
+export const defineConfig = (config: AuditbenchConfig): AuditbenchConfig => config;
+
+export type { PluginExpectations, PluginProfile, Settings };

@@ -1,0 +1,86 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { loadRuns } from './load-runs.ts';
+
+let dir = '';
+const defineConfig = path.resolve('src/config/define-config.ts');
+const write = async (name: string, runs: string) => {
+  const file = path.join(dir, name);
+  await writeFile(
+    file,
+    `import { defineConfig, fromCnf } from ${JSON.stringify(defineConfig)};\nexport default defineConfig({ runs: ${runs} });\n`,
+  );
+  return file;
+};
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), 'auditbench-config-test-'));
+  await writeFile(path.join(dir, 'audit.cnf'), '[mariadb]\nserver_audit_events = CONNECT\n');
+  await writeFile(path.join(dir, 'broken.cnf'), '[mariadb]\nserver_audit_events = "CONNECT\n');
+});
+afterAll(() => rm(dir, { recursive: true, force: true }));
+
+test('a configuration outside the repository resolves its runs and option files', async () => {
+  const file = await write(
+    'ok.config.ts',
+    `[{ plugin: 'server_audit' }, { id: 'connect', plugin: 'server_audit', cnf: fromCnf('audit.cnf') }]`,
+  );
+  const runs = await loadRuns({ configPath: file, runIds: null });
+  expect(runs.map((r) => r.id)).toEqual(['server_audit', 'connect']);
+  expect(runs[1]?.startupOptions).toEqual({ 'loose-server_audit_events': 'CONNECT' });
+  const only = await loadRuns({ configPath: file, runIds: ['connect'] });
+  expect(only.map((r) => r.id)).toEqual(['connect']);
+});
+
+test.for([
+  [
+    'unknown plugin',
+    `[{ plugin: 'server_audti' }]`,
+    'runs[0].plugin is not a built-in profile: use one of server_audit',
+  ],
+  [
+    'bad variable',
+    `[{ plugin: 'server_audit', settings: { 'x; DROP': 1 } }]`,
+    'is not a server variable name',
+  ],
+  ['bad value type', `[{ plugin: 'server_audit', settings: { a: { b: 1 } } }]`, 'runs[0].settings.a'],
+  [
+    'twice the same id',
+    `[{ plugin: 'server_audit' }, { plugin: 'server_audit' }]`,
+    "runs[1].id 'server_audit' is used by another run too",
+  ],
+  ['bad id', `[{ id: 'My Run', plugin: 'server_audit' }]`, 'runs[0].id must be 1–64 lowercase letters'],
+  ['limit out of range', `[{ plugin: 'server_audit', maxOverheadPct: 140 }]`, 'runs[0].maxOverheadPct'],
+  ['unknown key', `[{ plugin: 'server_audit', setting: {} }]`, 'runs[0]'],
+  ['no runs', `[]`, 'runs must declare at least one run'],
+  [
+    'missing option file',
+    `[{ plugin: 'server_audit', cnf: fromCnf('nope.cnf') }]`,
+    'cannot read option file',
+  ],
+  [
+    'malformed option file',
+    `[{ plugin: 'server_audit', cnf: fromCnf('broken.cnf') }]`,
+    'broken.cnf:2: the quote " is never closed',
+  ],
+] as [string, string, string][])('%s is one line naming the field', async ([name, runs, message]) => {
+  const file = await write(`${name.replaceAll(' ', '-')}.config.ts`, runs);
+  const error = await loadRuns({ configPath: file, runIds: null }).then(
+    () => null,
+    (e: Error) => e,
+  );
+  expect(error?.message).toContain(message);
+  expect(error?.message.split('\n')).toHaveLength(1);
+});
+
+test('a missing file, or a run id the file lacks, stops the run', async () => {
+  await expect(loadRuns({ configPath: path.join(dir, 'none.ts'), runIds: null })).rejects.toThrow(
+    /AUDITBENCH_CONFIG: no configuration file at .*none\.ts/,
+  );
+  const file = await write('one.config.ts', `[{ plugin: 'general_log' }]`);
+  await expect(loadRuns({ configPath: file, runIds: ['server_audit'] })).rejects.toThrow(
+    'AUDITBENCH_RUNS names server_audit, which one.config.ts does not declare; its runs are general_log',
+  );
+});

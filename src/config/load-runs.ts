@@ -1,0 +1,143 @@
+import { readFile, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { z } from 'zod';
+import { type ProfileName, profileNames, profiles } from '../../fixtures/plugins/index.ts';
+import type { PluginProfile } from '../plugins/profile.ts';
+import type { AuditbenchConfig, RunConfig } from './define-config.ts';
+import type { Config } from './env.ts';
+import { OptionFileError, parseOptionFile } from './option-file.ts';
+import { defaultRunId, type LoadedOptionFile, type ResolvedRun, RUN_ID, resolveRun } from './runs.ts';
+import { settingProblem } from './settings.ts';
+
+const settingValue = z.union([z.number(), z.boolean(), z.string(), z.array(z.string())]);
+const settings = z.record(z.string(), settingValue).superRefine((value, ctx) => {
+  for (const [name, v] of Object.entries(value)) {
+    const problem = settingProblem(name, v);
+    if (problem) ctx.addIssue({ code: 'custom', message: problem, path: [name] });
+  }
+});
+// A custom profile carries functions (rotation), so only its shape is checked here; TypeScript checks the rest.
+const customProfile = z.looseObject({
+  name: z.string().min(1),
+  title: z.string().min(1),
+  install: z.array(z.unknown()),
+  enable: z.array(z.unknown()),
+  disable: z.array(z.unknown()),
+  measureSettings: z.record(z.string(), z.string()),
+  expected: z.looseObject({}),
+  log: z.looseObject({}),
+  maxOverheadPct: z.number(),
+});
+const runSchema = z.strictObject({
+  id: z.string().regex(RUN_ID, 'must be 1–64 lowercase letters, digits, . _ or -').optional(),
+  title: z.string().trim().min(1).optional(),
+  plugin: z.unknown().transform((plugin, ctx) => {
+    if (typeof plugin === 'string') {
+      const key = plugin.trim().toLowerCase();
+      if ((profileNames as string[]).includes(key)) return key as ProfileName;
+      ctx.addIssue({
+        code: 'custom',
+        message: `is not a built-in profile: use one of ${profileNames.join(', ')}`,
+      });
+      return z.NEVER;
+    }
+    const custom = customProfile.safeParse(plugin);
+    if (custom.success) return custom.data;
+    const issue = custom.error.issues[0];
+    ctx.addIssue({
+      code: 'custom',
+      message: `must be a built-in profile's name or a profile object (${issue?.path.join('.') || 'it'}: ${issue?.message})`,
+    });
+    return z.NEVER;
+  }),
+  settings: settings.optional(),
+  startupOptions: settings.optional(),
+  cnf: z.strictObject({ kind: z.literal('option-file'), path: z.string().min(1) }).optional(),
+  expected: z.looseObject({}).optional(),
+  maxOverheadPct: z.number().gt(0).lt(100).optional(),
+});
+const configSchema = z.strictObject({ runs: z.array(runSchema).min(1, 'must declare at least one run') });
+
+/** One line naming the file, the field and the value, as the env settings' errors do. */
+function describeIssue(file: string, input: unknown, issue: z.core.$ZodIssue): string {
+  const where = issue.path
+    .map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`))
+    .join('')
+    .replace(/^\./, '');
+  let value: unknown = input;
+  for (const p of issue.path) value = (value as Record<PropertyKey, unknown> | undefined)?.[p as PropertyKey];
+  const shown = value === undefined ? 'nothing' : JSON.stringify(value)?.slice(0, 80);
+  return `${file}: ${where || 'the exported configuration'} ${issue.message}; got ${shown}`;
+}
+
+async function importConfig(file: string): Promise<unknown> {
+  const info = await stat(file).catch(() => null);
+  if (!info?.isFile()) {
+    throw new Error(
+      `AUDITBENCH_CONFIG: no configuration file at ${file}; write one with defineConfig (see README, "Configuration")`,
+    );
+  }
+  let module: { default?: unknown };
+  try {
+    module = await import(pathToFileURL(file).href);
+  } catch (error) {
+    const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+    throw new Error(`${file} could not be loaded: ${why}`, { cause: error });
+  }
+  if (module.default === undefined)
+    throw new Error(`${file} has no default export: export default defineConfig({ runs: [...] })`);
+  return module.default;
+}
+
+async function readOptionFile(
+  configDir: string,
+  ref: { path: string },
+  where: string,
+): Promise<LoadedOptionFile> {
+  const file = path.resolve(configDir, ref.path);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `${where}: cannot read option file ${file} (${error.code ?? error.message}); check the path, relative to the configuration file`,
+    );
+  });
+  try {
+    return { path: ref.path, text, parsed: parseOptionFile(text, ref.path) };
+  } catch (error) {
+    if (error instanceof OptionFileError) throw new Error(`${where}: ${error.message}`);
+    throw error;
+  }
+}
+
+/** Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. */
+export async function loadRuns(config: Pick<Config, 'configPath' | 'runIds'>): Promise<ResolvedRun[]> {
+  const file = path.resolve(config.configPath);
+  const raw = await importConfig(file);
+  const parsed = configSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(describeIssue(file, raw, parsed.error.issues[0] as z.core.$ZodIssue));
+  const runs: ResolvedRun[] = [];
+  for (const [index, run] of parsed.data.runs.entries()) {
+    const base: PluginProfile =
+      typeof run.plugin === 'string' ? profiles[run.plugin] : (run.plugin as unknown as PluginProfile);
+    const where = `${path.basename(file)}: runs[${index}]`;
+    const optionFile = run.cnf ? await readOptionFile(path.dirname(file), run.cnf, `${where}.cnf`) : null;
+    const resolved = resolveRun(run as RunConfig, base, optionFile);
+    const twin = runs.find((r) => r.id === resolved.id);
+    if (twin) {
+      throw new Error(
+        `${where}.id '${resolved.id}' is used by another run too: give each run its own id (e.g. id: '${defaultRunId(run.plugin as RunConfig['plugin'], base)}-2')`,
+      );
+    }
+    runs.push(resolved);
+  }
+  if (!config.runIds) return runs;
+  const unknown = config.runIds.filter((id) => !runs.some((r) => r.id === id));
+  if (unknown.length > 0) {
+    throw new Error(
+      `AUDITBENCH_RUNS names ${unknown.join(', ')}, which ${path.basename(file)} does not declare; its runs are ${runs.map((r) => r.id).join(', ')}`,
+    );
+  }
+  return runs.filter((r) => config.runIds?.includes(r.id));
+}
+
+export type { AuditbenchConfig };

@@ -1,0 +1,86 @@
+import { describe, expect, test } from 'vitest';
+import { profiles } from '../../fixtures/plugins/index.ts';
+import { parseOptionFile } from './option-file.ts';
+import { resolveRun } from './runs.ts';
+
+const cnf = (text: string) => ({
+  path: 'ops/audit.cnf',
+  text,
+  parsed: parseOptionFile(text, 'ops/audit.cnf'),
+});
+
+describe('resolveRun', () => {
+  test('a stock run keeps the profile as it is', () => {
+    const run = resolveRun({ plugin: 'server_audit' }, profiles.server_audit, null);
+    expect(run.id).toBe('server_audit');
+    expect(run.title).toBe(profiles.server_audit.title);
+    expect(run.profile.install).toEqual(profiles.server_audit.install);
+    expect(run.profile.expected).toEqual(profiles.server_audit.expected);
+    expect(run.maxOverheadPct).toBe(profiles.server_audit.maxOverheadPct);
+  });
+
+  test('settings are quoted into measureSettings and named in the title', () => {
+    const run = resolveRun(
+      {
+        plugin: 'server_audit',
+        settings: { server_audit_events: ['QUERY_DDL', 'QUERY_DCL'], server_audit_excl_users: 'app' },
+      },
+      profiles.server_audit,
+      null,
+    );
+    expect(run.profile.measureSettings).toMatchObject({
+      server_audit_events: "'QUERY_DDL,QUERY_DCL'",
+      server_audit_excl_users: "'app'",
+      server_audit_file_rotations: '4',
+    });
+    expect(run.title).toBe(
+      'MariaDB server_audit (server_audit_events=QUERY_DDL,QUERY_DCL, server_audit_excl_users=app)',
+    );
+    // DDL and DCL only: the plain SELECT and the failing SELECT are not logged, CREATE USER is.
+    expect(run.profile.expected).toMatchObject({
+      logsSuccessfulQueries: false,
+      failedQueryCodes: [],
+      logsPasswordStatements: true,
+    });
+  });
+
+  test("an option file's options go to my.cnf before install; what auditbench drives is left out", () => {
+    const text =
+      '[mariadb]\nplugin_load_add = server_audit\nserver_audit_logging = ON\nserver_audit_events = CONNECT\n';
+    const run = resolveRun(
+      { plugin: 'server_audit', cnf: { kind: 'option-file', path: 'ops/audit.cnf' } },
+      profiles.server_audit,
+      cnf(text),
+    );
+    expect(run.profile.install.slice(0, 2)).toEqual([
+      { kind: 'config', edit: { set: { 'loose-server_audit_events': 'CONNECT' } } },
+      { kind: 'restart' },
+    ]);
+    expect(run.optionFile?.ignored).toEqual([
+      'plugin_load_add: auditbench installs the plugin itself',
+      'server_audit_logging: auditbench switches logging on and off to measure',
+    ]);
+    expect(run.profile.expected).toMatchObject({
+      logsSuccessfulQueries: false,
+      logsPasswordStatements: false,
+    });
+    expect(run.optionFile?.sha256).toMatch(/^[0-9a-f]{64}$/);
+  });
+
+  test("the run's own expectations and limit win over what the settings imply", () => {
+    const run = resolveRun(
+      {
+        plugin: 'server_audit',
+        settings: { server_audit_events: 'CONNECT' },
+        expected: { logsSuccessfulQueries: true },
+        maxOverheadPct: 15,
+        id: 'x',
+      },
+      profiles.server_audit,
+      null,
+    );
+    expect(run.profile.expected.logsSuccessfulQueries).toBe(true);
+    expect(run.maxOverheadPct).toBe(15);
+    expect(run.id).toBe('x');
+  });
+});

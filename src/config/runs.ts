@@ -1,0 +1,114 @@
+import { createHash } from 'node:crypto';
+import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
+import type { Step } from '../plugins/steps.ts';
+import type { OptionFileReference, RunConfig } from './define-config.ts';
+import { type OptionFileSettings, parseOptionFile } from './option-file.ts';
+import { displayValue, normaliseName, type Settings, toCnfOptions, toSqlLiterals } from './settings.ts';
+
+/** One run of the configuration, resolved: the profile as configured, ready for the suite. */
+export interface ResolvedRun {
+  id: string;
+  title: string;
+  /** The run's settings merged into measureSettings, startup options into install, expectations overridden. */
+  profile: PluginProfile;
+  /** SET GLOBAL values as applied (SQL literals), profile defaults included. */
+  settings: Record<string, string>;
+  /** my.cnf options, the option file's included, as written (loose- prefixed). */
+  startupOptions: Record<string, string>;
+  optionFile: { path: string; sha256: string; ignored: string[] } | null;
+  /** The run's own limit, before AUDITBENCH_MAX_OVERHEAD_PCT (resolveLimit applies it). */
+  maxOverheadPct: number;
+}
+
+/** A loaded option file: its path as given, its text (hashed into the run's configuration) and what it holds. */
+export interface LoadedOptionFile {
+  path: string;
+  text: string;
+  parsed: OptionFileSettings;
+}
+
+export const RUN_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
+
+/** Settings from a DBA's option file that auditbench drives itself and so leaves out. */
+function managedBy(profile: PluginProfile, name: string): string | null {
+  const key = normaliseName(name);
+  if (/^(plugin_load|plugin_load_add|plugin_maturity)$/.test(key))
+    return 'auditbench installs the plugin itself';
+  if (profile.loggingVariable && key === profile.loggingVariable.toLowerCase()) {
+    return 'auditbench switches logging on and off to measure';
+  }
+  if (profile.name && key === profile.name.toLowerCase()) return 'auditbench installs the plugin itself';
+  return null;
+}
+
+/** What a setting reads as for expectation rules: SQL literals unquoted, names normalised. */
+function plainValues(literals: Record<string, string>, ...more: Settings[]): Record<string, string> {
+  const plain: Record<string, string> = {};
+  for (const [k, v] of Object.entries(literals)) plain[normaliseName(k)] = v.replace(/^'(.*)'$/s, '$1');
+  for (const settings of more) {
+    for (const [k, v] of Object.entries(settings)) plain[normaliseName(k)] = displayValue(v);
+  }
+  return plain;
+}
+
+const titleOf = (profile: PluginProfile, shown: Record<string, string>): string => {
+  const parts = Object.entries(shown).map(([k, v]) => `${k}=${v === '' ? "''" : v}`);
+  return parts.length > 0 ? `${profile.title} (${parts.join(', ')})` : profile.title;
+};
+
+/**
+ * Applies one run's configuration to its profile. `base` is the built-in or custom profile; `optionFile` the run's
+ * option file, already read.
+ */
+export function resolveRun(
+  run: RunConfig,
+  base: PluginProfile,
+  optionFile: LoadedOptionFile | null,
+): ResolvedRun {
+  const fromFile: Record<string, string> = {};
+  const ignored = [...(optionFile?.parsed.ignored ?? [])];
+  for (const [name, value] of Object.entries(optionFile?.parsed.options ?? {})) {
+    const why = managedBy(base, name);
+    if (why) ignored.push(`${name}: ${why}`);
+    else fromFile[name] = value;
+  }
+  const startup: Settings = { ...fromFile, ...run.startupOptions };
+  const settings = { ...base.measureSettings, ...toSqlLiterals(run.settings ?? {}) };
+  const plain = plainValues(base.measureSettings, startup, run.settings ?? {});
+  const derived = base.expectationsFor?.(plain) ?? {};
+  const override: Partial<PluginExpectations> = { ...derived, ...run.expected };
+  const startupOptions = toCnfOptions(startup);
+  const configureStartup: Step[] =
+    Object.keys(startupOptions).length > 0
+      ? [{ kind: 'config', edit: { set: startupOptions } }, { kind: 'restart' }]
+      : [];
+  const expectedOn = Object.fromEntries(
+    Object.entries(base.expectedOn ?? {}).map(([flavor, partial]) => [flavor, { ...partial, ...override }]),
+  );
+  const profile: PluginProfile = {
+    ...base,
+    install: [...configureStartup, ...base.install],
+    measureSettings: settings,
+    expected: { ...base.expected, ...override },
+    ...(base.expectedOn ? { expectedOn } : {}),
+  };
+  const shown = { ...plainValues({}, startup), ...plainValues({}, run.settings ?? {}) };
+  return {
+    id: run.id ?? defaultRunId(run.plugin, base),
+    title: run.title ?? titleOf(base, shown),
+    profile,
+    settings,
+    startupOptions,
+    optionFile: optionFile
+      ? { path: optionFile.path, sha256: createHash('sha256').update(optionFile.text).digest('hex'), ignored }
+      : null,
+    maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
+  };
+}
+
+export function defaultRunId(plugin: RunConfig['plugin'], base: PluginProfile): string {
+  const name = typeof plugin === 'string' ? plugin : base.name;
+  return name.toLowerCase().replace(/[^a-z0-9._-]+/g, '_');
+}
+
+export type { OptionFileReference };
