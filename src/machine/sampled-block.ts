@@ -12,21 +12,12 @@ export interface InterferenceOptions {
   maxRetries?: number;
 }
 
-// Background loads auditbench starts on purpose (the coverage script's) must count as other, not as auditbench.
-const otherRoots = new Set<number>();
-
-/** Counts the process tree of `pid` as another process's load until the returned function is called. */
-export function countAsOther(pid: number): () => void {
-  otherRoots.add(pid);
-  return () => otherRoots.delete(pid);
-}
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Waits until other processes stay under the average limit for `windowMs`; false when the deadline comes first. */
 export async function waitUntilQuiet(deadlineMs: number, windowMs = 5_000): Promise<boolean> {
   while (Date.now() + windowMs < deadlineMs) {
-    const sampler = await startSampler({ otherRoots: [...otherRoots] });
+    const sampler = await startSampler();
     await sleep(windowMs);
     if ((await sampler.stop()).otherCpuPct <= MEAN_OTHER_LIMIT_PCT) return true;
   }
@@ -40,7 +31,7 @@ export async function sampledBlock<B extends object>(
 ): Promise<B & { interference?: BlockInterference }> {
   const { policy = 'warn', deadlineMs = 0, maxRetries = 2 } = options ?? {};
   for (let retries = 0; ; retries++) {
-    const sampler = await startSampler({ otherRoots: [...otherRoots] }).catch(() => null);
+    const sampler = await startSampler().catch(() => null);
     const block = await measure();
     const interference = await sampler?.stop(retries).catch(() => undefined);
     const result = interference ? { ...block, interference } : block;

@@ -57,6 +57,15 @@ async function ancestry(pid: number): Promise<{ pid: number; comm: string }[]> {
   return chain;
 }
 
+// Background loads auditbench starts on purpose (the coverage script's) must count as other, not as auditbench.
+const registeredOtherRoots = new Set<number>();
+
+/** Counts the process tree of `pid` as another process's load until the returned function is called. */
+export function countAsOther(pid: number): () => void {
+  registeredOtherRoots.add(pid);
+  return () => registeredOtherRoots.delete(pid);
+}
+
 export interface SamplerOptions {
   intervalMs?: number;
   /** Trees measured although outside auditbench's (a container's server). */
@@ -76,7 +85,7 @@ export async function startSampler(options: SamplerOptions = {}): Promise<Runnin
     selfRoot: auditbenchRoot(await ancestry(process.pid)),
     measuredComms: MEASURED_COMMS,
     measuredRoots: options.measuredRoots ?? [],
-    otherRoots: options.otherRoots ?? [],
+    otherRoots: [...registeredOtherRoots, ...(options.otherRoots ?? [])],
   };
   const intervals: IntervalUse[] = [];
   let previous = await readSnapshot();

@@ -1,0 +1,173 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { profiles } from '../../fixtures/plugins/index.ts';
+import { formatSummary } from '../../reporters/format-summary.ts';
+import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
+import { measureCalibration, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
+import { loadConfig } from '../../src/config/env.ts';
+import { type BackgroundLoad, startBackgroundLoad } from '../../src/machine/background-load.ts';
+import { type Interference, judgeInterference } from '../../src/machine/block-interference.ts';
+import { startSampler } from '../../src/machine/sampler.ts';
+import { runSteps } from '../../src/plugins/steps.ts';
+import type { Measurement, PluginResult } from '../../src/results/schema.ts';
+import { startServer } from '../../src/servers/start-server.ts';
+import { coverageByCell, formatCoverage, type NullRun } from '../../src/stats/coverage.ts';
+import { getWorkload } from '../../src/workload/workloads.ts';
+import { coverageSettings, type LoadCondition } from './coverage-settings.ts';
+
+// npm run bench:coverage — do the 95% intervals keep their promise here? Two null controls, the A/A design and
+// SQL_ERROR_LOG on OLTP (sysbench's statements never fail, so it logs nothing), run again and again with no added
+// load, under a steady memory-bound load this script starts, and with that load switched on and off mid-run.
+interface CoverageRun extends NullRun {
+  index: number;
+  pairs: number;
+  interference: Interference;
+  /** SQL_ERROR_LOG runs: the per-second trace and switch times, for replaying through the estimator. */
+  traces?: Measurement['runs'];
+  measurement?: Measurement;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+test('coverage of the 95% interval on null controls, with and without a background load', async () => {
+  const config = loadConfig();
+  const settings = coverageSettings(process.env);
+  const workload = getWorkload(config.workload);
+  const profile = profiles.sql_error_log;
+  const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
+  const log = (message: string) => console.log(`[coverage · ${workload.name}] ${message}`);
+  await using server = await startServer(config);
+  await runSteps(server, profile.install, 'Installing');
+  await prepareMeasurement(server, workload, log);
+  const runs: CoverageRun[] = [];
+
+  // The load runs for the whole measurement ('load'), or starts a few seconds into the measured block and stops
+  // halfway through it ('steps'), which gives the estimator the kind of speed step this VM's neighbours cause.
+  async function underCondition<T>(condition: LoadCondition, measure: () => Promise<T>): Promise<T> {
+    let load: BackgroundLoad | null = null;
+    const timers: NodeJS.Timeout[] = [];
+    const start = async () => {
+      load = await startBackgroundLoad({ processes: settings.loadProcesses });
+    };
+    if (condition === 'load') await start();
+    if (condition === 'steps') {
+      const blockS =
+        2 *
+        workload.pairs *
+        (workload.design.kind === 'toggle' ? workload.design.segmentS : workload.durationS);
+      timers.push(setTimeout(() => void start(), (workload.warmupS + blockS / 4) * 1000));
+      timers.push(
+        setTimeout(
+          () => void (load as BackgroundLoad | null)?.stop(),
+          (workload.warmupS + (3 * blockS) / 4) * 1000,
+        ),
+      );
+    }
+    try {
+      return await measure();
+    } finally {
+      for (const timer of timers) clearTimeout(timer);
+      await sleep(100);
+      await (load as BackgroundLoad | null)?.stop();
+    }
+  }
+
+  async function sampled<T>(measure: () => Promise<T>): Promise<[T, Interference]> {
+    const sampler = await startSampler();
+    const value = await measure();
+    return [value, judgeInterference([await sampler.stop()], 'warn')];
+  }
+
+  for (let index = 1; index <= settings.runs; index++) {
+    // Alternate the order of conditions so that a drift over the session does not fall on one of them.
+    const order = index % 2 === 1 ? settings.conditions : [...settings.conditions].reverse();
+    for (const condition of order) {
+      const [aa, aaInterference] = await underCondition(condition, () =>
+        sampled(() => measureCalibration(server, workload, () => {})),
+      );
+      runs.push({
+        index,
+        condition,
+        design: 'A/A',
+        ci95Pct: aa.biasCi95,
+        estimatePct: aa.biasPct,
+        pairs: aa.pairs,
+        interference: aaInterference,
+      });
+      const [gate, gateInterference] = await underCondition(condition, () =>
+        sampled(() =>
+          measureGate(server, profile, workload, { limitPct, calibration: null, progress: () => {} }),
+        ),
+      );
+      runs.push({
+        index,
+        condition,
+        design: 'SQL_ERROR_LOG',
+        ci95Pct: gate.overheadCi95 ?? [Number.NaN, Number.NaN],
+        estimatePct: gate.overheadPct,
+        pairs: gate.pairs,
+        interference: gateInterference,
+        traces: gate.runs,
+        measurement: { ...gate, interference: gateInterference },
+      });
+      for (const run of runs.slice(-2)) {
+        log(
+          `${index}/${settings.runs} ${condition} · ${run.design}: ${run.estimatePct.toFixed(2)}% [${run.ci95Pct.map((v) => v.toFixed(2)).join(', ')}], ${run.pairs} pairs; ${run.interference.reason}`,
+        );
+      }
+    }
+  }
+
+  const cells = coverageByCell(runs);
+  const selfPct = Math.max(...runs.map((r) => r.interference.selfCpuPct));
+  const otherPct = (condition: string) => {
+    const inCondition = runs.filter((r) => r.condition === condition);
+    return inCondition.reduce((s, r) => s + r.interference.otherCpuPct, 0) / inCondition.length;
+  };
+  console.log(
+    [
+      `\nbench:coverage (${workload.name} workload, ${server.info.flavor} ${server.info.version}, ${settings.runs} runs per condition and design)`,
+      formatCoverage(cells),
+      ...settings.conditions.map(
+        (c) => `${c}: other processes used ${otherPct(c).toFixed(0)}% of a core on average during its runs`,
+      ),
+      `auditbench's own CPU while measuring: at most ${selfPct.toFixed(1)}% of a core`,
+    ].join('\n'),
+  );
+  // The summary as a gate run prints it, for one run with the load and one without: only the first is marked.
+  const examples = ['load', 'quiet'].flatMap((c) => {
+    const run = runs.find((r) => r.condition === c && r.measurement);
+    return run?.measurement ? [asResult(run.measurement, c, server.info)] : [];
+  });
+  if (examples.length > 0)
+    console.log(`\nSummary rows of one SQL_ERROR_LOG run per condition:\n${formatSummary(examples)}`);
+  await mkdir(config.reportDir, { recursive: true });
+  await writeFile(
+    path.join(config.reportDir, 'coverage.json'),
+    `${JSON.stringify({ workload: workload.name, server: server.info, settings, cells, runs }, null, 2)}\n`,
+  );
+  expect(runs).toHaveLength(settings.runs * settings.conditions.length * 2);
+});
+
+function asResult(m: Measurement, condition: string, server: PluginResult['server']): PluginResult {
+  return {
+    plugin: 'SQL_ERROR_LOG',
+    title: `SQL_ERROR_LOG (${condition})`,
+    server,
+    workload: 'coverage',
+    baselineTps: m.baselineTps,
+    pluginTps: m.pluginTps,
+    overheadPct: m.overheadPct,
+    limitPct: m.limitPct,
+    verdict: m.verdict,
+    overheadCi95: m.overheadCi95,
+    pairs: m.pairs,
+    noiseFloorPct: null,
+    minDetectablePct: null,
+    logBytesPerTxn: m.logBytesPerTxn,
+    lifecycle: [],
+    measurement: m,
+    calibration: null,
+  };
+}
