@@ -4,8 +4,8 @@ import type { HistoryEntry } from '../src/history/entry.ts';
 import type { Measurement, PluginResult } from '../src/results/schema.ts';
 
 type Arm = 'off' | 'on';
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
-const WIDTH = 640;
+export const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+export const WIDTH = 640;
 const armScale = { domain: ['off', 'on'], range: ['#4c78a8', '#e45756'] };
 // Separate runs sit side by side on one axis, a short gap apart.
 const RUN_GAP_S = 2;

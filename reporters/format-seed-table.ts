@@ -135,7 +135,8 @@ function baselineNote(runs: PluginResult[]): string[] {
   ];
 }
 
-function findingsOf(r: PluginResult): string[] {
+/** What the lifecycle checks of one result found: each mismatch with the profile, or that all matched. */
+export function lifecycleFindings(r: PluginResult): string[] {
   const failed = r.lifecycle.filter((c) => !c.ok);
   if (r.lifecycle.length === 0) return [`${runLabel(r)}: no lifecycle check recorded.`];
   if (failed.length === 0)
@@ -172,7 +173,7 @@ export function seedTable(results: readonly PluginResult[]): SeedTable | null {
       `Seed figures are for reference, not assertions: ${seedReference.source}, on ${seedReference.server}, ${seedReference.workload}.`,
       `Its log rates divide its totals (${seedLogs}, read as decimal units) by its transactions and ${seedReference.runMinutes} minutes.`,
     ],
-    findings: runs.flatMap(findingsOf),
+    findings: runs.flatMap(lifecycleFindings),
   };
 }
 

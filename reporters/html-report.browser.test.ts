@@ -21,6 +21,7 @@ const ARGS = [
 ];
 // The marks each chart must have drawn (Vega's SVG renderer: one group per mark, class mark-<type>).
 const MARKS = {
+  overview: ['.mark-rule line', '.mark-symbol path', '.mark-rect path'],
   timeline: ['.mark-rect path', '.mark-line path'],
   overhead: ['.mark-rule line', '.mark-symbol path', '.mark-text text'],
   trend: ['.mark-rule line', '.mark-line path', '.mark-symbol path'],
@@ -59,7 +60,7 @@ test('index.html renders in headless Chromium: no console error, no request, eve
       MARKS,
     );
     expect(problems).toEqual([]);
-    expect(counts.map((c) => c.name)).toEqual(['timeline', 'overhead', 'trend']);
+    expect(counts.map((c) => c.name)).toEqual(['overview', 'timeline', 'overhead', 'trend']);
     for (const chart of counts) {
       expect(chart.visible, `${chart.name} is drawn at a readable size`).toBe(true);
       expect(
@@ -68,6 +69,19 @@ test('index.html renders in headless Chromium: no console error, no request, eve
       ).toBe(true);
     }
     expect(await page.locator('figure.chart[data-empty]').count()).toBe(3);
+    // The overview comes first: its chart, then the seed's table (nine measures), whole within the window.
+    expect(await page.locator('section').first().locator('h2').textContent()).toBe('Overview');
+    const table = await page
+      .locator('section')
+      .first()
+      .locator('table')
+      .evaluate((t) => ({
+        rows: t.querySelectorAll('tbody tr').length,
+        right: t.getBoundingClientRect().right,
+        viewport: t.ownerDocument.documentElement.clientWidth,
+      }));
+    expect(table.rows).toBe(9);
+    expect(table.right).toBeLessThanOrEqual(table.viewport);
   } finally {
     await browser.close();
     await rm(dir, { recursive: true, force: true });

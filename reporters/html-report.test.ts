@@ -10,7 +10,9 @@ const figures = (html: string) =>
 
 test('every chart of a recorded run is rendered SVG with its marks; an unfinished one says why', async () => {
   const html = await buildHtmlReport(recordedReportInput());
-  const [measured, unmeasured] = html.split('<section>').slice(1).map(figures);
+  const [overview, measured, unmeasured] = html.split('<section>').slice(1).map(figures);
+  expect(overview?.map((f) => [f.name, f.empty])).toEqual([['overview', false]]);
+  expect(overview?.[0]?.body).toMatch(/class="mark-rule[\s\S]*class="mark-symbol[\s\S]*class="mark-rect/);
   const byName = Object.fromEntries((measured ?? []).map((f) => [f.name, f]));
   expect(Object.keys(byName)).toEqual(['timeline', 'overhead', 'trend']);
   expect(byName.timeline?.body).toMatch(/class="mark-rect[\s\S]*class="mark-line/);
@@ -20,6 +22,20 @@ test('every chart of a recorded run is rendered SVG with its marks; an unfinishe
   expect(unmeasured?.map((f) => f.empty)).toEqual([true, true, true]);
   expect(html).toContain('Unmeasured &lt;plugin&gt; &amp; co');
   expect(html).not.toMatch(/<script|https?:\/\/(?!www\.w3\.org)/);
+});
+
+test('the report opens with the overview: the ranked chart, the seed table and the lifecycle findings', async () => {
+  const html = await buildHtmlReport(recordedReportInput());
+  const overview = html.split('<section>')[1] ?? '';
+  expect(overview).toMatch(/^\n<h2>Overview<\/h2>\n<p>2 runs: 1 pass, 1 error\.<\/p>/);
+  expect(overview).toContain('No overhead estimate: Unmeasured &lt;plugin&gt; &amp; co.');
+  expect(overview).toContain('<caption>The seed&#39;s comparison, this run beside it</caption>');
+  expect(overview.match(/<tr><th scope="row">/g)).toHaveLength(9);
+  expect(overview).toContain(
+    '<tr><th scope="row">throughput loss % [95% CI]</th><td>7.3 [-24.7, 31.0]</td><td>–</td><td class="seed">40.8 (one run)</td></tr>',
+  );
+  expect(overview).toContain('<h3>Lifecycle findings</h3>');
+  expect(overview).toContain('<li>MariaDB server_audit: all 9 lifecycle checks as the profile expects.</li>');
 });
 
 test('text is escaped, SVG is not', () => {

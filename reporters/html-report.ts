@@ -4,10 +4,10 @@ import type { PluginResult, ResultsFile } from '../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from './chart-specs.ts';
 import { formatComparison } from './format-comparison.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
+import { interferenceLines } from './format-interference.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
 import { runLabel } from './format-summary.ts';
 import { overviewSpec } from './overview-spec.ts';
-import { interferenceLines } from './format-interference.ts';
 import { renderSvg } from './render-chart.ts';
 
 export interface HtmlReportInput {
@@ -74,7 +74,7 @@ async function overviewSection(results: readonly PluginResult[]): Promise<Report
   return {
     heading: 'Overview',
     lines: [
-      `${results.length} runs: ${counts.join(', ')}.`,
+      `${results.length} run${results.length === 1 ? '' : 's'}: ${counts.join(', ')}.`,
       ...(unmeasured.length > 0 ? [`No overhead estimate: ${unmeasured.join(', ')}.`] : []),
     ],
     figures: [
