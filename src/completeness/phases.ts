@@ -1,0 +1,121 @@
+import { listLogFiles } from '../plugins/log-reader.ts';
+import { runSteps } from '../plugins/steps.ts';
+import type { CompletenessPhase } from '../results/schema.ts';
+import type { StartedServer } from '../servers/started-server.ts';
+import { runSysbench } from '../workload/sysbench-runner.ts';
+import type { SentMarker } from './count.ts';
+import { markerItems, runMarkers } from './marker-workload.ts';
+import { type CompletenessContext, phaseRecord, sentKinds, startPhase } from './phase-context.ts';
+import { readMarkers } from './read-markers.ts';
+
+const SETTLE_MS = 3_000;
+const LIST_EVERY_MS = 250;
+// Longer than any phase: sysbench is stopped when the phase ends.
+const LOAD_LIMIT_S = 600;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Commits so far: sysbench's oltp_read_write commits once per transaction, so the difference over a phase is its TPS. */
+export async function commits(server: StartedServer): Promise<number> {
+  const { rows } = await server.query("SHOW GLOBAL STATUS LIKE 'Com\\_commit'");
+  return Number(rows[0]?.Value ?? 0);
+}
+
+/** The markers alone: each kind exactly `perKind` times from several connections, no load, no rotation expected. */
+export async function quietPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
+  const startedMs = Date.now();
+  const { names, files } = await startPhase(ctx);
+  const items = markerItems(sentKinds(ctx.claims), ctx.sizes.perKind);
+  const { sent } = await runMarkers(ctx.server.connection, names, items, {
+    connections: ctx.sizes.connections,
+  });
+  const reading = await readMarkers(ctx.server, ctx.profile, names.tag, {
+    sent,
+    claims: ctx.claims,
+    settleMs: SETTLE_MS,
+  });
+  return phaseRecord(ctx, { phase: 'quiet', sent, reading, files, loadTps: null, startedMs });
+}
+
+/** Starts sysbench on the prepared tables and resolves once its threads run; `stop` ends it. */
+export async function startLoad(ctx: CompletenessContext): Promise<{ stop: () => Promise<void> }> {
+  const controller = new AbortController();
+  let started: () => void = () => {};
+  const running = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+  const load = runSysbench(ctx.server.connection, ctx.workload, {
+    durationS: LOAD_LIMIT_S,
+    signal: controller.signal,
+    onThreadsStarted: started,
+  }).then(
+    (run) => (run.ok ? 'sysbench ended early' : `sysbench stopped: ${run.reason}`),
+    (error: unknown) => (controller.signal.aborted ? null : String(error)),
+  );
+  const early = await Promise.race([running.then(() => null), load]);
+  if (early) throw new Error(`The load for the completeness check did not start: ${early}`);
+  return {
+    async stop() {
+      controller.abort();
+      await load;
+    },
+  };
+}
+
+/**
+ * Rounds of `perKind` markers per kind while sysbench loads the server, until the log has rotated
+ * `minRotations` times (by the plugin's size rotation, or the harness switching files) or `maxLoadS` is spent.
+ */
+export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
+  const startedMs = Date.now();
+  const { names, files } = await startPhase(ctx);
+  const load = await startLoad(ctx);
+  const commitsBefore = await commits(ctx.server);
+  const loadStartedMs = Date.now();
+  let running = true;
+  const lister = setInterval(() => {
+    listLogFiles(ctx.server, ctx.profile).then(
+      (list) => files.observe(list),
+      () => {},
+    );
+  }, LIST_EVERY_MS);
+  const switching = switchFiles(ctx, () => running);
+  const sent: SentMarker[] = [];
+  try {
+    for (let first = 1; ; first += ctx.sizes.perKind) {
+      const items = markerItems(sentKinds(ctx.claims), ctx.sizes.perKind, first);
+      const run = await runMarkers(ctx.server.connection, names, items, {
+        connections: ctx.sizes.connections,
+      });
+      sent.push(...run.sent);
+      const { rotations } = files.summarise(await listLogFiles(ctx.server, ctx.profile));
+      const elapsedS = (Date.now() - loadStartedMs) / 1000;
+      ctx.progress(`load: ${sent.length} markers sent, ${rotations} rotations in ${elapsedS.toFixed(0)} s`);
+      if (run.connectionLost || rotations >= ctx.sizes.minRotations || elapsedS >= ctx.sizes.maxLoadS) break;
+    }
+  } finally {
+    running = false;
+    clearInterval(lister);
+    await switching;
+  }
+  const loadTps = (await commits(ctx.server)) - commitsBefore;
+  const loadS = (Date.now() - loadStartedMs) / 1000;
+  await load.stop();
+  const reading = await readMarkers(ctx.server, ctx.profile, names.tag, {
+    sent,
+    claims: ctx.claims,
+    settleMs: SETTLE_MS,
+  });
+  return phaseRecord(ctx, { phase: 'load', sent, reading, files, loadTps: loadTps / loadS, startedMs });
+}
+
+/** For a log with no rotation of its own: runs the setup's switch steps every `everyMs` while `active()`. */
+async function switchFiles(ctx: CompletenessContext, active: () => boolean): Promise<void> {
+  const plan = ctx.setup.rotation;
+  if (plan.kind !== 'switch') return;
+  for (let k = 1; ; k++) {
+    await sleep(plan.everyMs);
+    if (!active()) return;
+    await runSteps(ctx.server, plan.steps(k), `Switching ${ctx.profile.name} to a new file`);
+  }
+}

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
+import { completenessSetupFor } from '../fixtures/completeness.ts';
+import { matrixProfiles } from '../fixtures/plugins/index.ts';
+import { formatCompletenessTable } from '../reporters/format-completeness.ts';
+import { crashPhase } from '../src/completeness/crash-phase.ts';
+import type { CompletenessContext } from '../src/completeness/phase-context.ts';
+import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
+import { smokeSizes } from '../src/completeness/setup.ts';
+import { loadConfig } from '../src/config/env.ts';
+import { configHash } from '../src/history/config-hash.ts';
+import type { PluginProfile } from '../src/plugins/profile.ts';
+import { runSteps, setGlobals } from '../src/plugins/steps.ts';
+import { describeMachine } from '../src/results/machine.ts';
+import type { CompletenessPhase } from '../src/results/schema.ts';
+import type { ResultKey } from '../src/results/task-meta.ts';
+import { startServer } from '../src/servers/start-server.ts';
+import type { StartedServer } from '../src/servers/started-server.ts';
+import { prepareSysbench } from '../src/workload/sysbench-runner.ts';
+import { getWorkload } from '../src/workload/workloads.ts';
+import { unavailableReason } from './shared/availability.ts';
+
+/**
+ * Does the plugin lose, duplicate or tear events? Markers of every kind, counted in every log file: quiet, under
+ * sysbench with the log rotating, and across a SIGKILL (src/completeness). One fresh server per plugin.
+ */
+const config = loadConfig();
+const workload = getWorkload(config.workload);
+
+function completenessSuite(profile: PluginProfile): void {
+  const setup = completenessSetupFor(profile);
+  if (!setup) return;
+  let server: StartedServer | undefined;
+  let ctx: CompletenessContext | undefined;
+  let skipReason: string | null = null;
+  const log = (message: string) => console.log(`[completeness · ${profile.title}] ${message}`);
+
+  const key = (s: StartedServer): ResultKey => ({
+    plugin: profile.name,
+    title: profile.title,
+    server: s.info,
+    workload: workload.name,
+    limitPct: config.maxOverheadPct ?? profile.maxOverheadPct,
+    configHash: configHash(profile),
+    machine: describeMachine(),
+  });
+
+  async function phase(context: TestContext, run: (c: CompletenessContext) => Promise<CompletenessPhase>) {
+    if (skipReason) context.skip(skipReason);
+    if (!ctx || !server) throw new Error('The server did not start; see the error of the first test');
+    const record = await run(ctx);
+    context.task.meta.auditbench = { ...key(server), kind: 'completeness', completeness: record };
+    log(`${record.phase}: ${record.reason}\n${formatCompletenessTable(record)}`);
+    expect(record.ok, `${profile.title}, ${record.phase}: ${record.reason}`).toBe(true);
+  }
+
+  describe(`completeness: ${profile.title}`, () => {
+    beforeAll(async () => {
+      server = await startServer(config);
+      skipReason = await unavailableReason(server, profile);
+      if (skipReason) return log(`skipped: ${skipReason}`);
+      await runSteps(server, profile.install, `Installing ${profile.name}`);
+      const rotation = setup.rotation;
+      if (rotation.kind === 'size' && profile.log.rotation) {
+        const steps = profile.log.rotation.configure(rotation.sizeBytes, rotation.rotations);
+        await runSteps(server, steps, `Configuring ${profile.name} rotation`);
+      }
+      log(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
+      await prepareSysbench(server.connection, workload);
+      await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
+      await runSteps(server, profile.enable, `Enabling ${profile.name}`);
+      ctx = {
+        server,
+        profile,
+        setup,
+        claims: setup.claims(profile),
+        sizes: smokeSizes,
+        workload,
+        schema: 'auditbench_completeness',
+        progress: log,
+      };
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    test('quiet: every claimed marker logged once, excluded kinds absent', (context) =>
+      phase(context, quietPhase));
+    test(`under load, ${smokeSizes.minRotations}+ rotations: nothing lost or duplicated`, (context) =>
+      phase(context, loadPhase));
+    test('SIGKILL under load: lines parse, crash losses counted, state after restart as profiled', (context) =>
+      phase(context, crashPhase));
+  });
+}
+
+for (const profile of matrixProfiles) completenessSuite(profile);
