@@ -1,4 +1,5 @@
 import type { Reporter, TestModule } from 'vitest/node';
+import { formatUnmeasured, outlineTests, unmeasuredItems } from './format-unmeasured.ts';
 import { reportsSettled } from './run-end.ts';
 
 /** Ends the run with one plain 'N passed, N failed, N skipped' line that CI systems and scripts can read. */
@@ -15,6 +16,8 @@ export default class ClosingLineReporter implements Reporter {
     }
     // The report writers print as they finish; this line must come after them to be the closing line.
     await reportsSettled(testModules);
+    // What was asked for and not measured (issue 16), so that a green count cannot hide a missing server.
+    process.stdout.write(`\n${formatUnmeasured(unmeasuredItems(outlineTests(testModules)))}`);
     process.stdout.write(
       `\ntests: ${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped\n`,
     );

@@ -1,5 +1,11 @@
 import { expect, test } from 'vitest';
-import { classifyInstallFailure, describeCell, type MatrixCell } from './cell.ts';
+import {
+  classifyInstallFailure,
+  describeCell,
+  type MatrixCell,
+  serverFromImage,
+  unavailableCell,
+} from './cell.ts';
 
 test.for([
   [
@@ -45,4 +51,28 @@ test("the reason is the server's answer, not our wrapping", () => {
     reason:
       "ERROR 1126 (HY000): Can't open shared library '/usr/lib/mysql/plugin/server_audit.so' (errno: 11 undefined symbol: PSI_server)",
   });
+});
+
+test.for([
+  ['auditbench/mysql:9.7', 'mysql', '9.7'],
+  ['auditbench/mariadb:10.11', 'mariadb', '10.11'],
+  ['percona/percona-server:8.4', 'percona', '8.4'],
+  ['localhost:5000/mysql', 'mysql', 'unknown version'],
+] as const)('serverFromImage(%s) is %s %s', ([image, flavor, version]) => {
+  expect(serverFromImage(image)).toEqual({ flavor, version });
+});
+
+test('unavailableCell: an unavailable outcome with the reason and the log lines, nothing measured', () => {
+  const cell = unavailableCell('MySQL NULL_AUDIT', {
+    image: 'auditbench/mysql:9.7',
+    reason: 'its image build failed',
+    details: ['E: Failed getting release file'],
+  });
+  expect(cell).toMatchObject({
+    outcome: 'unavailable',
+    server: { flavor: 'mysql', version: '9.7', image: 'auditbench/mysql:9.7', target: 'container' },
+    details: ['E: Failed getting release file'],
+    overheadPct: null,
+  });
+  expect(describeCell(cell)).toBe('unavailable: its image build failed');
 });

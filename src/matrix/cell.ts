@@ -39,3 +39,33 @@ export function describeCell(cell: MatrixCell): string {
   const lifecycle = cell.lifecycleOk === false ? ', lifecycle mismatches' : '';
   return `works: ${overhead} ${cell.verdict ?? ''}${lifecycle}`.trim();
 }
+
+/** A requested server that could not be built or started: what the column says instead of outcomes. */
+export interface UnavailableServer {
+  image: string;
+  reason: string;
+  /** The build log's last lines, or the failed start's. */
+  details: string[];
+}
+
+/** The server's flavour and version as far as its image name tells, for a column nothing ran in. */
+export function serverFromImage(image: string): { flavor: MatrixCell['server']['flavor']; version: string } {
+  const flavor = /percona/i.test(image) ? 'percona' : /mysql/i.test(image) ? 'mysql' : 'mariadb';
+  const tag = /:([^:/]+)$/.exec(image)?.[1] ?? 'unknown version';
+  return { flavor, version: tag };
+}
+
+/** The cell of a plugin on a server that was requested and never ran: outcome 'unavailable', with the reason. */
+export function unavailableCell(plugin: string, server: UnavailableServer): MatrixCell {
+  return {
+    plugin,
+    server: { ...serverFromImage(server.image), target: 'container', image: server.image, imageBuild: null },
+    outcome: 'unavailable',
+    reason: server.reason,
+    details: server.details,
+    lifecycleOk: null,
+    overheadPct: null,
+    overheadCi95: null,
+    verdict: null,
+  };
+}

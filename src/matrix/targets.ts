@@ -1,15 +1,30 @@
-import { access } from 'node:fs/promises';
+import { access, readFile } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import type { Config } from '../config/env.ts';
-import { dockerAvailable } from '../servers/docker-engine.ts';
+import { containerRuntime, missingImageAdvice } from '../servers/docker-engine.ts';
 import type { StartOptions } from '../servers/start-server.ts';
+import type { UnavailableServer } from './cell.ts';
+import {
+  type BuildFailure,
+  buildRecordName,
+  type ImageBuild,
+  imageBuildFromLabels,
+  parseBuildFailure,
+  whyUnavailable,
+} from './image-build.ts';
 
-/** One column of the matrix: a server to start, or the reason it cannot be. */
+/** One column of the matrix: a server to start, or why it cannot be. */
 export interface MatrixTarget {
   label: string;
   image: string | null;
   config: Config;
   start: StartOptions;
-  unavailable: string | null;
+  /** The requested server that cannot be tried here, with the reason; null when it can. */
+  unavailable: UnavailableServer | null;
+  /** The user opted out of containers (AUDITBENCH_DOCKER=0): an unavailable column is skipped, not failed. */
+  optedOut: boolean;
+  /** The image's suite and package versions, from its labels. */
+  build: ImageBuild | null;
 }
 
 export interface Borrowed {
@@ -17,14 +32,72 @@ export interface Borrowed {
   into: (image: string) => boolean;
 }
 
+/** Where scripts/docker/build-images.sh records the builds that failed. */
+export const buildRecordDir = fileURLToPath(new URL('../../.auditbench/image-builds/', import.meta.url));
+
 const exists = (file: string) =>
   access(file).then(
     () => true,
     () => false,
   );
 
-/** The local server, plus one container per image in AUDITBENCH_IMAGES (skipped with the reason without Docker). */
-export async function matrixTargets(config: Config, borrowed: Borrowed[] = []): Promise<MatrixTarget[]> {
+async function lastBuildFailure(image: string): Promise<BuildFailure | null> {
+  const text = await readFile(`${buildRecordDir}${buildRecordName(image)}`, 'utf8').catch(() => null);
+  return text === null ? null : parseBuildFailure(text);
+}
+
+/** The image's labels, or null when the engine does not have it; throws when no engine answers. */
+async function imageLabels(image: string): Promise<Record<string, string> | null> {
+  const client = await containerRuntime();
+  const info = await client.container.dockerode
+    .getImage(image)
+    .inspect()
+    .catch(() => null);
+  return info ? (info.Config?.Labels ?? {}) : null;
+}
+
+async function imageTarget(
+  config: Config,
+  image: string,
+  pluginFiles: string[],
+  optedOut: boolean,
+): Promise<MatrixTarget> {
+  let engineProblem: string | null = null;
+  let labels: Record<string, string> | null = null;
+  try {
+    labels = await imageLabels(image);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    engineProblem = optedOut
+      ? `${why} (AUDITBENCH_DOCKER=0)`
+      : `${why}; AUDITBENCH_DOCKER=0 opts out of containers`;
+  }
+  const why = whyUnavailable({
+    engineProblem,
+    present: labels !== null,
+    failure: labels === null ? await lastBuildFailure(image) : null,
+    missingAdvice: missingImageAdvice(image),
+  });
+  return {
+    label: image,
+    image,
+    config: { ...config, target: 'container' },
+    start: { image, pluginFiles },
+    unavailable: why ? { image, ...why } : null,
+    optedOut,
+    build: imageBuildFromLabels(labels),
+  };
+}
+
+/**
+ * The local server, plus one container per image in AUDITBENCH_IMAGES. An image that is missing, failed to
+ * build, or has no engine to run on is still a column: it says why, and fails unless the user opted out.
+ */
+export async function matrixTargets(
+  config: Config,
+  borrowed: Borrowed[] = [],
+  options: { optedOut: boolean } = { optedOut: false },
+): Promise<MatrixTarget[]> {
   const targets: MatrixTarget[] = [
     {
       label: 'local server',
@@ -32,18 +105,14 @@ export async function matrixTargets(config: Config, borrowed: Borrowed[] = []): 
       config: { ...config, target: 'local' },
       start: {},
       unavailable: null,
+      optedOut: false,
+      build: null,
     },
   ];
   for (const image of config.images) {
     const pluginFiles: string[] = [];
     for (const b of borrowed) if (b.into(image) && (await exists(b.file))) pluginFiles.push(b.file);
-    targets.push({
-      label: image,
-      image,
-      config: { ...config, target: 'container' },
-      start: { image, pluginFiles },
-      unavailable: await dockerAvailable(image),
-    });
+    targets.push(await imageTarget(config, image, pluginFiles, options.optedOut));
   }
   return targets;
 }
