@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { perEventSchema } from '../per-event/record.ts';
 import { interferenceSchema } from '../machine/block-interference.ts';
 
 const json: z.ZodType<unknown> = z.lazy(() =>
@@ -89,6 +90,48 @@ export const machineSchema = z.object({
   node: z.string(),
 });
 
+/** One event kind of one completeness phase (src/completeness/count.ts explains each count). */
+export const completenessKindSchema = z.object({
+  kind: z.string(),
+  claim: z.enum(['logged', 'absent', 'unchecked']),
+  sent: z.number().int(),
+  acked: z.number().int(),
+  refused: z.number().int(),
+  unanswered: z.number().int(),
+  logged: z.number().int(),
+  lost: z.number().int(),
+  duplicated: z.number().int(),
+  strays: z.number().int(),
+  unansweredLogged: z.number().int(),
+  ok: z.boolean(),
+});
+
+/** One phase of the completeness check: quiet, under load with rotation, or SIGKILL under load. */
+export const completenessPhaseSchema = z.object({
+  phase: z.enum(['quiet', 'load', 'crash']),
+  kinds: z.array(completenessKindSchema),
+  rotations: z.number().int(),
+  /** Log files deleted before they were read (a rotation count too small for the phase). */
+  filesDeleted: z.number().int(),
+  logFiles: z.number().int(),
+  tornLines: z.number().int(),
+  damagedLines: z.number().int(),
+  /** sysbench TPS while the markers were sent; null without load. */
+  loadTps: z.number().nullable(),
+  /** Acked markers missing from the log at a crash; null outside the crash phase. */
+  lostAtCrash: z.number().int().nullable(),
+  /** After the crash: whether the plugin is installed and logging as the profile expects after a restart. */
+  afterRestart: z
+    .object({ expected: z.record(z.string(), z.boolean()), observed: z.record(z.string(), z.boolean()) })
+    .nullable(),
+  /** The plugin's variables as read from the server, buffering settings included. */
+  settings: z.record(z.string(), z.string()),
+  durabilityNote: z.string(),
+  durationS: z.number(),
+  ok: z.boolean(),
+  reason: z.string(),
+});
+
 /** One plugin on one server with one workload: what results.json holds per entry. */
 export const pluginResultSchema = z.object({
   /** The configuration run (auditbench.config.ts) this result belongs to; absent in results before runs existed. */
@@ -123,6 +166,10 @@ export const pluginResultSchema = z.object({
   configHash: z.string().optional(),
   /** The machine that measured this result, when the suite attached it: shards merged elsewhere keep it. */
   machine: machineSchema.optional(),
+  /** Completeness phases (suites/completeness.test.ts), when that suite ran for this plugin. */
+  completeness: z.array(completenessPhaseSchema).optional(),
+  /** Per-event costs, their production projection and the cross-check with sysbench (suites/per-event.test.ts). */
+  perEvent: perEventSchema.optional(),
 });
 
 /** What a locally built image was built from, out of its labels (scripts/docker/build-images.sh). */
@@ -166,3 +213,5 @@ export type PluginResult = z.infer<typeof pluginResultSchema>;
 export type ResultsFile = z.infer<typeof resultsFileSchema>;
 export type Machine = z.infer<typeof machineSchema>;
 export type MatrixCellRecord = z.infer<typeof matrixCellSchema>;
+export type CompletenessPhase = z.infer<typeof completenessPhaseSchema>;
+export type CompletenessKind = z.infer<typeof completenessKindSchema>;
