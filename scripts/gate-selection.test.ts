@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { importClosure, relativeImports, selectSuites } from './gate-selection.ts';
+import { importClosure, relativeImports, selectRuns, selectSuites } from './gate-selection.ts';
 
 test('relative imports, re-exports and dynamic imports are found and resolved; packages are not', () => {
   const source = `
@@ -81,5 +81,32 @@ describe('selectSuites', () => {
     ['nothing', []],
   ] as const)('%s: nothing to run', ([, changed]) => {
     expect(select(...changed)).toEqual({ kind: 'none' });
+  });
+});
+
+describe('selectRuns', () => {
+  const base = {
+    server_audit: { hash: 'a', limitPct: 50 },
+    'server_audit-connect': { hash: 'b', limitPct: 50 },
+    general_log: { hash: 'c', limitPct: 50 },
+  };
+  test('only the run whose configuration changed, and new runs, are selected, each with why', () => {
+    const head = {
+      server_audit: { hash: 'a', limitPct: 50 },
+      'server_audit-connect': { hash: 'B', limitPct: 50 },
+      general_log: { hash: 'c', limitPct: 30 },
+      sql_error_log: { hash: 'd', limitPct: 50 },
+    };
+    expect(selectRuns(head, base)).toEqual([
+      { run: 'server_audit-connect', because: 'settings, profile or option file changed' },
+      { run: 'general_log', because: 'limit changed from 50% to 30%' },
+      { run: 'sql_error_log', because: 'new run' },
+    ]);
+  });
+  test('nothing changed selects nothing; a base without runs selects all', () => {
+    expect(selectRuns(base, base)).toEqual([]);
+    expect(selectRuns({ x: { hash: 'a', limitPct: 1 } }, null)).toEqual([
+      { run: 'x', because: 'the base has no configuration runs' },
+    ]);
   });
 });

@@ -66,3 +66,28 @@ export function selectSuites(input: {
   });
   return suites.length > 0 ? { kind: 'some', suites } : { kind: 'none' };
 }
+
+/** What decides whether a run must be measured again: its effective configuration and its limit. */
+export interface RunFingerprint {
+  hash: string;
+  limitPct: number;
+}
+
+/**
+ * The configuration runs a change needs: new runs, and runs whose settings, profile or option file (the hash) or
+ * limit differ from the base's. `base` null: the base has no configuration runs, so every run is new.
+ */
+export function selectRuns(
+  head: Readonly<Record<string, RunFingerprint>>,
+  base: Readonly<Record<string, RunFingerprint>> | null,
+): { run: string; because: string }[] {
+  return Object.entries(head).flatMap(([run, now]) => {
+    const before = base?.[run];
+    if (!before) return [{ run, because: base ? 'new run' : 'the base has no configuration runs' }];
+    if (before.hash !== now.hash) return [{ run, because: 'settings, profile or option file changed' }];
+    if (before.limitPct !== now.limitPct) {
+      return [{ run, because: `limit changed from ${before.limitPct}% to ${now.limitPct}%` }];
+    }
+    return [];
+  });
+}

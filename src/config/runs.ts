@@ -73,8 +73,13 @@ export function resolveRun(
     else fromFile[name] = value;
   }
   const startup: Settings = { ...fromFile, ...run.startupOptions };
-  const settings = { ...base.measureSettings, ...toSqlLiterals(run.settings ?? {}) };
-  const plain = plainValues(base.measureSettings, startup, run.settings ?? {});
+  // A startup option wins over the profile's default SET GLOBAL of the same variable, which would undo it.
+  const startupNames = new Set(Object.keys(startup).map(normaliseName));
+  const defaults = Object.fromEntries(
+    Object.entries(base.measureSettings).filter(([name]) => !startupNames.has(normaliseName(name))),
+  );
+  const settings = { ...defaults, ...toSqlLiterals(run.settings ?? {}) };
+  const plain = plainValues(defaults, startup, run.settings ?? {});
   const derived = base.expectationsFor?.(plain) ?? {};
   const override: Partial<PluginExpectations> = { ...derived, ...run.expected };
   const startupOptions = toCnfOptions(startup);
