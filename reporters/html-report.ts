@@ -96,7 +96,7 @@ export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
     file.results.map(async (r, i) => {
       const comparison = input.comparisons[i];
       return {
-        heading: `${r.title} · ${r.server.flavor} ${r.server.version} (${r.server.target}) · ${r.workload}`,
+        heading: `${runLabel(r)} · ${r.server.flavor} ${r.server.version} (${r.server.target}) · ${r.workload}`,
         lines: [
           r.measurement?.reason ?? `verdict ${r.verdict}: no measurement finished`,
           ...(comparison ? [formatComparison(comparison, input.maxRegressionPp)] : []),
