@@ -89,8 +89,8 @@ const COLUMNS: [string, number][] = [
   ['overhead % [95% CI]', 21],
   ['limit', 7],
   ['verdict', 14],
-  ['TPS off → on', 10],
-  ['log MB/min, B/txn', 12],
+  ['TPS\noff → on', 10],
+  ['log MB/min\nB/txn', 12],
   ['lifecycle', 11],
 ];
 
