@@ -25,6 +25,8 @@ export interface PluginExpectations {
     needsRestart: boolean;
     /** Statements are still logged after UNINSTALL answered (until the restart). */
     stillLogs: boolean;
+    /** The server dies during the procedure: a finding, recorded with the error-log tail; the server is restarted. */
+    crashes?: boolean;
   };
 }
 

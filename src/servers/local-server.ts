@@ -13,7 +13,7 @@ import {
   setRootPassword,
 } from './local-init.ts';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
-import { mergePluginDirs } from './plugin-dir.ts';
+import { mergePluginDirs, pluginDirOptions } from './plugin-dir.ts';
 import { newPassword, redact, serverOsUser } from './server-account.ts';
 import { findServerBinary, type ServerBinary } from './server-binary.ts';
 import { killProcess, launch, type ServerProcess, stopProcess, waitUntilReady } from './server-process.ts';
@@ -48,7 +48,9 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
     let options = applyEdit(base, { set: opts.options ?? {} });
     if (opts.pluginDir) {
       const merged = await mergePluginDirs(binary.path, opts.pluginDir, path.join(dir, 'plugins'));
-      options = applyEdit(options, { set: { plugin_dir: merged } });
+      options = applyEdit(options, {
+        set: { ...(await pluginDirOptions(opts.pluginDir)), plugin_dir: merged },
+      });
     }
     await writeFile(paths.myCnf, renderMyCnf(options));
     await chownTree(dir, osUser);

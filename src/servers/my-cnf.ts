@@ -21,3 +21,21 @@ export function renderMyCnf(options: ServerOptions): string {
   for (const [name, value] of options) lines.push(value === null ? name : `${name}=${value}`);
   return `${lines.join('\n')}\n`;
 }
+
+/** The [mysqld] options of an option file (`name=value`, or a bare flag); comments and other groups are ignored. */
+export function parseMysqldGroup(text: string): Record<string, string | null> {
+  const options: Record<string, string | null> = {};
+  let group = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
+    const header = /^\[(.+)\]$/.exec(line);
+    if (header) group = header[1]?.trim() ?? '';
+    else if (group === 'mysqld') {
+      const eq = line.indexOf('=');
+      if (eq < 0) options[line] = null;
+      else options[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
+    }
+  }
+  return options;
+}

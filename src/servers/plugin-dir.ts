@@ -1,6 +1,7 @@
-import { mkdir, readdir, stat, symlink } from 'node:fs/promises';
+import { mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
+import { parseMysqldGroup } from './my-cnf.ts';
 
 /** The plugin directory a server binary was built with, from `--verbose --help`. */
 export async function defaultPluginDir(binary: string): Promise<string> {
@@ -29,4 +30,17 @@ export async function mergePluginDirs(binary: string, userDir: string, target: s
   }
   for (const [name, source] of links) await symlink(source, path.join(target, name));
   return target;
+}
+
+/**
+ * [mysqld] options a supplied library needs when the server starts, from the `*.cnf` files beside it: e.g. the
+ * structure offsets a plugin must be given for a server build it does not know (`loose-` options stay harmless
+ * until it is installed). INSTALL PLUGIN re-reads the server's option file, so they need no restart either.
+ */
+export async function pluginDirOptions(userDir: string): Promise<Record<string, string | null>> {
+  const names = (await readdir(userDir).catch(() => [])).filter((name) => name.endsWith('.cnf')).sort();
+  const options: Record<string, string | null> = {};
+  for (const name of names)
+    Object.assign(options, parseMysqldGroup(await readFile(path.join(userDir, name), 'utf8')));
+  return options;
 }

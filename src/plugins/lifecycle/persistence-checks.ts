@@ -1,7 +1,7 @@
 import { totalBytes } from '../log-files.ts';
 import { listLogFiles, readLogText } from '../log-reader.ts';
 import { readVariables, variableDiff } from '../server-state.ts';
-import { runSteps } from '../steps.ts';
+import { runSteps, type StepOutcome } from '../steps.ts';
 import {
   BUILT_IN,
   check,
@@ -118,7 +118,13 @@ export const uninstall: LifecycleStep = {
       return notApplicable('uninstall', 'a server built-in: there is nothing to uninstall');
     // Logging on while uninstalling shows whether a "busy" plugin keeps auditing until shutdown.
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${name}`);
-    const answers = await runSteps(ctx.server, ctx.profile.uninstall, `Uninstalling ${name}`);
+    let answers: StepOutcome[] = [];
+    let crash: string | null = null;
+    try {
+      answers = await runSteps(ctx.server, ctx.profile.uninstall, `Uninstalling ${name}`);
+    } catch (error) {
+      crash = await crashFinding(ctx, error);
+    }
     const warningCodes = [...new Set(answers.flatMap((a) => a.warnings.map((w) => w.code)))].sort(
       (a, b) => a - b,
     );
@@ -138,13 +144,36 @@ export const uninstall: LifecycleStep = {
       stillLogs: logsAfter,
       restartsCleanly: restartError === null,
       goneAfterRestart: restartError === null && statusAfterRestart === null,
+      ...(crash === null ? {} : { crashed: true }),
     };
-    const wanted = { ...ctx.expected.uninstall, restartsCleanly: true, goneAfterRestart: true };
+    const { crashes, ...expected } = ctx.expected.uninstall;
+    const wanted = {
+      ...expected,
+      restartsCleanly: true,
+      goneAfterRestart: true,
+      ...(crashes ? { crashed: true } : {}),
+    };
     return check(
       'uninstall',
       wanted,
       observed,
-      toJson({ answers, statusAfter, statusAfterRestart, restartError }),
+      toJson({ answers, statusAfter, statusAfterRestart, restartError, crash }),
     );
   },
 };
+
+/**
+ * A server that died during the procedure is a finding, not the end of the run: its error-log tail is kept and the
+ * server brought back, so the checks after it and the next suite still run. A live server means the step failed.
+ */
+async function crashFinding(ctx: LifecycleContext, error: unknown): Promise<string> {
+  const alive = await ctx.server.query('SELECT 1').then(
+    () => true,
+    () => false,
+  );
+  if (alive) throw error;
+  const tail = await ctx.server.errorLogTail(30).catch(() => '(error log unreadable)');
+  await ctx.server.restart();
+  const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return `the server died: ${why}\nError log tail:\n${tail}`;
+}
