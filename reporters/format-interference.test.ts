@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { judgeInterference, summariseBlock } from '../src/machine/block-interference.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { formatSummary } from './format-summary.ts';
 import { recordedReportInput } from './report-fixtures.ts';
 
 const block = (otherPct: number, selfPct: number) =>
@@ -44,7 +45,7 @@ describe('interference in the summaries', () => {
 
   test('a loaded result is marked and its line names the figures', () => {
     const loaded = withInterference(95, 1.4);
-    expect(interferenceMark(loaded)).toBe(' (interference)');
+    expect(interferenceMark(loaded)).toBe(' (busy)');
     const lines = interferenceLines([withInterference(2), loaded]);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(
@@ -52,4 +53,14 @@ describe('interference in the summaries', () => {
     );
     expect(lines[1]).toBe("auditbench's own CPU while measuring: at most 1.4% of a core");
   });
+});
+
+test('the terminal summary marks the loaded run and not the quiet one', () => {
+  const quiet = formatSummary([withInterference(3)]);
+  const loaded = formatSummary([withInterference(95)]);
+  expect(quiet).not.toMatch(/\(busy\)|: measured under interference/);
+  expect(loaded).toMatch(/pass \(busy\)/);
+  expect(loaded.replace(/\s+/g, ' ')).toContain(
+    'measured under interference: other processes used 95% of a core',
+  );
 });

@@ -8,10 +8,10 @@ const where = (r: PluginResult) =>
 const interferenceOf = (r: PluginResult): Interference | undefined =>
   r.measurement?.interference ?? r.calibration?.interference;
 
-/** Appended to a verdict cell: the result was measured while other processes used the CPUs. */
+/** Appended to a verdict cell (short, the terminal column is narrow): other processes used the CPUs meanwhile. */
 export function interferenceMark(result: PluginResult): string {
   const flagged = result.measurement?.interference?.flagged || result.calibration?.interference?.flagged;
-  return flagged ? ' (interference)' : '';
+  return flagged ? ' (busy)' : '';
 }
 
 /**

@@ -1,0 +1,83 @@
+// Replays recorded per-second TPS traces through the toggle design and the estimator, to measure the interval's
+// coverage on this machine's real noise (its speed steps, stalls and neighbours) instead of on a model of it.
+// Every window of a trace long enough for one block becomes one experiment: an ABBA schedule is laid over it,
+// the plugin-on seconds are scaled by a known overhead, and the interval must contain that overhead.
+import { abbaOrder } from './adaptive.ts';
+import { pairedOverhead } from './paired-overhead.ts';
+import { type ArmSwitch, segmentToggledRun, type TpsInterval } from './segments.ts';
+import type { Arm, NonEmpty } from './tps-pair.ts';
+
+export interface ReplayOptions {
+  segmentS: number;
+  pairs: number;
+  /** The overhead imposed on plugin-on seconds; 0 replays a null control. */
+  overheadPct: number;
+  /** Seconds between window starts (1: every possible window). */
+  strideS?: number;
+  /** Where inside a second a switch lands; a real switch is acknowledged a few ms after the segment boundary. */
+  switchOffsetS?: number;
+}
+
+export interface ReplayOutcome {
+  windows: number;
+  containing: number;
+  /** Windows without an interval (too few pairs survived) are not counted in `windows`. */
+  skipped: number;
+  meanHalfWidthPp: number;
+}
+
+function armAt(schedule: readonly ArmSwitch[], atS: number): Arm {
+  return [...schedule].reverse().find((s) => s.atS <= atS)?.arm ?? 'off';
+}
+
+/** One experiment: the window starting at `startS` of `tps`, in the given ABBA phase. */
+export function replayWindow(
+  tps: readonly number[],
+  startS: number,
+  phase: 0 | 1,
+  options: ReplayOptions,
+): [number, number] | null {
+  const { segmentS, pairs, overheadPct, switchOffsetS = 0.05 } = options;
+  const order = abbaOrder(pairs).map((arm): Arm => (phase === 0 ? arm : arm === 'on' ? 'off' : 'on'));
+  const schedule = order.map((arm, i) => ({ atS: i === 0 ? 0 : i * segmentS + switchOffsetS, arm }));
+  const lengthS = order.length * segmentS;
+  const factor = 1 - overheadPct / 100;
+  const intervals: TpsInterval[] = [];
+  for (let k = 1; k <= lengthS; k++) {
+    const raw = tps[startS + k - 1] ?? 0;
+    intervals.push({ atS: k, tps: armAt(schedule, k - 0.5) === 'on' ? raw * factor : raw });
+  }
+  const { pairs: measured } = segmentToggledRun(intervals, schedule as NonEmpty<ArmSwitch>, {
+    center: 'median',
+  });
+  if (measured.length < 2) return null;
+  return pairedOverhead(measured).ci95;
+}
+
+/** Coverage of the interval over every window (and both ABBA phases) of every trace. */
+export function replayCoverage(
+  traces: readonly (readonly number[])[],
+  options: ReplayOptions,
+): ReplayOutcome {
+  const lengthS = 2 * options.pairs * options.segmentS;
+  const stride = options.strideS ?? 1;
+  let windows = 0;
+  let containing = 0;
+  let skipped = 0;
+  let halfWidthSum = 0;
+  for (const tps of traces) {
+    for (let start = 0; start + lengthS <= tps.length; start += stride) {
+      for (const phase of [0, 1] as const) {
+        const ci = replayWindow(tps, start, phase, options);
+        if (!ci) {
+          skipped++;
+          continue;
+        }
+        windows++;
+        halfWidthSum += (ci[1] - ci[0]) / 2;
+        if (ci[0] <= options.overheadPct && options.overheadPct <= ci[1]) containing++;
+      }
+    }
+  }
+  return { windows, containing, skipped, meanHalfWidthPp: windows > 0 ? halfWidthSum / windows : Number.NaN };
+}
