@@ -80,3 +80,11 @@ export function completenessSection(results: readonly PluginResult[]): ReportSec
     tables,
   };
 }
+
+/** The console summary: per result, each phase's table; '' when no result carries completeness phases. */
+export function formatCompletenessText(results: readonly PluginResult[]): string {
+  return results
+    .filter((r) => (r.completeness?.length ?? 0) > 0)
+    .map((r) => [r.title, ...(r.completeness ?? []).map(formatCompletenessTable)].join('\n'))
+    .join('\n\n');
+}

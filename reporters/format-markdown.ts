@@ -2,6 +2,7 @@ import type { Comparison } from '../src/history/compare.ts';
 import type { Revision } from '../src/history/entry.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import { formatComparison } from './format-comparison.ts';
+import { formatCompletenessMarkdown } from './format-completeness.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, noiseCell, runLabel, yesNo } from './format-summary.ts';
@@ -95,6 +96,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
   const reasons = results.flatMap((r) =>
     r.measurement ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`] : [],
   );
+  const completeness = formatCompletenessMarkdown(results);
   const interference = interferenceLines(results).map((line) => `- ${cell(line)}`);
   if (interference.length > 0) interference.push('');
   return [
@@ -110,6 +112,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
     '',
     ...interference,
     ...seedSection,
+    ...(completeness ? [completeness] : []),
     `### Compared with ${baseBranch}`,
     '',
     ...comparisons.map((c) => `- ${formatComparison(c, input.maxRegressionPp)}`),

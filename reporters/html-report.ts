@@ -3,6 +3,7 @@ import { type HistoryEntry, machineFingerprint, type Revision } from '../src/his
 import type { PluginResult, ResultsFile } from '../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from './chart-specs.ts';
 import { formatComparison } from './format-comparison.ts';
+import { completenessSection } from './format-completeness.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
@@ -107,6 +108,8 @@ export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
     }),
   );
   sections.unshift(await overviewSection(file.results));
+  const completeness = completenessSection(file.results);
+  if (completeness) sections.push(completeness);
   return formatHtmlReport({
     title: 'auditbench report',
     lines: [

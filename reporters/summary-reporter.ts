@@ -1,6 +1,7 @@
 import type { Reporter, TestModule } from 'vitest/node';
 import { aggregateResults } from '../src/results/aggregate.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
+import { formatCompletenessText } from './format-completeness.ts';
 import { formatMatrix } from './format-matrix.ts';
 import { formatSeedTableText, seedTable } from './format-seed-table.ts';
 import { formatSummary } from './format-summary.ts';
@@ -17,6 +18,8 @@ export default class SummaryReporter implements Reporter {
     const results = aggregateResults(collectRecords(testModules));
     if (results.length === 0) return;
     process.stdout.write(`\nauditbench summary\n${formatSummary(results)}\n`);
+    const completeness = formatCompletenessText(results);
+    if (completeness) process.stdout.write(`\nauditbench completeness\n${completeness}\n`);
     const seed = seedTable(results);
     if (seed)
       process.stdout.write(`\nThe seed's comparison, this run beside it\n${formatSeedTableText(seed)}\n`);

@@ -1,14 +1,15 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { completenessSetupFor } from '../fixtures/completeness.ts';
-import { matrixProfiles } from '../fixtures/plugins/index.ts';
 import { formatCompletenessTable } from '../reporters/format-completeness.ts';
+import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { crashPhase } from '../src/completeness/crash-phase.ts';
 import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
 import { smokeSizes } from '../src/completeness/setup.ts';
 import { loadConfig } from '../src/config/env.ts';
+import { loadRuns } from '../src/config/load-runs.ts';
+import type { ResolvedRun } from '../src/config/runs.ts';
 import { configHash } from '../src/history/config-hash.ts';
-import type { PluginProfile } from '../src/plugins/profile.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import type { CompletenessPhase } from '../src/results/schema.ts';
@@ -26,34 +27,48 @@ import { unavailableReason } from './shared/availability.ts';
 const config = loadConfig();
 const workload = getWorkload(config.workload);
 
-function completenessSuite(profile: PluginProfile): void {
+function completenessSuite(run: ResolvedRun): void {
+  const { profile } = run;
   const setup = completenessSetupFor(profile);
-  if (!setup) return;
+  if (!setup) {
+    const why =
+      profile.log.file === null
+        ? 'writes no log file'
+        : 'has no completeness setup in fixtures/completeness.ts';
+    test.skip(`completeness: ${run.title} ${why}`, () => {});
+    return;
+  }
   let server: StartedServer | undefined;
   let ctx: CompletenessContext | undefined;
   let skipReason: string | null = null;
-  const log = (message: string) => console.log(`[completeness · ${profile.title}] ${message}`);
+  const log = (message: string) => console.log(`[completeness · ${run.title}] ${message}`);
 
+  // The same key as the run's suite, so these phases join its result.
   const key = (s: StartedServer): ResultKey => ({
+    runId: run.id,
     plugin: profile.name,
-    title: profile.title,
+    title: run.title,
     server: s.info,
     workload: workload.name,
-    limitPct: config.maxOverheadPct ?? profile.maxOverheadPct,
-    configHash: configHash(profile),
+    limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
+    settings: { global: run.settings, startup: run.startupOptions, optionFile: run.optionFile?.path ?? null },
+    configHash: configHash(profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null }),
     machine: describeMachine(),
   });
 
-  async function phase(context: TestContext, run: (c: CompletenessContext) => Promise<CompletenessPhase>) {
+  async function phase(
+    context: TestContext,
+    measure: (c: CompletenessContext) => Promise<CompletenessPhase>,
+  ) {
     if (skipReason) context.skip(skipReason);
     if (!ctx || !server) throw new Error('The server did not start; see the error of the first test');
-    const record = await run(ctx);
+    const record = await measure(ctx);
     context.task.meta.auditbench = { ...key(server), kind: 'completeness', completeness: record };
     log(`${record.phase}: ${record.reason}\n${formatCompletenessTable(record)}`);
-    expect(record.ok, `${profile.title}, ${record.phase}: ${record.reason}`).toBe(true);
+    expect(record.ok, `${run.title}, ${record.phase}: ${record.reason}`).toBe(true);
   }
 
-  describe(`completeness: ${profile.title}`, () => {
+  describe(`completeness: ${run.id}: ${run.title}`, () => {
     beforeAll(async () => {
       server = await startServer(config);
       skipReason = await unavailableReason(server, profile);
@@ -92,4 +107,4 @@ function completenessSuite(profile: PluginProfile): void {
   });
 }
 
-for (const profile of matrixProfiles) completenessSuite(profile);
+for (const run of await loadRuns(config)) completenessSuite(run);
