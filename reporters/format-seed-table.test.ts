@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { mcafeeAudit } from '../fixtures/plugins/mcafee-audit.ts';
 import { seedReference } from '../fixtures/seed-reference.ts';
 import { type PluginResult, resultsFileSchema } from '../src/results/schema.ts';
 import {
@@ -55,6 +56,8 @@ const mcafeeDouble: PluginResult = {
   ],
 };
 
+const profileRestarts = mcafeeAudit.uninstall.filter((s) => s.kind === 'restart').length;
+
 const cells = (table: SeedTable, heading: string) => {
   const column = table.columns.find((c) => c.heading === heading);
   return Object.fromEntries(SEED_ROWS.map((row, i) => [row, column?.cells[i]]));
@@ -107,7 +110,9 @@ describe('seedTable', () => {
     const mcafee = cells(table, 'McAfee/Trellix AUDIT');
     expect(mcafee['rotates its log']).toBe('no');
     expect(mcafee['logs failed statements']).toBe('some: 1146; not 1064');
-    expect(mcafee['uninstall needs a restart']).toBe('yes (1 in the procedure); see findings');
+    expect(mcafee['uninstall needs a restart']).toBe(
+      `yes (${profileRestarts} in the procedure); see findings`,
+    );
     expect(cells(table, 'McAfee mysql-audit v1.0.9')['throughput loss % [95% CI]']).toBe('45.5 (one run)');
     expect(table.notes[0]).toContain('Baselines differ');
     expect(table.notes[0]).toContain('McAfee/Trellix AUDIT 600.0, MariaDB server_audit 565.6');
@@ -116,6 +121,33 @@ describe('seedTable', () => {
     );
     expect(table.findings.join('\n')).toContain('restart: mariadbd exited with signal 11');
     expect(table.findings.join('\n')).not.toContain('stack overflow');
+  });
+
+  test('a crash the profile records passes its check and still leads the findings', () => {
+    const crashed: PluginResult = {
+      ...mcafeeDouble,
+      lifecycle: [
+        {
+          check: 'uninstall',
+          expected: { crashed: true },
+          observed: { needsRestart: true, crashed: true },
+          ok: true,
+          details: {
+            answers: [],
+            crash: 'the server died: Uninstalling AUDIT failed at step 4\nError log tail:\n…',
+          },
+        },
+      ],
+    };
+    const table = seedTable([crashed]);
+    // The procedure never finished answering; its restarts come from the profile.
+    expect(cells(table as SeedTable, 'McAfee/Trellix AUDIT')['uninstall needs a restart']).toBe(
+      `yes (${profileRestarts} in the procedure); crashed the server`,
+    );
+    expect(table?.findings).toEqual([
+      'McAfee/Trellix AUDIT: uninstall crashed the server, as the profile records: the server died: Uninstalling AUDIT failed at step 4',
+      'McAfee/Trellix AUDIT: all 1 lifecycle checks as the profile expects.',
+    ]);
   });
 
   test('one shared baseline is said once', () => {

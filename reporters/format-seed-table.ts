@@ -76,12 +76,16 @@ function failedCell(r: PluginResult): string {
     : `some: ${logged.join(', ')}; not ${missed.join(', ')}`;
 }
 
-function uninstallCell(r: PluginResult): string {
+function uninstallCell(r: PluginResult, profile: PluginProfile): string {
   const restarts = uninstallRestarts(r);
   if (!restarts) return 'not checked';
-  const ok = r.lifecycle.find((c) => c.check === 'uninstall')?.ok;
-  const how = restarts.steps > 0 ? ` (${restarts.steps} in the procedure)` : '';
-  return `${restarts.needs ? 'yes' : 'no'}${how}${ok ? '' : '; see findings'}`;
+  const entry = r.lifecycle.find((c) => c.check === 'uninstall');
+  // A procedure cut short by a crash answered fewer steps than it has: count the profile's restarts too.
+  const steps = Math.max(restarts.steps, profile.uninstall.filter((s) => s.kind === 'restart').length);
+  const crashed = (entry?.observed as { crashed?: boolean } | undefined)?.crashed === true;
+  const how = steps > 0 ? ` (${steps} in the procedure)` : '';
+  const findings = crashed ? '; crashed the server' : entry?.ok ? '' : '; see findings';
+  return `${restarts.needs || steps > 0 ? 'yes' : 'no'}${how}${findings}`;
 }
 
 function runColumn(r: PluginResult, profile: PluginProfile): SeedTableColumn {
@@ -99,7 +103,7 @@ function runColumn(r: PluginResult, profile: PluginProfile): SeedTableColumn {
       format === null ? 'none' : (FORMAT_NAMES[format] ?? format),
       rotationCell(r),
       failedCell(r),
-      uninstallCell(r),
+      uninstallCell(r, profile),
     ],
   };
 }
@@ -137,15 +141,27 @@ function baselineNote(runs: PluginResult[]): string[] {
 
 /** What the lifecycle checks of one result found: each mismatch with the profile, or that all matched. */
 export function lifecycleFindings(r: PluginResult): string[] {
-  const failed = r.lifecycle.filter((c) => !c.ok);
   if (r.lifecycle.length === 0) return [`${runLabel(r)}: no lifecycle check recorded.`];
-  if (failed.length === 0)
-    return [`${runLabel(r)}: all ${r.lifecycle.length} lifecycle checks as the profile expects.`];
-  return failed.map((c) => {
-    const restartError = (c.details as { restartError?: string | null } | undefined)?.restartError;
-    const why = restartError ? `; restart: ${restartError.split('\n')[0]}` : '';
-    return `${runLabel(r)}: ${c.check} expected ${JSON.stringify(c.expected)}, observed ${JSON.stringify(c.observed)}${why}`;
+  const failed = r.lifecycle.filter((c) => !c.ok);
+  // A crash the profile expects passes its check, and is still the finding a DBA must read first.
+  const crashes = r.lifecycle.flatMap((c) => {
+    const crash = (c.details as { crash?: string | null } | undefined)?.crash;
+    return typeof crash === 'string'
+      ? [
+          `${runLabel(r)}: ${c.check} crashed the server${c.ok ? ', as the profile records' : ''}: ${crash.split('\n')[0]}`,
+        ]
+      : [];
   });
+  if (failed.length === 0)
+    return [...crashes, `${runLabel(r)}: all ${r.lifecycle.length} lifecycle checks as the profile expects.`];
+  return [
+    ...crashes,
+    ...failed.map((c) => {
+      const restartError = (c.details as { restartError?: string | null } | undefined)?.restartError;
+      const why = restartError ? `; restart: ${restartError.split('\n')[0]}` : '';
+      return `${runLabel(r)}: ${c.check} expected ${JSON.stringify(c.expected)}, observed ${JSON.stringify(c.observed)}${why}`;
+    }),
+  ];
 }
 
 /**
