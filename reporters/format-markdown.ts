@@ -3,6 +3,7 @@ import type { Revision } from '../src/history/entry.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import { formatComparison } from './format-comparison.ts';
 import { formatCompletenessMarkdown } from './format-completeness.ts';
+import { formatPerEventMarkdown } from './format-per-event.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, noiseCell, runLabel, yesNo } from './format-summary.ts';
@@ -113,6 +114,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
     ...interference,
     ...seedSection,
     ...(completeness ? [completeness] : []),
+    ...formatPerEventMarkdown(results),
     `### Compared with ${baseBranch}`,
     '',
     ...comparisons.map((c) => `- ${formatComparison(c, input.maxRegressionPp)}`),

@@ -4,6 +4,7 @@ import Table from 'cli-table3';
 import { operationTitles } from '../src/per-event/operations.ts';
 import type { OperationCost, PerEvent, Projection } from '../src/per-event/record.ts';
 import type { PluginResult } from '../src/results/schema.ts';
+import type { ReportSection } from './format-html.ts';
 
 type Measured = PluginResult & { perEvent: PerEvent };
 
@@ -102,15 +103,33 @@ export function formatPerEventMarkdown(results: readonly PluginResult[]): string
   ];
 }
 
-/** Lines for a result's HTML section: one per operation, then the projection; [] without a per-event measurement. */
-export function perEventHtmlLines(result: PluginResult): string[] {
-  if (!result.perEvent) return [];
-  const r = result as Measured;
-  return [
-    ...r.perEvent.operations.map((o) => {
-      const [title, off, added, events, perEvent, bytes] = operationRow(o);
-      return `${title}: ${off} µs off, ${added} µs per operation, ${events} events, ${perEvent} µs and ${bytes} bytes per event`;
-    }),
-    ...projectionLines(r),
-  ];
+/**
+ * The HTML report's section: a table of operations per plugin with its projection under it, and the disk-use chart
+ * (`diskSvg`, rendered by the caller); null when nothing was measured.
+ */
+export function perEventSection(
+  results: readonly PluginResult[],
+  diskSvg: string | null,
+): ReportSection | null {
+  const rows = measured(results);
+  if (rows.length === 0) return null;
+  return {
+    heading: 'Cost per audited event, and in production',
+    lines: [
+      'Each operation runs alone through mysql2 under tinybench, plugin off and on in interleaved pairs; the added latency is the paired trimmed log-ratio (as the gate computes it) applied to the plugin-off latency. The projection multiplies it by the traffic profile: CPU at the peak rate, disk at the average.',
+    ],
+    figures: [
+      {
+        name: 'disk-use',
+        svg: diskSvg,
+        empty: 'No projection: no plugin wrote log bytes that could be measured.',
+      },
+    ],
+    tables: rows.map((r) => ({
+      caption: `${where(r)}: ${r.perEvent.pairs} off/on pairs of ${r.perEvent.segmentMs} ms per operation`,
+      head: operationHead.map((text) => ({ text })),
+      rows: r.perEvent.operations.map(operationRow),
+      notes: projectionLines(r),
+    })),
+  };
 }

@@ -3,9 +3,11 @@ import { type HistoryEntry, machineFingerprint, type Revision } from '../src/his
 import type { PluginResult, ResultsFile } from '../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from './chart-specs.ts';
 import { formatComparison } from './format-comparison.ts';
+import { diskUseSpec } from './disk-use-spec.ts';
 import { completenessSection } from './format-completeness.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
+import { perEventSection } from './format-per-event.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
 import { runLabel } from './format-summary.ts';
 import { overviewSpec } from './overview-spec.ts';
@@ -110,6 +112,9 @@ export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
   sections.unshift(await overviewSection(file.results));
   const completeness = completenessSection(file.results);
   if (completeness) sections.push(completeness);
+  const diskUse = diskUseSpec(file.results);
+  const perEvent = perEventSection(file.results, diskUse ? await renderSvg(diskUse) : null);
+  if (perEvent) sections.push(perEvent);
   return formatHtmlReport({
     title: 'auditbench report',
     lines: [

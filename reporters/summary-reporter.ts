@@ -2,6 +2,7 @@ import type { Reporter, TestModule } from 'vitest/node';
 import { aggregateResults } from '../src/results/aggregate.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
 import { formatCompletenessText } from './format-completeness.ts';
+import { formatPerEventText } from './format-per-event.ts';
 import { formatMatrix } from './format-matrix.ts';
 import { formatSeedTableText, seedTable } from './format-seed-table.ts';
 import { formatSummary } from './format-summary.ts';
@@ -20,6 +21,8 @@ export default class SummaryReporter implements Reporter {
     process.stdout.write(`\nauditbench summary\n${formatSummary(results)}\n`);
     const completeness = formatCompletenessText(results);
     if (completeness) process.stdout.write(`\nauditbench completeness\n${completeness}\n`);
+    const perEvent = formatPerEventText(results);
+    if (perEvent) process.stdout.write(`\nauditbench cost per audited event\n${perEvent}\n`);
     const seed = seedTable(results);
     if (seed)
       process.stdout.write(`\nThe seed's comparison, this run beside it\n${formatSeedTableText(seed)}\n`);
