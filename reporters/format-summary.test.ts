@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { type PluginResult, resultsFileSchema } from '../src/results/schema.ts';
-import { formatSummary, runLabel, wrapText } from './format-summary.ts';
+import { formatSummary, lifecycleCell, runLabel, wrapText } from './format-summary.ts';
 
 const result: PluginResult = {
   plugin: 'SERVER_AUDIT',
@@ -66,6 +66,14 @@ test('a run id the title does not show is added to it', () => {
 test('wrapText breaks at words, indents continuation lines and cuts a word longer than a line', () => {
   expect(wrapText('aaa bbb ccc', 7, '  ')).toBe('aaa bbb\n  ccc');
   expect(wrapText('abcdefghij', 4, ' ')).toBe('abcd\n efg\n hij');
+});
+
+test('a crash the profile expects still shows in the lifecycle cell', () => {
+  const crashed = {
+    ...result,
+    lifecycle: [{ check: 'uninstall', expected: {}, observed: {}, ok: true, details: { crash: 'died' } }],
+  };
+  expect(lifecycleCell(crashed)).toBe('1 ok; uninstall crashed');
 });
 
 test('a result without a measurement shows dashes, not zeros', () => {

@@ -58,7 +58,12 @@ export const noiseCell = (result: PluginResult): string =>
 
 export function lifecycleCell(result: PluginResult): string {
   const failed = result.lifecycle.filter((c) => !c.ok).map((c) => c.check);
-  return failed.length === 0 ? `${result.lifecycle.length} ok` : `failed: ${failed.join(', ')}`;
+  // A crash the profile expects passes its check; it must still show.
+  const crashed = result.lifecycle.filter(
+    (c) => typeof (c.details as { crash?: unknown } | undefined)?.crash === 'string',
+  );
+  const crash = crashed.length > 0 ? `; ${crashed.map((c) => c.check).join(', ')} crashed` : '';
+  return `${failed.length === 0 ? `${result.lifecycle.length} ok` : `failed: ${failed.join(', ')}`}${crash}`;
 }
 
 /** Whether uninstalling took a restart in the seed's sense: one in the procedure, or the plugin listed until one. */
