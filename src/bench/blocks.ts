@@ -63,7 +63,7 @@ export function onShare(
 }
 
 export const toggledBlock = (ctx: BlockContext): Promise<Block> =>
-  sampledBlock(() => toggledBlockOnce(ctx), ctx.interference);
+  sampledBlock(() => toggledBlockOnce(ctx), ctx.interference, ctx.server.info.target);
 
 async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
   const workload = ctx.workload;
@@ -97,7 +97,7 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
 }
 
 export const runsBlock = (ctx: BlockContext, progress: (message: string) => void): Promise<Block> =>
-  sampledBlock(() => runsBlockOnce(ctx, progress), ctx.interference);
+  sampledBlock(() => runsBlockOnce(ctx, progress), ctx.interference, ctx.server.info.target);
 
 async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => void): Promise<Block> {
   const runs: MeasuredRun[] = [];

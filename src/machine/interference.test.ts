@@ -66,6 +66,11 @@ describe('classify', () => {
   test("a container's server outside auditbench's tree is measured when named as a root", () => {
     expect(classify(201, byPid, { ...classifier, measuredRoots: [200] })).toBe('measured');
   });
+
+  test('a name measured anywhere (docker-proxy for a container) is measured outside the tree too', () => {
+    expect(classify(201, byPid, { ...classifier, measuredAnywhere: ['mariadbd'] })).toBe('measured');
+    expect(classify(200, byPid, { ...classifier, measuredAnywhere: ['mariadbd'] })).toBe('other');
+  });
 });
 
 describe('intervalUse', () => {

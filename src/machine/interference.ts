@@ -21,6 +21,8 @@ export interface Classifier {
   measuredRoots: readonly number[];
   /** Trees that count as other although auditbench started them, e.g. the coverage script's background load. */
   otherRoots: readonly number[];
+  /** Process names measured wherever they run, e.g. docker-proxy carrying sysbench's traffic to a container. */
+  measuredAnywhere?: readonly string[];
 }
 
 export const MEASURED_COMMS = ['mariadbd', 'mysqld', 'sysbench', 'taskset'] as const;
@@ -39,6 +41,7 @@ export function classify(
     if (current === c.selfRoot) return measuredOnPath ? 'measured' : 'self';
     if (current === KTHREADD_PID) return 'kernel';
     const process = parents.get(current);
+    if (process && c.measuredAnywhere?.includes(process.comm)) return 'measured';
     if (!process || process.ppid === 0) return 'other';
     if (c.measuredComms.includes(process.comm)) measuredOnPath = true;
     current = process.ppid;

@@ -1,8 +1,11 @@
 // Runs one measured block with the interference sampler around it; under the retry policy, measures a disturbed
 // block again once the machine is quiet, as long as the measurement's deadline allows.
+
+import type { TargetKind } from '../servers/started-server.ts';
 import { type BlockInterference, MEAN_OTHER_LIMIT_PCT } from './block-interference.ts';
 import type { InterferencePolicy } from './policy.ts';
 import { startSampler } from './sampler.ts';
+import { measuredOutsideTree } from './server-roots.ts';
 
 export interface InterferenceOptions {
   policy: InterferencePolicy;
@@ -28,10 +31,12 @@ export async function waitUntilQuiet(deadlineMs: number, windowMs = 5_000): Prom
 export async function sampledBlock<B extends object>(
   measure: () => Promise<B>,
   options: InterferenceOptions | undefined,
+  target: TargetKind = 'local',
 ): Promise<B & { interference?: BlockInterference }> {
   const { policy = 'warn', deadlineMs = 0, maxRetries = 2 } = options ?? {};
   for (let retries = 0; ; retries++) {
-    const sampler = await startSampler().catch(() => null);
+    const outside = await measuredOutsideTree(target).catch(() => ({}));
+    const sampler = await startSampler(outside).catch(() => null);
     const block = await measure();
     const interference = await sampler?.stop(retries).catch(() => undefined);
     const result = interference ? { ...block, interference } : block;

@@ -70,6 +70,8 @@ export interface SamplerOptions {
   intervalMs?: number;
   /** Trees measured although outside auditbench's (a container's server). */
   measuredRoots?: number[];
+  /** Process names measured wherever they run (docker-proxy for a container's port). */
+  measuredComms?: string[];
   /** Trees auditbench started that must count as other (a deliberate background load). */
   otherRoots?: number[];
 }
@@ -85,6 +87,7 @@ export async function startSampler(options: SamplerOptions = {}): Promise<Runnin
     selfRoot: auditbenchRoot(await ancestry(process.pid)),
     measuredComms: MEASURED_COMMS,
     measuredRoots: options.measuredRoots ?? [],
+    measuredAnywhere: options.measuredComms ?? [],
     otherRoots: [...registeredOtherRoots, ...(options.otherRoots ?? [])],
   };
   const intervals: IntervalUse[] = [];
