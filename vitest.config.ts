@@ -8,6 +8,8 @@ const harnessSuites = [
   'suites/gate-sensitivity.test.ts',
   'suites/report-merge.test.ts',
   'suites/report-merge/**',
+  'suites/example-sweep.test.ts',
+  'suites/pack-install.test.ts',
 ];
 
 export default defineConfig({
@@ -51,6 +53,9 @@ export default defineConfig({
         test: {
           name: 'suites',
           globalSetup: ['./suites/shared/check-config.ts'],
+          // Installed in another project, auditbench's TypeScript and the user's config import it from node_modules,
+          // which Vitest would otherwise hand to Node untransformed.
+          server: { deps: { inline: ['auditbench'] } },
           include: ['suites/**/*.test.ts'],
           // ./auditbench bench measures plugins only; the matrix and the harness's own checks belong to the tests.
           exclude: [

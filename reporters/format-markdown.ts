@@ -3,10 +3,11 @@ import type { Revision } from '../src/history/entry.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import { formatComparison } from './format-comparison.ts';
 import { formatCompletenessMarkdown } from './format-completeness.ts';
-import { formatPerEventMarkdown } from './format-per-event.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { formatPerEventMarkdown } from './format-per-event.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
-import { facts, noiseCell, runLabel, yesNo } from './format-summary.ts';
+import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
+import { formatVariantsMarkdown, variantGroups } from './format-variants.ts';
 
 export interface MarkdownInput {
   results: PluginResult[];
@@ -37,11 +38,6 @@ function change(c: Comparison | undefined): string {
   const marker =
     c.verdict === 'regressed' ? ' **regressed**' : c.verdict === 'inconclusive' ? ' inconclusive' : '';
   return `${sign}${Math.abs(c.changePp).toFixed(1)} ${ci}${marker}`;
-}
-
-function lifecycle(r: PluginResult): string {
-  const failed = r.lifecycle.filter((c) => !c.ok).map((c) => c.check);
-  return failed.length === 0 ? `${r.lifecycle.length} ok` : `failed: ${failed.join(', ')}`;
 }
 
 const HEAD = [
@@ -85,7 +81,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
       yesNo(f.rotates),
       yesNo(f.logsFailed),
       yesNo(f.uninstallRestart),
-      lifecycle(r),
+      lifecycleCell(r),
     ]
       .map(cell)
       .join(' | ');
@@ -112,6 +108,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
     ...reasons,
     '',
     ...interference,
+    ...formatVariantsMarkdown(variantGroups(results)),
     ...seedSection,
     ...(completeness ? [completeness] : []),
     ...formatPerEventMarkdown(results),

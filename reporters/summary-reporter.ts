@@ -2,10 +2,11 @@ import type { Reporter, TestModule } from 'vitest/node';
 import { aggregateResults } from '../src/results/aggregate.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
 import { formatCompletenessText } from './format-completeness.ts';
-import { formatPerEventText } from './format-per-event.ts';
 import { formatMatrix } from './format-matrix.ts';
+import { formatPerEventText } from './format-per-event.ts';
 import { formatSeedTableText, seedTable } from './format-seed-table.ts';
 import { formatSummary } from './format-summary.ts';
+import { formatVariantsText, variantGroups } from './format-variants.ts';
 
 /**
  * Prints, within 120 columns, a row per plugin after a run that measured or checked any, and the seed's comparison
@@ -19,6 +20,9 @@ export default class SummaryReporter implements Reporter {
     const results = aggregateResults(collectRecords(testModules));
     if (results.length === 0) return;
     process.stdout.write(`\nauditbench summary\n${formatSummary(results)}\n`);
+    const variants = variantGroups(results);
+    if (variants.length > 0)
+      process.stdout.write(`\nauditbench configurations compared\n${formatVariantsText(variants)}\n`);
     const completeness = formatCompletenessText(results);
     if (completeness) process.stdout.write(`\nauditbench completeness\n${completeness}\n`);
     const perEvent = formatPerEventText(results);

@@ -13,7 +13,8 @@ node_ok() {
 command -v node >/dev/null || die "Node.js is missing: install Node.js 20.19+ (apt-get install nodejs, or nodesource)"
 node_ok || die "Node.js $(node --version) is too old: auditbench needs 20.19+ or 22.12+"
 
-if [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; then
+# Installed as another project's dependency there is no lock file here: that project's npm has installed ours.
+if [ -f package-lock.json ] && { [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
   say "installing npm dependencies (npm ci)"
   npm ci --no-audit --no-fund --loglevel=error
 fi
