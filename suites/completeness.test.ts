@@ -74,14 +74,18 @@ function completenessSuite(run: ResolvedRun): void {
       skipReason = await unavailableReason(server, profile);
       if (skipReason) return log(`skipped: ${skipReason}`);
       await runSteps(server, profile.install, `Installing ${profile.name}`);
+      // Rotation that needs a restart goes first; one set live goes after the measuring settings, which may set it too.
       const rotation = setup.rotation;
-      if (rotation.kind === 'size' && profile.log.rotation) {
-        const steps = profile.log.rotation.configure(rotation.sizeBytes, rotation.rotations);
-        await runSteps(server, steps, `Configuring ${profile.name} rotation`);
-      }
+      const rotationSteps =
+        rotation.kind === 'size' && profile.log.rotation
+          ? profile.log.rotation.configure(rotation.sizeBytes, rotation.rotations)
+          : [];
+      const live = rotationSteps.every((step) => step.kind === 'sql');
+      if (!live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
       log(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
       await prepareSysbench(server.connection, workload);
       await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
+      if (live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
       await runSteps(server, profile.enable, `Enabling ${profile.name}`);
       ctx = {
         server,

@@ -50,7 +50,8 @@ function countKind(
   const acked = of('acked');
   const records = [...found.values()].reduce((sum, n) => sum + n, 0);
   const logged = claim === 'absent' ? records : mine.filter((s) => found.has(s.id)).length;
-  const lost = acked.filter((s) => !found.has(s.id)).length;
+  // Only a kind the configuration logs can lose a marker.
+  const lost = claim === 'logged' ? acked.filter((s) => !found.has(s.id)).length : 0;
   const duplicated = [...found.values()].filter((n) => n > 1).length;
   const strays = [...found.keys()].filter((id) => !ids.has(id)).length;
   const refused = of('refused').length;

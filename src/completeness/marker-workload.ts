@@ -23,6 +23,7 @@ export async function prepareMarkers(server: StartedServer, names: MarkerNames):
   await server.query(
     `CREATE TABLE IF NOT EXISTS \`${names.schema}\`.markers (id INT AUTO_INCREMENT PRIMARY KEY, kind VARCHAR(16), n INT)`,
   );
+  await server.query(`CREATE TABLE IF NOT EXISTS \`${names.schema}\`.ddl_target (id INT)`);
   await server.query(`CREATE USER IF NOT EXISTS '${user}'@'%' IDENTIFIED BY '${CONNECT_PASSWORD}'`);
 }
 

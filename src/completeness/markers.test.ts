@@ -16,7 +16,7 @@ describe('markerStatement', () => {
       "INSERT INTO `auditbench_completeness`.markers (kind, n) VALUES ('write', 7) /* ab:k3x9:write:7 */",
     ],
     ['failed', 'SELECT id FROM `auditbench_completeness`.missing_k3x9 WHERE id = 7 /* ab:k3x9:failed:7 */'],
-    ['ddl', 'CREATE TABLE `auditbench_completeness`.ddl_k3x9_7 (id INT) /* ab:k3x9:ddl:7 */'],
+    ['ddl', "ALTER TABLE `auditbench_completeness`.ddl_target COMMENT = '7' /* ab:k3x9:ddl:7 */"],
   ] as const)('%s', ([kind, sql]) => {
     expect(markerStatement(names, kind, 7)).toBe(sql);
   });
@@ -49,7 +49,7 @@ const generalLog = [
   '\t\t    14 Quit\t',
   '\t\t    15 Connect\tabf_k3x9_3@127.0.0.1 on  using TCP/IP',
   "\t\t    15 Connect\tAccess denied for user 'abf_k3x9_3'@'127.0.0.1' (using password: YES)",
-  '\t\t    12 Query\tCREATE TABLE `auditbench_completeness`.ddl_k3x9_2 (id INT) /* ab:k3x9:ddl:2 */',
+  "\t\t    12 Query\tALTER TABLE `auditbench_completeness`.ddl_target COMMENT = '2' /* ab:k3x9:ddl:2 */",
   '',
 ].join('\n');
 

@@ -46,7 +46,8 @@ export function markerStatement(names: MarkerNames, kind: StatementKind, n: numb
     case 'failed':
       return `SELECT id FROM \`${names.schema}\`.missing_${names.tag} WHERE id = ${n} ${comment}`;
     case 'ddl':
-      return `CREATE TABLE \`${names.schema}\`.ddl_${names.tag}_${n} (id INT) ${comment}`;
+      // Metadata only: thousands of these leave no tables behind.
+      return `ALTER TABLE \`${names.schema}\`.ddl_target COMMENT = '${n}' ${comment}`;
   }
 }
 

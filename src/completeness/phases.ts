@@ -63,8 +63,8 @@ export async function startLoad(ctx: CompletenessContext): Promise<{ stop: () =>
 }
 
 /**
- * Rounds of `perKind` markers per kind while sysbench loads the server, until the log has rotated
- * `minRotations` times (by the plugin's size rotation, or the harness switching files) or `maxLoadS` is spent.
+ * Rounds of `perKind` markers per kind while sysbench loads the server, for at least `minLoadS` and until the log has
+ * rotated `minRotations` times (by the plugin's size rotation, or the harness switching files), or `maxLoadS` is spent.
  */
 export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
   const startedMs = Date.now();
@@ -81,6 +81,7 @@ export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessP
   }, LIST_EVERY_MS);
   const switching = switchFiles(ctx, () => running);
   const sent: SentMarker[] = [];
+  let reported = 0;
   try {
     for (let first = 1; ; first += ctx.sizes.perKind) {
       const items = markerItems(sentKinds(ctx.claims), ctx.sizes.perKind, first);
@@ -90,8 +91,12 @@ export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessP
       sent.push(...run.sent);
       const { rotations } = files.summarise(await listLogFiles(ctx.server, ctx.profile));
       const elapsedS = (Date.now() - loadStartedMs) / 1000;
-      ctx.progress(`load: ${sent.length} markers sent, ${rotations} rotations in ${elapsedS.toFixed(0)} s`);
-      if (run.connectionLost || rotations >= ctx.sizes.minRotations || elapsedS >= ctx.sizes.maxLoadS) break;
+      if (rotations > reported) {
+        ctx.progress(`load: ${sent.length} markers sent, ${rotations} rotations in ${elapsedS.toFixed(0)} s`);
+        reported = rotations;
+      }
+      const done = rotations >= ctx.sizes.minRotations && elapsedS >= ctx.sizes.minLoadS;
+      if (run.connectionLost || done || elapsedS >= ctx.sizes.maxLoadS) break;
     }
   } finally {
     running = false;

@@ -26,7 +26,9 @@ export interface CompletenessSizes {
   perKind: number;
   /** Client connections sending markers at once. */
   connections: number;
-  /** The load phase runs rounds until the log has rotated this often… */
+  /** The load phase sends markers under load for at least this long… */
+  minLoadS: number;
+  /** …and until the log has rotated this often… */
   minRotations: number;
   /** …or this much time has passed. */
   maxLoadS: number;
@@ -37,6 +39,7 @@ export interface CompletenessSizes {
 export const smokeSizes: CompletenessSizes = {
   perKind: 20,
   connections: 4,
+  minLoadS: 8,
   minRotations: 5,
   maxLoadS: 45,
   crashAfterMs: 3_000,
