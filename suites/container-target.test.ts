@@ -2,6 +2,7 @@ import os from 'node:os';
 import { describe, expect, type TestContext, test } from 'vitest';
 import { loadConfig } from '../src/config/env.ts';
 import { containerRuntime, containersOf, dockerAvailable, labels } from '../src/servers/docker-engine.ts';
+import { canConnect } from '../src/servers/sql-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 
 const config = { ...loadConfig(), target: 'container' as const };
@@ -88,6 +89,28 @@ for (const image of images) {
       expect(failure.message).toMatch(/unknown variable 'audit_uninstall_plugin=1'|entrypoint stopped/);
       expect(Date.now() - started).toBeLessThan(60_000);
       expect(await containersOf()).toEqual([]);
+    });
+
+    test('is private: published on 127.0.0.1 only, root needs the run password, no file access, no empty-password accounts', async (context) => {
+      needDocker(context);
+      await using server = await startServer(config, { image });
+      const { port, password } = server.connection;
+      expect(password).toMatch(/^[\w-]{24}$/);
+      const docker = (await containerRuntime()).container.dockerode;
+      const [id] = await containersOf();
+      const bindings =
+        (await docker.getContainer(id ?? '').inspect()).NetworkSettings.Ports['3306/tcp'] ?? [];
+      expect(bindings.map((b) => b.HostIp)).toEqual(['127.0.0.1']);
+      expect(await canConnect({ ...server.connection, password: '' })).toBe(false);
+      expect(await canConnect({ ...server.connection, password: 'wrong' })).toBe(false);
+      const { rows } = await server.query(
+        "SELECT User AS user, Host AS host FROM mysql.user WHERE authentication_string = '' AND Host = '%'",
+      );
+      expect(rows).toEqual([]);
+      const settings = (await server.query('SELECT @@local_infile AS li, @@secure_file_priv AS sfp')).rows[0];
+      expect(settings).toEqual({ li: '0', sfp: '/var/lib/mysql-files/' });
+      expect((await server.query("SELECT LOAD_FILE('/etc/passwd') AS f")).rows).toEqual([{ f: null }]);
+      expect(port).toBeGreaterThan(0);
     });
 
     test('reads only inside the datadir, and finds plugin libraries', async (context) => {

@@ -5,7 +5,8 @@
 # It keeps the official mariadb/mysql images' contract, so harness code is the
 # same for official and local images:
 #   MARIADB_ROOT_PASSWORD | MYSQL_ROOT_PASSWORD             root password
-#   MARIADB_ALLOW_EMPTY_ROOT_PASSWORD | MYSQL_ALLOW_EMPTY_PASSWORD   empty one
+#   MARIADB_ALLOW_EMPTY_ROOT_PASSWORD | MYSQL_ALLOW_EMPTY_PASSWORD   empty one,
+#                                      socket only (no empty-password root@'%')
 #   MARIADB_RANDOM_ROOT_PASSWORD | MYSQL_RANDOM_ROOT_PASSWORD      printed once
 #   MARIADB_DATABASE, MARIADB_USER, MARIADB_PASSWORD (or MYSQL_*)   optional
 # `docker run IMAGE --opt=x` starts the server with --opt=x; any other command
@@ -51,6 +52,7 @@ root_password() {
   if [[ -n $password ]]; then
     echo "$password"
   elif [[ -n $(setting ALLOW_EMPTY_ROOT_PASSWORD ALLOW_EMPTY_PASSWORD) ]]; then
+    log "empty root password: root may log in over the socket only (no 'root'@'%')"
     echo ""
   elif [[ -n $(setting RANDOM_ROOT_PASSWORD) ]]; then
     password=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
@@ -61,7 +63,9 @@ root_password() {
   fi
 }
 
-# SQL run once on a new data directory: root may connect over TCP from the host.
+# SQL run once on a new data directory: root may connect over TCP from the host,
+# but only with a password: an account reachable from anywhere ('%') never has
+# an empty one (with ALLOW_EMPTY_ROOT_PASSWORD root stays socket-only).
 init_sql() {
   local password database user user_password
   password=$(sql_string "$1")
@@ -70,12 +74,15 @@ init_sql() {
   user_password=$(sql_string "$(setting PASSWORD)")
   echo "SET @@SESSION.SQL_LOG_BIN=0;"
   echo "ALTER USER 'root'@'localhost' IDENTIFIED BY '$password';"
-  echo "CREATE USER 'root'@'%' IDENTIFIED BY '$password';"
-  echo "GRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;"
+  if [[ -n $password ]]; then
+    echo "CREATE USER 'root'@'%' IDENTIFIED BY '$password';"
+    echo "GRANT ALL ON *.* TO 'root'@'%' WITH GRANT OPTION;"
+  fi
   if [[ -n $database ]]; then
     echo "CREATE DATABASE IF NOT EXISTS \`${database//\`/\`\`}\`;"
   fi
   if [[ -n $user && $user != root ]]; then
+    [[ -n $user_password ]] || die "MARIADB_USER ($user) needs MARIADB_PASSWORD: an account reachable from anywhere gets no empty password"
     echo "CREATE USER '$(sql_string "$user")'@'%' IDENTIFIED BY '$user_password';"
     if [[ -n $database ]]; then
       echo "GRANT ALL ON \`${database//\`/\`\`}\`.* TO '$(sql_string "$user")'@'%';"

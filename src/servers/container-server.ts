@@ -6,7 +6,7 @@ import {
   listContainerFiles,
   readContainerFile,
 } from './container-files.ts';
-import { cnfPath, firstStart, silentEntrypoint } from './container-start.ts';
+import { cnfPath, firstStart, secureFilesDir, silentEntrypoint } from './container-start.ts';
 import {
   containerLogTail,
   containerRuntime,
@@ -17,6 +17,7 @@ import {
   sweepStaleContainers,
 } from './docker-engine.ts';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { newPassword, redact } from './server-account.ts';
 import { identify } from './server-identity.ts';
 import { canConnect, SqlSession } from './sql-session.ts';
 import type { ConfigEdit, ConnectionOptions, StartedServer } from './started-server.ts';
@@ -33,19 +34,32 @@ export interface ContainerServerOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+// No client-side file reads; server-side file access confined to a folder firstStart creates, empty.
+const privateOptions: ServerOptions = new Map([
+  ['local_infile', '0'],
+  ['secure_file_priv', secureFilesDir],
+]);
+
 export async function startContainerServer(opts: ContainerServerOptions): Promise<StartedServer> {
   const client = await containerRuntime();
   if (!(await hasImage(client, opts.image)) && opts.image.startsWith('auditbench/')) {
     throw new Error(missingImageAdvice(opts.image));
   }
   await sweepStaleContainers(client);
-  const options = applyEdit(new Map(), { set: opts.options ?? {} });
+  const options = applyEdit(privateOptions, { set: opts.options ?? {} });
   // MySQL 9.7 initialises and starts in 10–18 s on a busy 2-core machine; a hang is reported after this.
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
-  const container = await firstStart(opts.image, renderMyCnf(options), timeoutMs, opts.pluginFiles ?? []);
+  const password = newPassword();
+  const container = await firstStart(
+    opts.image,
+    renderMyCnf(options),
+    password,
+    timeoutMs,
+    opts.pluginFiles ?? [],
+  );
   const label = `${opts.image} (container ${container.getId().slice(0, 12)})`;
   return runningServer(
-    { client, container, docker: client.container.getById(container.getId()), label, timeoutMs },
+    { client, container, docker: client.container.getById(container.getId()), label, timeoutMs, password },
     options,
   );
 }
@@ -57,6 +71,8 @@ interface Running {
   docker: ReturnType<ContainerRuntimeClient['container']['getById']>;
   label: string;
   timeoutMs: number;
+  /** root's password in this container, random per server. */
+  password: string;
 }
 
 /**
@@ -84,7 +100,7 @@ async function waitUntilServing(run: Running, base: ConnectionOptions, sinceMs: 
   const id = run.container.getId();
   const log = (await containerLogTail(run.client, id, 25, sinceMs).catch(() => '')) || silentEntrypoint;
   await run.client.container.stop(run.docker, { timeout: 0 }).catch(() => {});
-  throw new Error(`Server ${run.label} ${why}. Container log tail:\n${log}`);
+  throw new Error(`Server ${run.label} ${why}. Container log tail:\n${redact(log, [run.password])}`);
 }
 
 /** Takes the server down (SIGTERM with a grace period, or SIGKILL) and starts the same container again. */
@@ -100,7 +116,7 @@ async function stopThenStart(run: Running, how: 'graceful' | 'kill'): Promise<nu
   const since = Date.now();
   await run.client.container.start(run.docker);
   try {
-    return await waitUntilServing(run, rootOn(0), since);
+    return await waitUntilServing(run, rootOn(0, run.password), since);
   } catch (error) {
     // The images' entrypoint stops silently on an option the server rejects; the check run before stopping says
     // which. It is only an explanation: a plugin's options are unknown to --help on some versions (10.5), so it
@@ -110,13 +126,18 @@ async function stopThenStart(run: Running, how: 'graceful' | 'kill'): Promise<nu
   }
 }
 
-const rootOn = (port: number): ConnectionOptions => ({ host: '127.0.0.1', port, user: 'root', password: '' });
+const rootOn = (port: number, password: string): ConnectionOptions => ({
+  host: '127.0.0.1',
+  port,
+  user: 'root',
+  password,
+});
 
 async function runningServer(run: Running, initialOptions: ServerOptions): Promise<StartedServer> {
   const { container, docker } = run;
   const reaper = startContainerReaper(container.getId());
   let options = initialOptions;
-  let connection = rootOn(container.getMappedPort(3306));
+  let connection = rootOn(container.getMappedPort(3306), run.password);
   let session = new SqlSession(connection);
 
   let stopped = false;
@@ -133,7 +154,7 @@ async function runningServer(run: Running, initialOptions: ServerOptions): Promi
 
   async function cycle(how: 'graceful' | 'kill'): Promise<void> {
     await session.close();
-    connection = rootOn(await stopThenStart(run, how));
+    connection = rootOn(await stopThenStart(run, how), run.password);
     session = new SqlSession(connection);
   }
 
@@ -158,7 +179,8 @@ async function runningServer(run: Running, initialOptions: ServerOptions): Promi
         { content: renderMyCnf(options), target: cnfPath, mode: 0o644 },
       ]);
     },
-    errorLogTail: (lines = 40) => containerLogTail(run.client, container.getId(), lines),
+    errorLogTail: async (lines = 40) =>
+      redact(await containerLogTail(run.client, container.getId(), lines), [run.password]),
     listFiles: (dir = '.') => listContainerFiles(container, datadir, dir),
     readFile: (file) => readContainerFile(container, datadir, file),
     async pluginFileExists(soname: string) {

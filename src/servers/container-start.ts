@@ -2,11 +2,14 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
 import { ownerLabels } from './docker-engine.ts';
+import { redact } from './server-account.ts';
 import { tailLines } from './tail.ts';
 
 // The images read conf.d (the official images' contract); zz- sorts it after anything else there.
 export const cnfPath = '/etc/mysql/conf.d/zz-auditbench.cnf';
 const pluginDir = '/usr/lib/mysql/plugin';
+/** secure_file_priv in every container: the official MySQL images' folder, made (empty) where an image lacks it. */
+export const secureFilesDir = '/var/lib/mysql-files';
 // The server's "Version: '…'  socket: '…'  port: 3306" line (MariaDB prints it on the line after "ready for
 // connections"); MariaDB's entrypoint first runs a socket-only server that says "port: 0".
 const readyLine = /Version: '.*socket: .*\bport: 3306\b/;
@@ -15,8 +18,8 @@ export const silentEntrypoint =
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * testcontainers publishes ports on every interface and has no option for the address; the server has an empty
- * root password, so it must be reachable from this machine only. This hook is testcontainers' own extension point.
+ * testcontainers publishes ports on every interface and has no option for the address; the server must be reachable
+ * from this machine only. This hook is testcontainers' own extension point.
  */
 class LoopbackContainer extends GenericContainer {
   protected override async beforeContainerCreated(): Promise<void> {
@@ -47,13 +50,14 @@ function startFailure(error: unknown, timeoutMs: number): string {
 }
 
 /**
- * Creates and starts the container with testcontainers: empty root password, port 3306 on loopback, owner
+ * Creates and starts the container with testcontainers: the run's root password, port 3306 on loopback, owner
  * labels, auditbench's option file, and a wait for the server's ready line. A start that fails rejects with
  * the container log; testcontainers has removed the container by then.
  */
 export async function firstStart(
   image: string,
   cnf: string,
+  rootPassword: string,
   timeoutMs: number,
   pluginFiles: string[] = [],
 ): Promise<StartedTestContainer> {
@@ -66,10 +70,14 @@ export async function firstStart(
   let log: ReturnType<typeof captureTail> | undefined;
   try {
     return await new LoopbackContainer(image)
-      .withEnvironment({ MARIADB_ALLOW_EMPTY_ROOT_PASSWORD: '1', MYSQL_ALLOW_EMPTY_PASSWORD: '1' })
+      // The official images' and auditbench's entrypoints read these; the engine keeps them off every command line.
+      .withEnvironment({ MARIADB_ROOT_PASSWORD: rootPassword, MYSQL_ROOT_PASSWORD: rootPassword })
       .withExposedPorts(3306)
       .withLabels(ownerLabels())
-      .withCopyContentToContainer([{ content: cnf, target: cnfPath, mode: 0o644 }])
+      .withCopyContentToContainer([
+        { content: cnf, target: cnfPath, mode: 0o644 },
+        { content: '', target: `${secureFilesDir}/.auditbench`, mode: 0o644 },
+      ])
       .withCopyFilesToContainer(copies)
       .withWaitStrategy(Wait.forLogMessage(readyLine))
       .withStartupTimeout(timeoutMs)
@@ -81,11 +89,11 @@ export async function firstStart(
     // testcontainers removes a container that never got ready, so its log is only what we captured.
     await Promise.race([log?.ended, sleep(1_000)]);
     const tail = tailLines(log?.text() ?? '', 25) || silentEntrypoint;
+    // testcontainers' error can quote the container's create options, environment included.
     throw new Error(
-      `Server in container ${image} ${startFailure(error, timeoutMs)}. Container log tail:\n${tail}`,
-      {
-        cause: error,
-      },
+      redact(`Server in container ${image} ${startFailure(error, timeoutMs)}. Container log tail:\n${tail}`, [
+        rootPassword,
+      ]),
     );
   }
 }
