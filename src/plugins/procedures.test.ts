@@ -8,7 +8,7 @@ import { runSteps } from './steps.ts';
 
 /**
  * The profiles' procedures run against a fake scripted the way each plugin is documented to answer
- * (../shared/reference/audit-plugins.md; the seed report for McAfee's uninstall).
+ * (docs/plugins.md; the McAfee uninstall procedure as observed live).
  */
 
 const refuse = (errno: number, message: string): FakeReply => ({ error: { errno, message } });
