@@ -3,16 +3,16 @@ import type { WorkloadName } from '../workload/workload.ts';
 /** How long the per-event measurement runs: off/on pairs, the tinybench time per operation and arm, log samples. */
 export interface PerEventPlan {
   pairs: number;
-  /** tinybench's `time` for each operation in each arm: long enough for hundreds of statements, short enough that
-   * a pair sits inside one of this VM's speed regimes. */
+  /** tinybench's `time` for one operation in one arm: hundreds of statements (tens of logins), and short, so both
+   * arms of a pair sit inside one of this VM's speed regimes. */
   segmentMs: number;
   /** Operations of each kind run with the plugin on to count the log records and bytes they write. */
   logOps: number;
 }
 
-/** Smoke fits CI's budget (about a minute per plugin on 2 cores); the others buy narrower intervals. */
+/** Smoke fits CI's budget (5 kinds × 30 pairs × 2 × 100 ms: about 40 s per plugin); the others buy narrower intervals. */
 export const perEventPlans: Record<WorkloadName, PerEventPlan> = {
-  smoke: { pairs: 10, segmentMs: 250, logOps: 200 },
-  standard: { pairs: 24, segmentMs: 400, logOps: 500 },
-  seed: { pairs: 24, segmentMs: 400, logOps: 500 },
+  smoke: { pairs: 30, segmentMs: 100, logOps: 200 },
+  standard: { pairs: 60, segmentMs: 150, logOps: 500 },
+  seed: { pairs: 60, segmentMs: 150, logOps: 500 },
 };

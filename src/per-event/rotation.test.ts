@@ -12,6 +12,10 @@ test.for([
     { AUDIT_LOG_ROTATE_ON_SIZE: '4096', audit_log_rotations: '2' },
     { sizeBytes: 4096, rotations: 2 },
   ],
+  [
+    { sql_error_log_rotate: 'OFF', sql_error_log_rotations: '9', sql_error_log_size_limit: '1000000' },
+    { sizeBytes: 1_000_000, rotations: 9 },
+  ],
   [{ general_log: 'OFF', general_log_file: 'general.log' }, null],
 ] as [Record<string, string>, unknown][])('%j → %j', ([variables, expected]) => {
   expect(rotationFromVariables(variables)).toEqual(expected);

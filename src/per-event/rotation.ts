@@ -1,9 +1,9 @@
 import type { RotationInForce } from './record.ts';
 
-// Audit plugins name their size rotation alike: server_audit_file_rotate_size / _rotations (MariaDB),
-// audit_log_rotate_on_size / audit_log_rotations (Percona, MySQL Enterprise). Read from the server, so the projection
+// Audit plugins name their size rotation alike: server_audit_file_rotate_size / _rotations and
+// sql_error_log_size_limit / _rotations (MariaDB), audit_log_rotate_on_size / audit_log_rotations (Percona). Read from the server, so the projection
 // uses the values actually in force.
-const SIZE = /rotate(_on)?_size$/;
+const SIZE = /(rotate(_on)?_size|_size_limit)$/;
 const COUNT = /rotations$/;
 
 /**
