@@ -1,3 +1,4 @@
+import { serverFlavors } from '../config/lists.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
@@ -57,7 +58,7 @@ const noPlugin: PluginProfile = {
   name: 'A/A',
   title: 'A/A calibration',
   soname: null,
-  flavors: ['mariadb', 'mysql', 'percona'],
+  flavors: [...serverFlavors],
   install: [],
   uninstall: [],
   enable: neutralArms.on,

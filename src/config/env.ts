@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { type TargetName, targetNames, type WorkloadName, workloadNames } from './lists.ts';
 
 /** Validated settings. Nothing else in src/ reads process.env. */
 export interface Config {
-  workload: 'smoke' | 'standard' | 'seed';
+  workload: WorkloadName;
   /** Server binary to run for the local target; null means search PATH. */
   mysqldPath: string | null;
   /** Overrides each profile's own limit when set. */
@@ -40,7 +41,7 @@ export interface Config {
   runIds: [string, ...string[]] | null;
 }
 
-export type TargetName = 'local' | 'container' | 'external';
+export type { TargetName };
 
 /** A parsed AUDITBENCH_DSN; the host is always loopback. */
 export interface Dsn {
@@ -50,8 +51,6 @@ export interface Dsn {
   password: string;
 }
 
-const workloadNames = ['smoke', 'standard', 'seed'] as const;
-const targetNames = ['local', 'container', 'external'] as const;
 // Loose on purpose: Docker gives the precise error; this only catches typos such as spaces or empty entries.
 const imageRef = /^[A-Za-z0-9][\w.:/@-]*$/;
 

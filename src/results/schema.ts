@@ -1,6 +1,7 @@
 import { z } from 'zod';
-import { perEventSchema } from '../per-event/record.ts';
+import { serverFlavors, targetNames } from '../config/lists.ts';
 import { interferenceSchema } from '../machine/block-interference.ts';
+import { perEventSchema } from '../per-event/record.ts';
 
 const json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]),
@@ -15,9 +16,9 @@ export const lifecycleCheckSchema = z.object({
 });
 
 export const serverSchema = z.object({
-  flavor: z.enum(['mariadb', 'mysql', 'percona']),
+  flavor: z.enum(serverFlavors),
   version: z.string(),
-  target: z.enum(['local', 'container', 'external']),
+  target: z.enum(targetNames),
 });
 
 export const runSchema = z.object({

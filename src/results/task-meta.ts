@@ -1,3 +1,4 @@
+import type { ServerFlavor, TargetName } from '../config/lists.ts';
 import type { PerEvent } from '../per-event/record.ts';
 import type { LifecycleCheck } from './lifecycle-check.ts';
 import type { Calibration, CompletenessPhase, Machine, MatrixCellRecord, Measurement } from './schema.ts';
@@ -9,9 +10,9 @@ export interface ResultKey {
   plugin: string;
   title: string;
   server: {
-    flavor: 'mariadb' | 'mysql' | 'percona';
+    flavor: ServerFlavor;
     version: string;
-    target: 'local' | 'container' | 'external';
+    target: TargetName;
   };
   workload: string;
   limitPct: number;

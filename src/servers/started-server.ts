@@ -1,7 +1,8 @@
 import type { Buffer } from 'node:buffer';
 
-export type ServerFlavor = 'mariadb' | 'mysql' | 'percona';
-export type TargetKind = 'local' | 'container' | 'external';
+import type { ServerFlavor, TargetName as TargetKind } from '../config/lists.ts';
+
+export type { ServerFlavor, TargetKind };
 
 export interface ServerInfo {
   flavor: ServerFlavor;

@@ -1,4 +1,6 @@
-export type WorkloadName = 'smoke' | 'standard' | 'seed';
+export type { WorkloadName } from '../config/lists.ts';
+
+import type { WorkloadName } from '../config/lists.ts';
 
 /**
  * How the plugin-off and plugin-on arms are interleaved.

@@ -1,3 +1,4 @@
+import { workloadNames } from '../config/lists.ts';
 import type { Workload, WorkloadName } from './workload.ts';
 
 /** The named workloads, smallest first. */
@@ -71,7 +72,7 @@ export const workloads: Record<WorkloadName, Workload> = {
   },
 };
 
-export const workloadNames = Object.keys(workloads) as WorkloadName[];
+export { workloadNames };
 
 export function getWorkload(name: WorkloadName): Workload {
   const workload = workloads[name];

@@ -111,8 +111,9 @@ describe('NULL_AUDIT: no file, counters only', () => {
 
   test('the failed-queries check records what the plugin was sent, though there is no code to compare', async () => {
     const context = lifecycleContext(nullAuditServer(), nullAudit);
-    for (const step of lifecycleSteps.beforeMeasure.slice(0, 2)) await step.run(context);
-    const failed = await lifecycleSteps.beforeMeasure[2]?.run(context);
+    const at = lifecycleSteps.beforeMeasure.findIndex((step) => step.id === 'failed-queries');
+    for (const step of lifecycleSteps.beforeMeasure.slice(0, at)) await step.run(context);
+    const failed = await lifecycleSteps.beforeMeasure[at]?.run(context);
     expect(failed?.details).toMatchObject({
       serverAnswered: [1064, 1146],
       counted: { grew: { Audit_null_general_error: 2 } },
