@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { type TargetName, targetNames, type WorkloadName, workloadNames } from './lists.ts';
+import {
+  overheadLimitAdvice,
+  overheadLimitPct,
+  type TargetName,
+  targetNames,
+  type WorkloadName,
+  workloadNames,
+} from './lists.ts';
 
 /** Validated settings. Nothing else in src/ reads process.env. */
 export interface Config {
@@ -67,8 +74,8 @@ interface Field<T> {
 const fields = {
   workload: { schema: z.enum(workloadNames), expects: `must be one of ${workloadNames.join(', ')}` },
   percent: {
-    schema: z.string().trim().min(1).transform(Number).pipe(z.number().gt(0).lt(100)),
-    expects: 'must be a number above 0 and below 100, e.g. 30',
+    schema: z.string().trim().min(1).transform(Number).pipe(overheadLimitPct),
+    expects: overheadLimitAdvice,
   },
   inconclusive: { schema: z.enum(['fail', 'pass']), expects: 'must be fail or pass' },
   count: {

@@ -6,6 +6,7 @@ import { type ProfileName, profileNames, profiles } from '../../fixtures/plugins
 import type { PluginProfile } from '../plugins/profile.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import type { Config } from './env.ts';
+import { overheadLimitPct } from './lists.ts';
 import { OptionFileError, parseOptionFile } from './option-file.ts';
 import { defaultRunId, type LoadedOptionFile, type ResolvedRun, RUN_ID, resolveRun } from './runs.ts';
 import { settingProblem } from './settings.ts';
@@ -27,7 +28,7 @@ const customProfile = z.looseObject({
   measureSettings: z.record(z.string(), z.string()),
   expected: z.looseObject({}),
   log: z.looseObject({}),
-  maxOverheadPct: z.number(),
+  maxOverheadPct: overheadLimitPct,
 });
 const runSchema = z.strictObject({
   id: z.string().regex(RUN_ID, 'must be 1–64 lowercase letters, digits, . _ or -').optional(),
@@ -55,7 +56,7 @@ const runSchema = z.strictObject({
   startupOptions: settings.optional(),
   cnf: z.strictObject({ kind: z.literal('option-file'), path: z.string().min(1) }).optional(),
   expected: z.looseObject({}).optional(),
-  maxOverheadPct: z.number().gt(0).lt(100).optional(),
+  maxOverheadPct: overheadLimitPct.optional(),
 });
 const configSchema = z.strictObject({ runs: z.array(runSchema).min(1, 'must declare at least one run') });
 
