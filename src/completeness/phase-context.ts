@@ -50,8 +50,8 @@ export interface PhaseFigures {
 /** Counts, file summary, integrity and the plugin's live variables, as one results record (judged as a non-crash phase). */
 export async function phaseRecord(ctx: CompletenessContext, f: PhaseFigures): Promise<CompletenessPhase> {
   const kinds = countMarkers(f.sent, f.reading.found, ctx.claims, f.phase === 'crash');
-  const summary = f.files.summarise(f.reading.log.files);
-  const integrity = checkIntegrity(f.reading.log.rejected);
+  const summary = f.files.summarise(f.reading.files);
+  const integrity = checkIntegrity(f.reading.rejected);
   const problems = [
     describeFailures(kinds),
     summary.deleted.length > 0 && `log files deleted before they were read: ${summary.deleted.join(', ')}`,

@@ -1,13 +1,17 @@
-import type { LogEvents } from '../plugins/log-reader.ts';
-import { readLogEvents } from '../plugins/log-reader.ts';
+import type { LogParseResult } from '../plugins/audit-event.ts';
+import type { LogFile } from '../plugins/log-files.ts';
+import { listLogFiles } from '../plugins/log-reader.ts';
+import { logParsers } from '../plugins/logs/index.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import type { SentMarker } from './count.ts';
 import type { Claims } from './kinds.ts';
-import { type FoundMarkers, findMarkers } from './markers.ts';
+import { emptyFound, type FoundMarkers, findMarkers } from './markers.ts';
 
 export interface LogReading {
-  log: LogEvents;
+  files: LogFile[];
+  /** Lines no parser took, their reason prefixed with the file (`<file>: <reason>`). */
+  rejected: LogParseResult['rejected'];
   found: FoundMarkers;
 }
 
@@ -17,9 +21,30 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 export const allClaimedFound = (sent: SentMarker[], found: FoundMarkers, claims: Claims): boolean =>
   sent.every((s) => s.outcome !== 'acked' || claims[s.kind] !== 'logged' || found[s.kind].has(s.id));
 
+function addFound(into: FoundMarkers, from: FoundMarkers): void {
+  for (const [kind, ids] of Object.entries(from)) {
+    const target = into[kind as keyof FoundMarkers];
+    for (const [id, n] of ids) target.set(id, (target.get(id) ?? 0) + n);
+  }
+}
+
+/** Parses each log file with the profile's parser and counts the tag's markers file by file (logs can be large). */
+async function readOnce(server: StartedServer, profile: PluginProfile, tag: string): Promise<LogReading> {
+  const reading: LogReading = { files: [], rejected: [], found: emptyFound() };
+  if (profile.log.format === null) return reading;
+  const parse = logParsers[profile.log.format];
+  reading.files = await listLogFiles(server, profile);
+  for (const file of reading.files) {
+    const { events, rejected } = parse((await server.readFile(file.name)).toString('utf8'));
+    addFound(reading.found, findMarkers(events, tag));
+    for (const r of rejected) reading.rejected.push({ ...r, reason: `${file.name}: ${r.reason}` });
+  }
+  return reading;
+}
+
 /**
- * Reads every log file (current and rotated) and finds the phase's markers. With `settleMs`, reads again until every
- * claimed marker is there or the time is up: a connect is audited after the client has its answer.
+ * Reads every log file (current and rotated) and finds the phase's markers. With `wait`, reads again until every
+ * claimed marker is there or `settleMs` is up: MariaDB answers the client before it calls the audit plugins.
  */
 export async function readMarkers(
   server: StartedServer,
@@ -29,10 +54,9 @@ export async function readMarkers(
 ): Promise<LogReading> {
   const deadline = Date.now() + (wait?.settleMs ?? 0);
   for (;;) {
-    const log = await readLogEvents(server, profile);
-    const found = findMarkers(log.events, tag);
-    if (!wait || Date.now() >= deadline || allClaimedFound(wait.sent, found, wait.claims))
-      return { log, found };
+    const reading = await readOnce(server, profile, tag);
+    if (!wait || Date.now() >= deadline || allClaimedFound(wait.sent, reading.found, wait.claims))
+      return reading;
     await sleep(250);
   }
 }
