@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { borrowedPlugins, expectedOutcome } from '../fixtures/matrix.ts';
 import { matrixProfiles } from '../fixtures/plugins/index.ts';
 import { serverAudit } from '../fixtures/plugins/server-audit.ts';
+import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { describeCell, unavailableCell } from '../src/matrix/cell.ts';
 import { runCell } from '../src/matrix/run-cell.ts';
@@ -57,7 +58,7 @@ describe('plugin × server compatibility matrix', () => {
           const log = (message: string) =>
             console.log(`[matrix · ${target.label} · ${profile.title}] ${message}`);
           await using server = await startOrRecord(target, profile.title, context.task.meta);
-          const limitPct = config.maxOverheadPct ?? profile.maxOverheadPct;
+          const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
           const measured = await runCell(server, profile, {
             image: target.image,
             workload,
