@@ -1,4 +1,5 @@
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
+import type { TrafficInput } from '../projection/traffic.ts';
 import type { Settings } from './settings.ts';
 
 /** A DBA's option file, read when the configuration loads; the path is relative to the configuration file. */
@@ -32,9 +33,11 @@ export interface RunConfig {
 
 export interface AuditbenchConfig {
   runs: RunConfig[];
+  /** Your production traffic, for the per-event projection (default: an illustrative OLTP profile). */
+  traffic?: TrafficInput;
 }
 
 /** Types the configuration file; it is validated when auditbench loads it. */
 export const defineConfig = (config: AuditbenchConfig): AuditbenchConfig => config;
 
-export type { PluginExpectations, PluginProfile, Settings };
+export type { PluginExpectations, PluginProfile, Settings, TrafficInput };

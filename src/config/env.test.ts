@@ -23,6 +23,7 @@ describe('loadConfig', () => {
       restartCmd: null,
       configPath: 'auditbench.config.ts',
       runIds: null,
+      trafficPath: null,
     });
   });
 
@@ -47,6 +48,7 @@ describe('loadConfig', () => {
       AUDITBENCH_RESTART_CMD: 'systemctl restart mariadb',
       AUDITBENCH_CONFIG: '../dba/auditbench.config.ts',
       AUDITBENCH_RUNS: 'server_audit, general_log',
+      AUDITBENCH_TRAFFIC: 'ops/traffic.json',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -69,6 +71,7 @@ describe('loadConfig', () => {
       restartCmd: 'systemctl restart mariadb',
       configPath: '../dba/auditbench.config.ts',
       runIds: ['server_audit', 'general_log'],
+      trafficPath: 'ops/traffic.json',
     });
   });
 

@@ -46,6 +46,8 @@ export interface Config {
   configPath: string;
   /** Only these run ids (AUDITBENCH_RUNS, comma-separated); null runs every run of the configuration. */
   runIds: [string, ...string[]] | null;
+  /** A JSON traffic profile for the per-event projection (AUDITBENCH_TRAFFIC); wins over the configuration's. */
+  trafficPath: string | null;
 }
 
 export type { TargetName };
@@ -189,6 +191,7 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     mysqldPath: read(env, 'AUDITBENCH_MYSQLD', fields.nonEmpty, null),
     configPath: read(env, 'AUDITBENCH_CONFIG', fields.nonEmpty, 'auditbench.config.ts'),
     runIds: read(env, 'AUDITBENCH_RUNS', fields.runIds, null),
+    trafficPath: read(env, 'AUDITBENCH_TRAFFIC', fields.nonEmpty, null),
     maxOverheadPct: read(env, 'AUDITBENCH_MAX_OVERHEAD_PCT', fields.percent, null),
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),

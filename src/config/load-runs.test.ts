@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { loadRuns } from './load-runs.ts';
+import { loadRuns, loadTraffic } from './load-runs.ts';
 
 let dir = '';
 const defineConfig = path.resolve('src/config/define-config.ts');
@@ -82,5 +82,26 @@ test('a missing file, or a run id the file lacks, stops the run', async () => {
   const file = await write('one.config.ts', `[{ plugin: 'general_log' }]`);
   await expect(loadRuns({ configPath: file, runIds: ['server_audit'] })).rejects.toThrow(
     'AUDITBENCH_RUNS names server_audit, which one.config.ts does not declare; its runs are general_log',
+  );
+});
+
+test("traffic comes from AUDITBENCH_TRAFFIC, else the configuration's, else the default", async () => {
+  const withTraffic = await write(
+    'traffic.config.ts',
+    `[{ plugin: 'general_log' }], traffic: { name: 'shop', statementsPerS: { select: 10, write: 1, failing: 0 }, connectionsPerS: 1, peakFactor: 2, freeDiskGb: 5 }`,
+  );
+  expect((await loadTraffic({ configPath: withTraffic, trafficPath: null })).name).toBe('shop');
+  const plain = await write('plain.config.ts', `[{ plugin: 'general_log' }]`);
+  expect((await loadTraffic({ configPath: plain, trafficPath: null })).name).toContain('default');
+  const json = path.join(dir, 'traffic.json');
+  await writeFile(
+    json,
+    '{"statementsPerS":{"select":1,"write":1,"failing":0},"connectionsPerS":1,"peakFactor":0.5,"freeDiskGb":1}',
+  );
+  await expect(loadTraffic({ configPath: plain, trafficPath: json })).rejects.toThrow(
+    'peakFactor must be at least 1',
+  );
+  await expect(loadTraffic({ configPath: plain, trafficPath: path.join(dir, 'none.json') })).rejects.toThrow(
+    /AUDITBENCH_TRAFFIC: cannot read .*none\.json \(ENOENT\)/,
   );
 });

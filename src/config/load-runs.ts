@@ -3,7 +3,9 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { type ProfileName, profileNames, profiles } from '../../fixtures/plugins/index.ts';
+import { defaultTraffic } from '../../fixtures/traffic/default.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
+import { parseTraffic, type Traffic, trafficSchema } from '../projection/traffic.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import type { Config } from './env.ts';
 import { overheadLimitPct } from './lists.ts';
@@ -58,7 +60,10 @@ const runSchema = z.strictObject({
   expected: z.looseObject({}).optional(),
   maxOverheadPct: overheadLimitPct.optional(),
 });
-const configSchema = z.strictObject({ runs: z.array(runSchema).min(1, 'must declare at least one run') });
+const configSchema = z.strictObject({
+  runs: z.array(runSchema).min(1, 'must declare at least one run'),
+  traffic: trafficSchema.optional(),
+});
 
 /** One line naming the file, the field and the value, as the env settings' errors do. */
 function describeIssue(file: string, input: unknown, issue: z.core.$ZodIssue): string {
@@ -110,14 +115,35 @@ async function readOptionFile(
   }
 }
 
-/** Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. */
-export async function loadRuns(config: Pick<Config, 'configPath' | 'runIds'>): Promise<ResolvedRun[]> {
-  const file = path.resolve(config.configPath);
+async function readConfigFile(file: string): Promise<z.infer<typeof configSchema>> {
   const raw = await importConfig(file);
   const parsed = configSchema.safeParse(raw);
   if (!parsed.success) throw new Error(describeIssue(file, raw, parsed.error.issues[0] as z.core.$ZodIssue));
+  return parsed.data;
+}
+
+/**
+ * The traffic the per-event projection uses: the JSON file AUDITBENCH_TRAFFIC names, else the configuration's
+ * `traffic`, else the illustrative default.
+ */
+export async function loadTraffic(config: Pick<Config, 'configPath' | 'trafficPath'>): Promise<Traffic> {
+  if (config.trafficPath) {
+    const text = await readFile(config.trafficPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      throw new Error(
+        `AUDITBENCH_TRAFFIC: cannot read ${config.trafficPath} (${error.code ?? error.message}); give a JSON traffic profile`,
+      );
+    });
+    return parseTraffic(text, `AUDITBENCH_TRAFFIC (${config.trafficPath})`);
+  }
+  return (await readConfigFile(path.resolve(config.configPath))).traffic ?? defaultTraffic;
+}
+
+/** Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. */
+export async function loadRuns(config: Pick<Config, 'configPath' | 'runIds'>): Promise<ResolvedRun[]> {
+  const file = path.resolve(config.configPath);
+  const parsed = await readConfigFile(file);
   const runs: ResolvedRun[] = [];
-  for (const [index, run] of parsed.data.runs.entries()) {
+  for (const [index, run] of parsed.runs.entries()) {
     const base: PluginProfile =
       typeof run.plugin === 'string' ? profiles[run.plugin] : (run.plugin as unknown as PluginProfile);
     const where = `${path.basename(file)}: runs[${index}]`;

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config/env.ts';
-import { loadRuns } from '../../src/config/load-runs.ts';
+import { loadRuns, loadTraffic } from '../../src/config/load-runs.ts';
 
 /**
  * Vitest global setup: a bad AUDITBENCH_* value or configuration file stops the run with one line, before any server
@@ -7,7 +7,9 @@ import { loadRuns } from '../../src/config/load-runs.ts';
  */
 export default async function checkConfig(): Promise<void> {
   try {
-    await loadRuns(loadConfig());
+    const config = loadConfig();
+    await loadRuns(config);
+    await loadTraffic(config);
   } catch (error) {
     process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
