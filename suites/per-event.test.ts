@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { defaultTraffic } from '../fixtures/traffic/default.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { loadRuns } from '../src/config/load-runs.ts';
+import { loadRuns, loadTraffic } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { configHash } from '../src/history/config-hash.ts';
 import { measurePerEvent } from '../src/per-event/measure-per-event.ts';
@@ -22,8 +21,8 @@ import { unavailableReason } from './shared/availability.ts';
 const config = loadConfig();
 const runs = await loadRuns(config);
 const plan = perEventPlans[config.workload];
-// The lead wires AUDITBENCH_TRAFFIC and the config file's `traffic` into the config; until then the default profile.
-const traffic: Traffic = defaultTraffic;
+// AUDITBENCH_TRAFFIC, else the configuration file's `traffic`, else the illustrative default.
+const traffic: Traffic = await loadTraffic(config);
 
 async function pluginVariables(server: StartedServer, like: string): Promise<Record<string, string>> {
   const { rows } = await server.query(`SHOW GLOBAL VARIABLES LIKE '${like}'`);
