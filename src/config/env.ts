@@ -1,3 +1,4 @@
+import { isIPv4 } from 'node:net';
 import { z } from 'zod';
 import {
   overheadLimitAdvice,
@@ -64,6 +65,8 @@ export interface Dsn {
 const imageRef = /^[A-Za-z0-9][\w.:/@-]*$/;
 
 type Env = Record<string, string | undefined>;
+// Plain decimals only: Number() would also take 0x1e, 1e1, Infinity and ' '.
+const decimal = /^(\d+(\.\d*)?|\.\d+)$/;
 
 /** A variable's schema and the advice shown when a value fails it. */
 interface Field<T> {
@@ -76,7 +79,7 @@ interface Field<T> {
 const fields = {
   workload: { schema: z.enum(workloadNames), expects: `must be one of ${workloadNames.join(', ')}` },
   percent: {
-    schema: z.string().trim().min(1).transform(Number).pipe(overheadLimitPct),
+    schema: z.string().trim().regex(decimal).transform(Number).pipe(overheadLimitPct),
     expects: overheadLimitAdvice,
   },
   inconclusive: { schema: z.enum(['fail', 'pass']), expects: 'must be fail or pass' },
@@ -86,7 +89,7 @@ const fields = {
   },
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
   percentagePoints: {
-    schema: z.string().trim().min(1).transform(Number).pipe(z.number().gt(0).max(100)),
+    schema: z.string().trim().regex(decimal).transform(Number).pipe(z.number().gt(0).max(100)),
     expects: 'must be a number of percentage points above 0 and at most 100, e.g. 5',
   },
   // GitHub sets some variables to '' where they do not apply (GITHUB_HEAD_REF outside pull requests).
@@ -116,35 +119,71 @@ const fields = {
   },
 } satisfies Record<string, Field<unknown>>;
 
-const loopback = /^(localhost|127(\.\d{1,3}){3}|\[::1\])$/;
+// An address, never a name that merely looks like one (127.0.0.1.evil.example, 127.1.2.300).
+const isLoopback = (host: string): boolean =>
+  host === 'localhost' ||
+  host === '[::1]' ||
+  (isIPv4(host) && host.startsWith('127.') && host.split('.').length === 4);
 
 function parseDsn(raw: string, ctx: z.RefinementCtx<string>): Dsn {
+  const fail = (message: string): never => {
+    ctx.issues.push({ code: 'custom', message, input: raw });
+    return z.NEVER as never;
+  };
   const url = URL.canParse(raw.trim()) ? new URL(raw.trim()) : null;
   if (!url || !['mysql:', 'mariadb:'].includes(url.protocol) || !url.hostname || !url.username) {
-    ctx.issues.push({ code: 'custom', message: fields.dsn.expects, input: raw });
-    return z.NEVER;
+    return fail(fields.dsn.expects);
   }
-  if (!loopback.test(url.hostname)) {
-    const message = `host '${url.hostname}' is refused: servers listen on 127.0.0.1 or in containers you started`;
-    ctx.issues.push({ code: 'custom', message, input: raw });
-    return z.NEVER;
+  if (!isLoopback(url.hostname)) {
+    return fail(
+      `host '${url.hostname}' is refused: servers listen on 127.0.0.1 or in containers you started`,
+    );
   }
+  if (url.port === '0')
+    return fail('port 0 is not a port a server listens on: give the real one, e.g. :3306');
   if (url.pathname !== '' && url.pathname !== '/') {
-    const message = `must not name a database (${url.pathname.slice(1)}): auditbench works in its own schema, auditbench`;
-    ctx.issues.push({ code: 'custom', message, input: raw });
-    return z.NEVER;
+    return fail(
+      `must not name a database (${url.pathname.slice(1)}): auditbench works in its own schema, auditbench`,
+    );
+  }
+  const decoded = [url.username, url.password].map(decodeOrNull);
+  const [user, password] = decoded;
+  if (user === null || user === undefined || password === null || password === undefined) {
+    return fail('has a malformed %-escape in the user or password: write % as %25, @ as %40, : as %3A');
   }
   return {
     // sysbench's client library takes 'localhost' to mean the unix socket; the DSN means TCP.
     host: url.hostname === 'localhost' ? '127.0.0.1' : url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port ? Number(url.port) : 3306,
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
+    user,
+    password,
   };
 }
 
-function maskPassword(raw: string): string {
-  return raw.replace(/^([a-z]+:\/\/[^:/@]*:)[^@]*@/i, '$1***@');
+function decodeOrNull(part: string): string | null {
+  try {
+    return decodeURIComponent(part);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The DSN as an error may quote it: whatever sits between '//' (or the start) and the last '@' keeps only the
+ * user, and with no '@' everything after the first ':' past the scheme is hidden, so no spelling leaks a password.
+ */
+export function maskPassword(raw: string): string {
+  const schemeEnd = raw.indexOf('://');
+  const start = schemeEnd === -1 ? 0 : schemeEnd + 3;
+  const at = raw.lastIndexOf('@');
+  if (at >= start) {
+    const userinfo = raw.slice(start, at);
+    const colon = userinfo.indexOf(':');
+    const shown = colon === -1 ? userinfo : `${userinfo.slice(0, colon)}:***`;
+    return `${raw.slice(0, start)}${shown}${raw.slice(at)}`;
+  }
+  const colon = raw.indexOf(':', start);
+  return colon === -1 ? raw : `${raw.slice(0, colon)}:***`;
 }
 
 /** Reads one variable; a bad value becomes a one-line error naming the variable, the value and what to use. */
