@@ -46,8 +46,8 @@ for version in "${candidates[@]}"; do
   download=$cache/download-$upstream_version
   mkdir -p "$download"
   say "downloading Debian source mariadb=$version"
-  if ! (cd "$download" && apt-get "${apt_opts[@]}" -qq source --download-only "mariadb=$version" >&2); then
-    say "mariadb=$version is listed but not served; trying the next nearest"
+  if ! (cd "$download" && apt-get "${apt_opts[@]}" -qq source --download-only "mariadb=$version" >"$cache/apt-source.log" 2>&1); then
+    say "mariadb=$version is listed but not served ($(grep -m1 -oE ' [45][0-9]{2} +[A-Za-z ]+[a-z]' "$cache/apt-source.log" || echo "see $cache/apt-source.log")); trying the next nearest"
     rm -rf "$download"
     continue
   fi

@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# How much McAfee AUDIT writes per sysbench transaction, with sysbench's default (server-side prepared statements,
+# --db-ps-mode=auto) and with --db-ps-mode=disable (plain text statements). One throwaway local server; run it
+# under the measurement lock: flock /tmp/auditbench-measure.lock scripts/plugins/mcafee-log-volume.sh [seconds]
+# Needs a build (scripts/plugins/build-mcafee-audit.sh); AUDITBENCH_PLUGIN_DIR overrides where it is.
+# AUDITBENCH_RECORD_LOG=<file> also copies a short log of known statements there (fixtures/logs/mcafee-*).
+set -euo pipefail
+seconds=${1:-20}
+plugins=${AUDITBENCH_PLUGIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/auditbench/plugins}
+mysqld=${AUDITBENCH_MYSQLD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
+[[ -f $plugins/libaudit_plugin.cnf ]] || { echo "no McAfee build in $plugins: run scripts/plugins/build-mcafee-audit.sh" >&2; exit 2; }
+dir=$(mktemp -d /tmp/auditbench-mcafee-volume.XXXXXX)
+pid=
+cleanup() {
+  [[ -n $pid ]] && kill "$pid" 2>/dev/null && wait "$pid" 2>/dev/null
+  rm -rf "$dir"
+}
+trap cleanup EXIT
+{
+  echo '[mysqld]'
+  echo "datadir=$dir/data"
+  echo "socket=$dir/sock"
+  echo 'skip_networking'
+  echo "log_error=$dir/error.log"
+  echo "plugin_dir=$plugins"
+  echo 'innodb_flush_log_at_trx_commit=0'
+  [[ $(id -u) == 0 ]] && echo 'user=root'
+  sed -n 's/^loose-audit_offsets=/loose-audit_offsets=/p' "$plugins/libaudit_plugin.cnf"
+} >"$dir/my.cnf"
+mariadb-install-db --defaults-file="$dir/my.cnf" --auth-root-authentication-method=normal --skip-test-db >/dev/null
+"$mysqld" --defaults-file="$dir/my.cnf" &
+pid=$!
+sql() { mariadb --socket="$dir/sock" -uroot -N -e "$1"; }
+for _ in $(seq 60); do sql 'SELECT 1' >/dev/null 2>&1 && break || sleep 1; done
+sql "INSTALL PLUGIN AUDIT SONAME 'libaudit_plugin.so'; CREATE DATABASE sbtest"
+log=$dir/data/mysql-audit.json
+if [[ -n ${AUDITBENCH_RECORD_LOG:-} ]]; then
+  # A small real log for the parser's fixture: a header, a success, both failures, a password, a prepared statement.
+  sql 'SET GLOBAL audit_json_file = ON'
+  sql "CREATE TABLE sbtest.t (id INT PRIMARY KEY, v VARCHAR(20)); INSERT INTO sbtest.t VALUES (1, 'one')"
+  sql 'SELECT v FROM sbtest.t WHERE id = 1' >/dev/null
+  sql 'SELEC 1' 2>/dev/null || true
+  sql 'SELECT * FROM sbtest.missing' 2>/dev/null || true
+  sql "CREATE USER 'fixture'@'localhost' IDENTIFIED BY 'Secret-Pw-1'"
+  sql "PREPARE s FROM 'SELECT v FROM sbtest.t WHERE id = ?'; SET @i = 1; EXECUTE s USING @i" >/dev/null
+  sql 'DROP TABLE sbtest.t; SET GLOBAL audit_json_file = OFF'
+  cp "$log" "$AUDITBENCH_RECORD_LOG"
+fi
+sb=(sysbench oltp_read_write --db-driver=mysql --mysql-socket="$dir/sock" --mysql-user=root --tables=2
+  --table-size=10000 --threads=2)
+"${sb[@]}" prepare >/dev/null
+echo "server $("$mysqld" --version | awk '{print $3}'), ${seconds} s per mode, 2 threads, oltp_read_write"
+for mode in auto disable; do
+  before=$(stat -c %s "$log" 2>/dev/null || echo 0)
+  lines_before=$(wc -l <"$log" 2>/dev/null || echo 0)
+  sql 'SET GLOBAL audit_json_file = ON'
+  out=$("${sb[@]}" --time="$seconds" --db-ps-mode="$mode" run)
+  sql 'SET GLOBAL audit_json_file = OFF'
+  after=$(stat -c %s "$log")
+  records=$(($(wc -l <"$log") - lines_before))
+  txns=$(awk '/transactions:/ { print $2 }' <<<"$out")
+  awk -v m="$mode" -v b=$((after - before)) -v t="$txns" -v r="$records" -v s="$seconds" 'BEGIN {
+    printf "--db-ps-mode=%-8s %7d transactions  %8d records (%.1f per transaction)  %6.0f bytes/transaction  %6.1f MiB/min\n",
+      m, t, r, r / t, b / t, b / s * 60 / 1048576 }'
+done
+echo "sample records (disable mode, last 3):"
+tail -n 3 "$log" | cut -c1-300
