@@ -20,7 +20,7 @@ export interface Classifier {
   /** Trees that are measured although outside auditbench's tree, e.g. a container's server. */
   measuredRoots: readonly number[];
   /** Trees that count as other although auditbench started them, e.g. the coverage script's background load. */
-  otherRoots: readonly number[];
+  otherRoots: { includes(pid: number): boolean };
   /** Process names measured wherever they run, e.g. docker-proxy carrying sysbench's traffic to a container. */
   measuredAnywhere?: readonly string[];
 }

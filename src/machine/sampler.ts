@@ -88,7 +88,10 @@ export async function startSampler(options: SamplerOptions = {}): Promise<Runnin
     measuredComms: MEASURED_COMMS,
     measuredRoots: options.measuredRoots ?? [],
     measuredAnywhere: options.measuredComms ?? [],
-    otherRoots: [...registeredOtherRoots, ...(options.otherRoots ?? [])],
+    // Read at each sample: a load started after the sampler (mid-block) must count as other too.
+    otherRoots: {
+      includes: (pid) => registeredOtherRoots.has(pid) || (options.otherRoots ?? []).includes(pid),
+    },
   };
   const intervals: IntervalUse[] = [];
   let previous = await readSnapshot();
