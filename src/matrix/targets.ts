@@ -21,7 +21,7 @@ export interface MatrixTarget {
   start: StartOptions;
   /** The requested server that cannot be tried here, with the reason; null when it can. */
   unavailable: UnavailableServer | null;
-  /** The user opted out of containers (AUDITBENCH_DOCKER=0): an unavailable column is skipped, not failed. */
+  /** The user opted out of containers (AUDITBENCH_DOCKER=0): the column is skipped with that reason, not failed. */
   optedOut: boolean;
   /** The image's suite and package versions, from its labels. */
   build: ImageBuild | null;
@@ -62,15 +62,13 @@ async function imageTarget(
   pluginFiles: string[],
   optedOut: boolean,
 ): Promise<MatrixTarget> {
-  let engineProblem: string | null = null;
+  let engineProblem: string | null = optedOut ? 'AUDITBENCH_DOCKER=0: containers were opted out of' : null;
   let labels: Record<string, string> | null = null;
   try {
-    labels = await imageLabels(image);
+    if (!optedOut) labels = await imageLabels(image);
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
-    engineProblem = optedOut
-      ? `${why} (AUDITBENCH_DOCKER=0)`
-      : `${why}; AUDITBENCH_DOCKER=0 opts out of containers`;
+    engineProblem = `${why}; AUDITBENCH_DOCKER=0 opts out of containers`;
   }
   const why = whyUnavailable({
     engineProblem,
