@@ -25,6 +25,14 @@ test('the terminal section has a row per operation with its interval, then the p
   }
   expect(text).toContain('cross-check: no sysbench measurement of this plugin in this run');
   expect(formatPerEventText([recorded])).toBe('');
+  const faster = perEventFixture(null);
+  const [first, ...rest] = faster.operations;
+  if (!first) throw new Error('fixture has no operations');
+  const noisy: PluginResult = {
+    ...recorded,
+    perEvent: { ...faster, operations: [{ ...first, addedUs: -2.5 }, ...rest] },
+  };
+  expect(formatPerEventText([noisy])).toContain(' -2.5 [');
 });
 
 test('the HTML section: a table per plugin; an unrotated log says unbounded and when the free space is full', () => {

@@ -17,6 +17,9 @@ const fixed = (value: number | null | undefined, digits = 1): string =>
 const interval = (ci: readonly [number, number] | null, digits = 1): string =>
   ci ? ` [${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : '';
 
+/** '+6.0', or '-24.7' for a (noise) estimate below 0: never '+-'. */
+const signed = (value: number): string => `${value >= 0 ? '+' : ''}${fixed(value)}`;
+
 const where = (r: PluginResult) => `${r.title} on ${r.server.flavor} ${r.server.version}`;
 
 /** One row per operation kind: what it costs per operation and per audited event. */
@@ -24,9 +27,9 @@ export function operationRow(o: OperationCost): string[] {
   return [
     operationTitles[o.kind],
     fixed(o.offUs, 0),
-    `+${fixed(o.addedUs)}${interval(o.addedCi95Us)}`,
+    `${signed(o.addedUs)}${interval(o.addedCi95Us)}`,
     fixed(o.eventsPerOp, 2),
-    o.addedUsPerEvent === null ? '–' : `+${fixed(o.addedUsPerEvent)}${interval(o.addedCi95UsPerEvent)}`,
+    o.addedUsPerEvent === null ? '–' : `${signed(o.addedUsPerEvent)}${interval(o.addedCi95UsPerEvent)}`,
     fixed(o.logBytesPerEvent, 0),
   ];
 }
