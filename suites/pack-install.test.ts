@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -24,6 +25,52 @@ export default defineConfig({
 });
 `;
 
+interface LockEntry {
+  dev?: boolean;
+  [field: string]: unknown;
+}
+
+/**
+ * A project that depends on the packed tarball, with a lock file taken from this repository's: `npm install` of a
+ * tarball would ask the registry for every dependency's metadata, which the npm cache does not keep; with a lock,
+ * npm needs only the tarballs, and those are cached.
+ */
+async function writeOfflineProject(project: string, tarball: string): Promise<void> {
+  const ours = JSON.parse(await readFile('package-lock.json', 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const root = ours.packages[''] as LockEntry;
+  const spec = `file:${path.relative(project, tarball)}`;
+  const integrity = `sha512-${createHash('sha512')
+    .update(await readFile(tarball))
+    .digest('base64')}`;
+  const packages: Record<string, LockEntry> = {
+    '': { name: 'dba-project', devDependencies: { auditbench: spec } },
+    'node_modules/auditbench': {
+      version: root.version,
+      resolved: spec,
+      integrity,
+      dev: true,
+      dependencies: root.dependencies,
+      bin: root.bin,
+      engines: root.engines,
+    },
+  };
+  // Our run-time dependencies, where npm hoisted them for us; dev-only packages stay out.
+  for (const [where, entry] of Object.entries(ours.packages)) {
+    if (where !== '' && !entry.dev) packages[where] = { ...entry, dev: true };
+  }
+  const manifest = {
+    name: 'dba-project',
+    private: true,
+    type: 'module',
+    devDependencies: { auditbench: spec },
+  };
+  await writeFile(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const lock = { name: 'dba-project', lockfileVersion: 3, requires: true, packages };
+  await writeFile(path.join(project, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+}
+
 /** This run's environment, less what names this repository's configuration, reports or runs. */
 function nestedEnv(): Record<string, string | undefined> {
   const env = { ...process.env };
@@ -43,15 +90,9 @@ test('a packed auditbench installs offline into another project and measures its
   const tarball = path.join(dir, packed.stdout.trim().split('\n').at(-1) ?? '');
   const project = path.join(dir, 'dba-project');
   await mkdir(project);
-  await writeFile(
-    path.join(project, 'package.json'),
-    `${JSON.stringify({ name: 'dba-project', private: true, type: 'module' }, null, 2)}\n`,
-  );
-  // --offline: every dependency must come from the npm cache this repository's own install filled.
-  await execa('npm', ['install', '--offline', '--no-audit', '--no-fund', '--save-dev', tarball], {
-    cwd: project,
-    timeout: 300_000,
-  });
+  await writeOfflineProject(project, tarball);
+  // npm ci --offline: every package comes from the npm cache this repository's own `npm ci` filled.
+  await execa('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, timeout: 300_000 });
   await writeFile(path.join(project, 'auditbench.config.ts'), dbaConfig);
   const run = await execa('npx', ['--no-install', 'auditbench', 'bench'], {
     cwd: project,
