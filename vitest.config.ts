@@ -1,5 +1,25 @@
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 
+// Every setting is checked before Vitest creates anything (its JUnit reporter opens junit.xml at start): one line and
+// exit 2 on a bad one. Binaries and the configuration's runs are checked when a project that starts servers may run.
+function preflight(argv: string[]): void {
+  const projects = argv.flatMap((arg, i) =>
+    arg === '--project' ? [argv[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice(10)] : [],
+  );
+  const servers = projects.length === 0 || projects.some((name) => name !== 'unit');
+  const script = fileURLToPath(new URL('./scripts/preflight.ts', import.meta.url));
+  const check = spawnSync(process.execPath, ['--import', 'tsx', script, ...(servers ? ['--servers'] : [])], {
+    stdio: 'inherit',
+  });
+  if (check.status !== 0) process.exit(check.status ?? 2);
+}
+preflight(process.argv);
+
+// Not part of `./auditbench bench` (the configured runs only, so it stays short): the harness's own checks, the
+// matrix, the examples, and the completeness and per-event checks (run them with `npx vitest run --project suites
+// completeness per-event`).
 const harnessSuites = [
   'suites/matrix.test.ts',
   'suites/server-target.test.ts',
@@ -10,6 +30,8 @@ const harnessSuites = [
   'suites/report-merge/**',
   'suites/example-sweep.test.ts',
   'suites/pack-install.test.ts',
+  'suites/completeness.test.ts',
+  'suites/per-event.test.ts',
 ];
 
 export default defineConfig({

@@ -1,4 +1,4 @@
-import { chown, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { chown, lchown, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
@@ -59,7 +59,7 @@ export async function chownTree(dir: string, osUser: ServerOsUser | null): Promi
   for (const entry of await readdir(dir, { withFileTypes: true, recursive: true })) {
     const file = path.join(entry.parentPath, entry.name);
     // lchown: a plugin dir holds symlinks to the system's libraries, which stay root's.
-    await execa('chown', ['-h', `${osUser.uid}:${osUser.gid}`, file]);
+    await lchown(file, osUser.uid, osUser.gid);
   }
 }
 

@@ -5,7 +5,10 @@ import { parseMysqldGroup } from './my-cnf.ts';
 
 /** The plugin directory a server binary was built with, from `--verbose --help`. */
 export async function defaultPluginDir(binary: string): Promise<string> {
-  const { stdout } = await execa(binary, ['--no-defaults', '--verbose', '--help'], { reject: false });
+  const { stdout } = await execa(binary, ['--no-defaults', '--verbose', '--help'], {
+    reject: false,
+    timeout: 30_000,
+  });
   const line = stdout.split('\n').find((l) => /^plugin[-_]dir\s/.test(l));
   const dir = line?.replace(/^plugin[-_]dir\s+/, '').trim();
   if (!dir) throw new Error(`Cannot tell the plugin directory of ${binary} from its --verbose --help output`);

@@ -20,3 +20,11 @@ test.for([
 test('a line without a version is an error that quotes it', () => {
   expect(() => parseVersionLine('garbage')).toThrow("Cannot read a server version from 'garbage'");
 });
+
+test.for([
+  'mariadb  Ver 15.1 Distrib 10.11.19-MariaDB, for debian-linux-gnu (x86_64) using  EditLine wrapper',
+  'mysql  Ver 8.0.36 for Linux on x86_64 (MySQL Community Server - GPL)',
+  'mariadb-admin  Ver 10.0 Distrib 10.11.19-MariaDB, for debian-linux-gnu on x86_64',
+])('a client is not a server: %s', (line) => {
+  expect(() => parseVersionLine(line)).toThrow(/is not a server's version line/);
+});

@@ -33,10 +33,18 @@ async function searchPath(searchDirs: string[]): Promise<string | null> {
   return null;
 }
 
+// A server names itself mysqld or mariadbd (MySQL with its full path); clients, mariadb-admin and friends say
+// 'Distrib' or use another name, and MySQL 8's client line is otherwise the same as its server's.
+const serverName = /^(.*\/)?(mysqld|mariadbd)([-_.][\w.-]*)?$/;
+
 /** Reads flavor and version from `mysqld --version` ("mariadbd  Ver 10.11.19-MariaDB-0+deb12u1 for debian-linux-gnu"). */
 export function parseVersionLine(line: string): { flavor: ServerFlavor; version: string } {
   const match = /\bVer\s+(\S+)/.exec(line);
   if (!match?.[1]) throw new Error(`Cannot read a server version from '${line.trim()}'`);
+  const program = line.trim().split(/\s+/, 1)[0] ?? '';
+  if (!serverName.test(program) || /\bDistrib\b/.test(line)) {
+    throw new Error(`'${line.trim()}' is not a server's version line: this is a client or another tool`);
+  }
   const version = match[1];
   const lower = line.toLowerCase();
   const flavor: ServerFlavor = lower.includes('mariadb')
@@ -47,8 +55,15 @@ export function parseVersionLine(line: string): { flavor: ServerFlavor; version:
   return { flavor, version };
 }
 
+// A binary that hangs on --version (a wrapper waiting for input, a stuck NFS mount) must not hang the run.
+const VERSION_PROBE_MS = 10_000;
+
 /** Finds the server binary: the configured path, else mariadbd or mysqld on PATH or in the usual sbin dirs. */
-export async function findServerBinary(configured: string | null, envPath = ''): Promise<ServerBinary> {
+export async function findServerBinary(
+  configured: string | null,
+  envPath = '',
+  probeMs = VERSION_PROBE_MS,
+): Promise<ServerBinary> {
   let file: string | null;
   if (configured) {
     if (!(await isExecutable(configured))) {
@@ -65,6 +80,24 @@ export async function findServerBinary(configured: string | null, envPath = ''):
       );
     }
   }
-  const { stdout } = await execa(file, ['--version']);
-  return { path: file, ...parseVersionLine(stdout) };
+  const which = configured ? `AUDITBENCH_MYSQLD '${configured}'` : `'${file}'`;
+  const probe = await execa(file, ['--version'], {
+    reject: false,
+    stdin: 'ignore',
+    timeout: probeMs,
+  });
+  if (probe.timedOut) {
+    throw new Error(
+      `${which} did not answer --version within ${probeMs / 1000} s: point AUDITBENCH_MYSQLD at mariadbd or mysqld`,
+    );
+  }
+  try {
+    if (probe.exitCode !== 0) throw new Error(`--version exited with ${probe.exitCode ?? probe.signal}`);
+    return { path: file, ...parseVersionLine(String(probe.stdout)) };
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    throw new Error(
+      `${which} is not a MySQL or MariaDB server (${why}): point AUDITBENCH_MYSQLD at mariadbd or mysqld, usually in /usr/sbin`,
+    );
+  }
 }

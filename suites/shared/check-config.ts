@@ -1,15 +1,28 @@
 import { loadConfig } from '../../src/config/env.ts';
-import { loadRuns, loadTraffic } from '../../src/config/load-runs.ts';
+import { heldMarker, takeRunLock } from './run-lock.ts';
+
+// A run waits this long for another to finish before it gives up, naming it.
+const LOCK_WAIT_S = 2 * 60 * 60;
 
 /**
- * Vitest global setup: a bad AUDITBENCH_* value or configuration file stops the run with one line, before any server
- * starts.
+ * Vitest global setup of the projects that start servers: settings once more (vitest.config.ts checked them before
+ * anything was created), then the machine-wide run lock, so two runs never measure at once.
  */
-export default async function checkConfig(): Promise<void> {
+export default async function checkConfig(): Promise<(() => Promise<void>) | undefined> {
   try {
-    const config = loadConfig();
-    await loadRuns(config);
-    await loadTraffic(config);
+    loadConfig();
+  } catch (error) {
+    process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+  if (process.env[heldMarker] === '1') return undefined;
+  try {
+    const release = await takeRunLock(LOCK_WAIT_S, (line) => process.stderr.write(`${line}\n`));
+    process.env[heldMarker] = '1';
+    return async () => {
+      delete process.env[heldMarker];
+      await release();
+    };
   } catch (error) {
     process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);

@@ -1,0 +1,122 @@
+import { constants } from 'node:fs';
+import { access, stat } from 'node:fs/promises';
+import path from 'node:path';
+import { execa } from 'execa';
+import { serverOsUser } from '../servers/server-account.ts';
+import { findServerBinary } from '../servers/server-binary.ts';
+import { type Config, loadConfig } from './env.ts';
+import { loadRuns, loadTraffic } from './load-runs.ts';
+
+type Env = Record<string, string | undefined>;
+
+export interface PreflightOptions {
+  /** The run will start servers and sysbench (the suites project): probe the binaries and read the runs. */
+  servers: boolean;
+  /** How long --version probes may take (tests shorten it). */
+  probeMs?: number;
+}
+
+// Characters my.cnf (#, quotes, backslash escapes, ;) or the watchdog's pkill -f pattern (regex) would misread.
+const safePath = /^\/[\w./-]*$/;
+const PROBE_MS = 10_000;
+
+/**
+ * Every check that can fail a run before anything starts, in the order a user fixes them: the settings' text
+ * (loadConfig), then the folders they name, then the programs the run needs. Creates nothing; throws one line.
+ */
+export async function preflight(env: Env, options: PreflightOptions): Promise<Config> {
+  const config = loadConfig(env);
+  await checkReportDir(config.reportDir);
+  const tmpDir = await checkTmpDir(env.TMPDIR);
+  if (config.pluginDir)
+    await checkDir('AUDITBENCH_PLUGIN_DIR', config.pluginDir, 'the folder holding the plugin .so');
+  if (!options.servers) return config;
+  await loadRuns(config);
+  await loadTraffic(config);
+  if (config.target === 'local') {
+    await findServerBinary(config.mysqldPath, config.searchPath, options.probeMs ?? PROBE_MS);
+    if (await serverOsUser()) await checkReachableByOthers(tmpDir);
+  }
+  await checkSysbench(config.searchPath, options.probeMs ?? PROBE_MS);
+  return config;
+}
+
+async function checkReportDir(dir: string): Promise<void> {
+  const name = 'AUDITBENCH_REPORT_DIR';
+  const info = await stat(dir).catch(() => null);
+  if (info && !info.isDirectory()) {
+    throw new Error(`${name} '${dir}' is a file, not a directory: point it at a folder (created if missing)`);
+  }
+  // Missing is fine (the reporters create it); its nearest existing parent must take new entries.
+  let existing = path.resolve(dir);
+  while (!(await stat(existing).catch(() => null))) existing = path.dirname(existing);
+  if (!(await stat(existing)).isDirectory()) {
+    throw new Error(`${name} '${dir}' lies under '${existing}', which is a file: point it at a folder`);
+  }
+  if (!(await writable(existing))) {
+    throw new Error(
+      `${name} '${dir}': '${existing}' is not writable by this user: choose a folder you can write`,
+    );
+  }
+}
+
+async function checkTmpDir(raw: string | undefined): Promise<string> {
+  if (raw === undefined) return '/tmp';
+  const name = 'TMPDIR';
+  if (!safePath.test(raw)) {
+    throw new Error(
+      `${name} must be an absolute path of letters, digits and _ . / - only (servers' my.cnf and watchdogs quote it as is); got '${raw}'`,
+    );
+  }
+  await checkDir(name, raw, 'a writable folder, e.g. /tmp');
+  if (!(await writable(raw))) throw new Error(`${name} '${raw}' is not writable by this user: use e.g. /tmp`);
+  return raw;
+}
+
+async function checkDir(name: string, dir: string, what: string): Promise<void> {
+  const info = await stat(dir).catch(() => null);
+  if (!info?.isDirectory()) {
+    throw new Error(
+      `${name} '${dir}' ${info ? 'is not a directory' : 'does not exist'}: point it at ${what}`,
+    );
+  }
+}
+
+const writable = (dir: string) =>
+  access(dir, constants.W_OK | constants.X_OK).then(
+    () => true,
+    () => false,
+  );
+
+/** As root, servers run as 'mysql' and keep their files under TMPDIR: every folder above must let it through. */
+async function checkReachableByOthers(tmpDir: string): Promise<void> {
+  for (let dir = path.resolve(tmpDir); ; dir = path.dirname(dir)) {
+    const { mode } = await stat(dir);
+    if ((mode & 0o001) === 0) {
+      throw new Error(
+        `TMPDIR '${tmpDir}': '${dir}' is closed to other users, and servers run as the OS user mysql: use e.g. /tmp`,
+      );
+    }
+    if (dir === path.dirname(dir)) return;
+  }
+}
+
+async function checkSysbench(searchPath: string, probeMs: number): Promise<void> {
+  const probe = await execa('sysbench', ['--version'], {
+    reject: false,
+    stdin: 'ignore',
+    timeout: probeMs,
+    env: { PATH: searchPath },
+  });
+  if (probe.timedOut)
+    throw new Error(`sysbench did not answer --version within ${probeMs / 1000} s: reinstall it`);
+  if (probe.exitCode !== 0 || !/^sysbench 1\./.test(String(probe.stdout))) {
+    const why =
+      probe.code === 'ENOENT'
+        ? 'is not on PATH'
+        : `answered --version with '${String(probe.stdout || probe.stderr).trim()}'`;
+    throw new Error(
+      `sysbench ${why}: install sysbench 1.0 (apt-get install sysbench); every plugin suite measures with it`,
+    );
+  }
+}
