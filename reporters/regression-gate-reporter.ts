@@ -1,5 +1,5 @@
 import type { Reporter, TestModule } from 'vitest/node';
-import { failsGate } from '../src/history/compare.ts';
+import { baseStatus, describeBaseStatus, failsGate } from '../src/history/compare.ts';
 import { formatComparison, formatGateVerdict } from './format-comparison.ts';
 import { reportWork } from './run-end.ts';
 
@@ -15,6 +15,22 @@ export default class RegressionGateReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
     return reportWork(testModules, 'compare with the history', (run) => {
       const { maxRegressionPp, inconclusive, githubActions } = run.config;
+      const cannot = describeBaseStatus(
+        baseStatus(run.prior, run.baseBranch),
+        run.config.baseRef,
+        run.baseBranch,
+        run.historyFile,
+      );
+      if (cannot) {
+        // Gated, an unknown base fails closed; never a silent pass because every comparison became 'no base'.
+        const failed = cannot.fails && maxRegressionPp !== null;
+        const prefix = failed ? 'FAILED: ' : cannot.fails ? 'nothing compared (no limit set): ' : '';
+        process.stdout.write(`\nauditbench vs ${run.baseBranch}\nregression gate: ${prefix}${cannot.line}\n`);
+        if (!failed) return;
+        process.exitCode = 1;
+        if (githubActions) process.stdout.write(annotation(cannot.line));
+        return;
+      }
       const lines = run.comparisons.map((c) => formatComparison(c, maxRegressionPp));
       const verdict = formatGateVerdict(run.comparisons, {
         maxRegressionPp,

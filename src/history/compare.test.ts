@@ -4,13 +4,16 @@ import { createRng } from '../stats/random.ts';
 import { simulatePairs } from '../stats/simulation.ts';
 import {
   baseBranchOf,
+  baseStatus,
   type Ci95,
   changeInterval,
   compareWithBase,
+  describeBaseStatus,
   failsGate,
   findBase,
   judgeChange,
 } from './compare.ts';
+import type { HistoryEntry } from './entry.ts';
 import { sampleEntry } from './sample-entry.ts';
 
 test.for([
@@ -164,5 +167,30 @@ describe('compareWithBase', () => {
     expect(noBase).toMatchObject({ kind: 'no-base', baseBranch: 'main' });
     expect(notMeasured).toMatchObject({ kind: 'not-measured' });
     expect(noBase && failsGate(noBase, 'fail')).toBe(false);
+  });
+});
+
+describe('the base branch', () => {
+  const on = (branch: string) => ({ branch }) as HistoryEntry;
+  test('an empty history says no base yet and does not fail', () => {
+    const status = baseStatus([], 'main');
+    expect(status).toEqual({ kind: 'empty-history' });
+    expect(describeBaseStatus(status, 'origin/main', 'main', 'reports/history.jsonl')).toEqual({
+      line: 'no base yet: reports/history.jsonl holds no earlier run, so nothing is compared',
+      fails: false,
+    });
+  });
+
+  test('a branch the history never recorded fails, naming the ref and the branches it has', () => {
+    const status = baseStatus([on('main'), on('feature/x'), on('main')], 'mian');
+    expect(status).toEqual({ kind: 'unknown-branch', seen: ['feature/x', 'main'] });
+    expect(describeBaseStatus(status, 'origin/mian', 'mian', 'h.jsonl')).toEqual({
+      line: "AUDITBENCH_BASE_REF 'origin/mian' names branch 'mian', which h.jsonl never recorded (it has feature/x, main): fix AUDITBENCH_BASE_REF or record a run of 'mian' first",
+      fails: true,
+    });
+  });
+
+  test('a recorded branch needs no line', () => {
+    expect(describeBaseStatus(baseStatus([on('main')], 'main'), 'main', 'main', 'h')).toBeNull();
   });
 });

@@ -131,3 +131,35 @@ export function failsGate(comparison: Comparison, inconclusive: 'fail' | 'pass')
     comparison.verdict === 'regressed' || (comparison.verdict === 'inconclusive' && inconclusive === 'fail')
   );
 }
+
+/** Whether the history can serve as a base at all: never recorded the base branch is not the same as a new history. */
+export type BaseStatus =
+  | { kind: 'known' }
+  | { kind: 'empty-history' }
+  | { kind: 'unknown-branch'; seen: string[] };
+
+export function baseStatus(history: readonly HistoryEntry[], baseBranch: string): BaseStatus {
+  if (history.length === 0) return { kind: 'empty-history' };
+  if (history.some((e) => e.branch === baseBranch)) return { kind: 'known' };
+  return { kind: 'unknown-branch', seen: [...new Set(history.map((e) => e.branch))].sort() };
+}
+
+/**
+ * The line the gate prints when it cannot compare, and whether that fails a gated run: an unknown base branch
+ * (a typo, a ref other than origin/<branch>) fails closed; an empty history says 'no base yet' and passes.
+ */
+export function describeBaseStatus(
+  status: BaseStatus,
+  baseRef: string,
+  baseBranch: string,
+  historyFile: string,
+): { line: string; fails: boolean } | null {
+  if (status.kind === 'known') return null;
+  if (status.kind === 'empty-history') {
+    return { line: `no base yet: ${historyFile} holds no earlier run, so nothing is compared`, fails: false };
+  }
+  return {
+    line: `AUDITBENCH_BASE_REF '${baseRef}' names branch '${baseBranch}', which ${historyFile} never recorded (it has ${status.seen.join(', ')}): fix AUDITBENCH_BASE_REF or record a run of '${baseBranch}' first`,
+    fails: true,
+  };
+}
