@@ -1,17 +1,18 @@
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
-import writeFileAtomic from 'write-file-atomic';
+import { recordRun } from '../src/results/run-files.ts';
 import { reportWork } from './run-end.ts';
 
-/** Writes <report dir>/results.json atomically, so a killed run never leaves half a file behind. */
+/**
+ * Writes this run's results to <report dir>/runs/ and results.json as the merge of every recorded run, so a run that
+ * measured one plugin adds to a fuller earlier run instead of replacing it; the line says which runs it shows.
+ */
 export default class ResultsJsonReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
-    return reportWork(testModules, 'write results.json', async ({ config, file }) => {
-      await mkdir(config.reportDir, { recursive: true });
-      const target = path.join(config.reportDir, 'results.json');
-      await writeFileAtomic(target, `${JSON.stringify(file, null, 2)}\n`);
-      process.stdout.write(`\nauditbench: wrote ${target}\n`);
+    return reportWork(testModules, 'write results.json', async ({ config, file, runId }) => {
+      const warn = (line: string) => process.stderr.write(`${line}\n`);
+      const { results, runFile, shownRuns } = await recordRun(config.reportDir, runId, file, warn);
+      const shown = shownRuns.map((run) => `${run.id.slice(0, 8)} (${run.generatedAt})`).join(', ');
+      process.stdout.write(`\nauditbench: wrote ${runFile}; ${results} shows runs ${shown}\n`);
     });
   }
 }

@@ -14,6 +14,8 @@ import { collectMatrix, collectRecords } from './collect-records.ts';
 /** Everything the end-of-run reporters share, computed once per run so they all tell the same story. */
 export interface RunSnapshot {
   config: Config;
+  /** This run's id: in its history lines and its own results file (runs/). */
+  runId: string;
   file: ResultsFile;
   revision: Revision;
   /** This run's history lines. */

@@ -171,6 +171,8 @@ export const pluginResultSchema = z.object({
   completeness: z.array(completenessPhaseSchema).optional(),
   /** Per-event costs, their production projection and the cross-check with sysbench (suites/per-event.test.ts). */
   perEvent: perEventSchema.optional(),
+  /** In a merged results.json: the id of the Vitest run that measured this result (runs/index.json). */
+  measuredInRun: z.string().optional(),
 });
 
 /** What a locally built image was built from, out of its labels (scripts/docker/build-images.sh). */
@@ -205,6 +207,8 @@ export const resultsFileSchema = z.object({
   results: z.array(pluginResultSchema),
   /** Present when the matrix suite ran. */
   matrix: z.array(matrixCellSchema).optional(),
+  /** In a merged results.json: the runs whose results it shows, oldest first, and their own files. */
+  runs: z.array(z.object({ id: z.string(), generatedAt: z.string(), file: z.string() })).optional(),
 });
 
 export type LifecycleCheckRecord = z.infer<typeof lifecycleCheckSchema>;
