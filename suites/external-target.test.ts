@@ -45,7 +45,7 @@ describe('external target, pointed at a server this suite started', () => {
     const { rows } = await local.query('SELECT @@datadir AS datadir');
     const dir = path.dirname(path.resolve(String(rows[0]?.datadir)));
     const binary = await findServerBinary(config.mysqldPath, config.searchPath);
-    dsn = `mysql://root@127.0.0.1:${local.connection.port}`;
+    dsn = `mysql://root:${encodeURIComponent(local.connection.password)}@127.0.0.1:${local.connection.port}`;
     restartCmd = restartCommand(binary.path, dir);
   });
 
@@ -66,7 +66,7 @@ describe('external target, pointed at a server this suite started', () => {
         host: '127.0.0.1',
         port: local?.connection.port,
         user: 'root',
-        password: '',
+        password: local?.connection.password,
       });
       for (const attempt of [
         server.restart(),
@@ -120,7 +120,7 @@ describe('external target, pointed at a server in a container', () => {
     await using server = await startServer(
       loadConfig({
         AUDITBENCH_TARGET: 'external',
-        AUDITBENCH_DSN: `mysql://root@127.0.0.1:${inContainer.connection.port}`,
+        AUDITBENCH_DSN: `mysql://root:${encodeURIComponent(inContainer.connection.password)}@127.0.0.1:${inContainer.connection.port}`,
       }),
     );
     await expect(server.listFiles()).rejects.toThrow(/is not on this machine/);
