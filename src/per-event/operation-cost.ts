@@ -9,7 +9,7 @@ import { isNonEmpty, type NonEmpty } from '../stats/tps-pair.ts';
 import type { OperationKind } from './operations.ts';
 import type { OperationCost } from './record.ts';
 
-/** Mean latency of one operation in one plugin-off and the adjacent plugin-on tinybench run, µs. */
+/** Median latency of one operation in one plugin-off and the adjacent plugin-on tinybench segment, µs. */
 export interface LatencyPair {
   offUs: number;
   onUs: number;
