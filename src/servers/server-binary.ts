@@ -92,7 +92,12 @@ export async function findServerBinary(
     );
   }
   try {
-    if (probe.exitCode !== 0) throw new Error(`--version exited with ${probe.exitCode ?? probe.signal}`);
+    if (probe.exitCode !== 0)
+      throw new Error(
+        probe.exitCode === undefined
+          ? `it could not be run (${probe.code ?? probe.signal ?? 'no exit code'})`
+          : `--version exited with ${probe.exitCode}`,
+      );
     return { path: file, ...parseVersionLine(String(probe.stdout)) };
   } catch (error) {
     const why = error instanceof Error ? error.message : String(error);
