@@ -115,6 +115,13 @@ describe('findBase', () => {
   ] as const)('ignores %s', ([, overrides]) => {
     expect(findBase(current, [sampleEntry(overrides)], 'main')).toBeNull();
   });
+
+  test('configuration runs match by their id: a variant is compared with the same variant only', () => {
+    const variant = sampleEntry({ runId: 'run-pr', configRun: 'audit-connect', title: 'renamed' });
+    const same = sampleEntry({ configRun: 'audit-connect' });
+    expect(findBase(variant, [sampleEntry({ configRun: 'audit-all' }), same], 'main')).toBe(same);
+    expect(findBase(variant, [sampleEntry({ configRun: 'audit-all' })], 'main')).toBeNull();
+  });
 });
 
 describe('compareWithBase', () => {

@@ -73,7 +73,10 @@ function basisOf(current: HistoryEntry, base: HistoryEntry): Basis {
   return current.configHash === base.configHash ? 'same-config' : 'config-changed';
 }
 
-/** The latest measured base-branch entry of the same plugin, server, workload and machine; same config preferred. */
+/**
+ * The latest measured base-branch entry of the same configuration run (by its id; by title for entries from before
+ * runs existed), server, workload and machine; same config preferred.
+ */
 export function findBase(
   current: HistoryEntry,
   history: readonly HistoryEntry[],
@@ -83,7 +86,7 @@ export function findBase(
     (e) =>
       e.branch === baseBranch &&
       e.runId !== current.runId &&
-      e.title === current.title &&
+      (current.configRun !== null ? e.configRun === current.configRun : e.title === current.title) &&
       e.workload === current.workload &&
       e.fingerprint === current.fingerprint &&
       sameServer(e, current) &&

@@ -11,6 +11,8 @@ export const historyEntrySchema = z.object({
   branch: z.string(),
   plugin: z.string(),
   title: z.string(),
+  /** The configuration run (auditbench.config.ts) the result belongs to; comparisons match on it. Absent before. */
+  configRun: z.string().nullable().default(null),
   /** Hash of the profile's effective configuration (src/history/config-hash.ts); null when the suite gave none. */
   configHash: z.string().nullable(),
   server: serverSchema,
@@ -55,6 +57,7 @@ export function toHistoryEntries(file: ResultsFile, revision: Revision, runId: s
       branch: revision.branch,
       plugin: r.plugin,
       title: r.title,
+      configRun: r.runId ?? null,
       configHash: r.configHash ?? null,
       server: r.server,
       workload: r.workload,

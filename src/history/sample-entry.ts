@@ -10,6 +10,7 @@ export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry
     branch: 'main',
     plugin: 'SERVER_AUDIT',
     title: 'MariaDB server_audit',
+    configRun: null,
     configHash: 'c0ffee000001',
     server: { flavor: 'mariadb', version: '10.11.19-MariaDB-0+deb12u1', target: 'local' },
     workload: 'smoke',
