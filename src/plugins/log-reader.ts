@@ -36,8 +36,9 @@ export async function readLogEvents(server: StartedServer, profile: PluginProfil
   const files = await listLogFiles(server, profile);
   for (const file of files) {
     const result = parse((await server.readFile(file.name)).toString('utf8'));
-    events.push(...result.events);
-    rejected.push(...result.rejected.map((r) => ({ ...r, reason: `${file.name}: ${r.reason}` })));
+    // A loop, not push(...spread): a log of tens of MB holds more events than a call can take arguments.
+    for (const event of result.events) events.push(event);
+    for (const r of result.rejected) rejected.push({ ...r, reason: `${file.name}: ${r.reason}` });
   }
   return { events, rejected, files };
 }
