@@ -27,16 +27,32 @@ export async function waitUntilQuiet(deadlineMs: number, windowMs = 5_000): Prom
   return false;
 }
 
+/** What sampledBlock needs from the machine; tests pass a fake. */
+export interface Probe {
+  start(target: TargetKind): Promise<{ stop(retries: number): Promise<BlockInterference> } | null>;
+  waitUntilQuiet(deadlineMs: number): Promise<boolean>;
+  nowMs(): number;
+}
+
+const liveProbe: Probe = {
+  start: async (target) => {
+    const outside = await measuredOutsideTree(target).catch(() => ({}));
+    return startSampler(outside).catch(() => null);
+  },
+  waitUntilQuiet,
+  nowMs: () => Date.now(),
+};
+
 /** Measures a block while sampling /proc; the block comes back with its `interference` figures. */
 export async function sampledBlock<B extends object>(
   measure: () => Promise<B>,
   options: InterferenceOptions | undefined,
   target: TargetKind = 'local',
+  probe: Probe = liveProbe,
 ): Promise<B & { interference?: BlockInterference }> {
   const { policy = 'warn', deadlineMs = 0, maxRetries = 2 } = options ?? {};
   for (let retries = 0; ; retries++) {
-    const outside = await measuredOutsideTree(target).catch(() => ({}));
-    const sampler = await startSampler(outside).catch(() => null);
+    const sampler = await probe.start(target);
     const block = await measure();
     const interference = await sampler?.stop(retries).catch(() => undefined);
     const result = interference ? { ...block, interference } : block;
@@ -46,6 +62,6 @@ export async function sampledBlock<B extends object>(
       interference &&
       interference.otherCpuPct > MEAN_OTHER_LIMIT_PCT &&
       retries < maxRetries;
-    if (!retry || Date.now() >= deadlineMs || !(await waitUntilQuiet(deadlineMs))) return result;
+    if (!retry || probe.nowMs() >= deadlineMs || !(await probe.waitUntilQuiet(deadlineMs))) return result;
   }
 }
