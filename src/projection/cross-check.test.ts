@@ -39,3 +39,18 @@ test('no ratio against a measured loss of 0 or less, and no check without a sele
   expect(crossCheck([cost('point-select', 5), cost('update', 5)], sysbench)?.ratio).toBeNull();
   expect(crossCheck([cost('point-select', 5)], sysbench)).toBeNull();
 });
+
+test("an interval that reaches below 0 µs is cut at no loss, never past the formula's pole", () => {
+  const noisy = (kind: OperationCost['kind']) => ({
+    ...cost(kind, -1),
+    addedCi95Us: [-400, 300] as [number, number],
+  });
+  const check = crossCheck([noisy('point-select'), noisy('update')], {
+    baselineTps: 1_000,
+    overheadPct: 5,
+    overheadCi95: null,
+    serverCores: 1,
+  });
+  expect(check?.predictedCi95?.[0]).toBe(0);
+  expect(check?.predictedCi95?.[1]).toBeCloseTo((100 * 6_000) / 7_000, 9);
+});

@@ -44,11 +44,13 @@ export function crossCheck(
   const addedUsPerTxn = nSelect * select.addedUs + nWrite * write.addedUs;
   const selectCi = select.addedCi95Us;
   const writeCi = write.addedCi95Us;
+  // Bounds below 0 are noise (a plugin does not speed a server up), and past −base the formula has no meaning.
+  const boundPct = (addedUs: number) => lossPct(Math.max(0, addedUs));
   const predictedCi95: [number, number] | null =
     selectCi && writeCi
       ? [
-          lossPct(nSelect * selectCi[0] + nWrite * writeCi[0]),
-          lossPct(nSelect * selectCi[1] + nWrite * writeCi[1]),
+          boundPct(nSelect * selectCi[0] + nWrite * writeCi[0]),
+          boundPct(nSelect * selectCi[1] + nWrite * writeCi[1]),
         ]
       : null;
   const predictedLossPct = lossPct(addedUsPerTxn);
