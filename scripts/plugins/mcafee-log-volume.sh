@@ -3,6 +3,7 @@
 # --db-ps-mode=auto) and with --db-ps-mode=disable (plain text statements). One throwaway local server; run it
 # under the measurement lock: flock /tmp/auditbench-measure.lock scripts/plugins/mcafee-log-volume.sh [seconds]
 # Needs a build (scripts/plugins/build-mcafee-audit.sh); AUDITBENCH_PLUGIN_DIR overrides where it is.
+# AUDITBENCH_UNINSTALL=1 then walks the seed's uninstall procedure and prints each answer.
 # AUDITBENCH_RECORD_LOG=<file> also copies a short log of known statements there (fixtures/logs/mcafee-*).
 set -euo pipefail
 seconds=${1:-20}
@@ -65,3 +66,38 @@ for mode in auto disable; do
 done
 echo "sample records (disable mode, last 3):"
 tail -n 3 "$log" | cut -c1-300
+
+# The uninstall procedure (AUDITBENCH_UNINSTALL=1), answers as the server gives them.
+[[ ${AUDITBENCH_UNINSTALL:-} == 1 ]] || exit 0
+restart() {
+  mariadb-admin --socket="$dir/sock" -uroot shutdown 2>/dev/null || kill "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+  "$mysqld" --defaults-file="$dir/my.cnf" &
+  pid=$!
+  for _ in $(seq 60); do sql 'SELECT 1' >/dev/null 2>&1 && return 0; kill -0 "$pid" 2>/dev/null || break; sleep 1; done
+  echo "  the server did not come back:"; tail -n 5 "$dir/error.log" | sed 's/^/    /'; return 1
+}
+try() { echo "  $1 -> $(sql "$1" 2>&1 | tr '\n' ' ')"; }
+status() { sql "SELECT CONCAT('AUDIT ', IFNULL((SELECT PLUGIN_STATUS FROM information_schema.PLUGINS WHERE PLUGIN_NAME = 'AUDIT'), 'not installed'), ', audit_json_file=', IFNULL((SELECT VARIABLE_VALUE FROM information_schema.GLOBAL_VARIABLES WHERE VARIABLE_NAME = 'AUDIT_JSON_FILE'), '-'))"; }
+echo "uninstall procedure:"
+sql 'SET GLOBAL audit_json_file = ON'
+restart && echo "  after a restart: $(status)"
+try 'UNINSTALL PLUGIN AUDIT'
+echo 'audit_uninstall_plugin=1' >>"$dir/my.cnf"
+restart && echo "  restarted with audit_uninstall_plugin=1: $(status)"
+sql 'SET GLOBAL audit_json_file = ON'
+try 'UNINSTALL PLUGIN AUDIT'
+lines=$(wc -l <"$log")
+sql "SELECT 'after-first-uninstall'" >/dev/null
+echo "  still logs after the first: $([[ $(wc -l <"$log") -gt $lines ]] && echo yes || echo no)"
+try 'UNINSTALL PLUGIN AUDIT'
+sleep 2
+if kill -0 "$pid" 2>/dev/null && sql 'SELECT 1' >/dev/null 2>&1; then
+  echo "  server alive after the second UNINSTALL: $(status)"
+else
+  echo "  the server died at the second UNINSTALL; error log tail:"
+  grep -v '^\s*$' "$dir/error.log" | tail -n 25 | cut -c1-200 | sed 's/^/    /'
+  restart && echo "  brought back (audit_uninstall_plugin=1 still in my.cnf): $(status)"
+fi
+sed -i '/^audit_uninstall_plugin=1$/d' "$dir/my.cnf"
+restart && echo "  restarted without audit_uninstall_plugin: $(status)"
