@@ -60,10 +60,11 @@ function mcafeeServer(quirks: McafeeQuirks = {}): FakeServer {
 const uninstallAudit = (server: FakeServer) => runSteps(server, mcafeeAudit.uninstall, 'Uninstalling AUDIT');
 
 describe('McAfee/Trellix uninstall, as the seed does it', () => {
-  test('my.cnf flag, restart, UNINSTALL twice, flag out, restart — in that order', async () => {
+  test('refused UNINSTALL, my.cnf flag, restart, UNINSTALL twice, flag out, restart — in that order', async () => {
     const server = mcafeeServer();
     const answers = await uninstallAudit(server);
     expect(server.lines()).toEqual([
+      'SQL UNINSTALL PLUGIN AUDIT → ERROR 1148',
       'my.cnf set audit_uninstall_plugin=1',
       'restart',
       'SQL UNINSTALL PLUGIN AUDIT → ERROR 1620',
@@ -71,11 +72,12 @@ describe('McAfee/Trellix uninstall, as the seed does it', () => {
       'my.cnf unset audit_uninstall_plugin',
       'restart',
     ]);
-    expect(answers[2]?.error).toMatchObject({
+    expect(answers[0]?.error).toMatchObject({ errno: 1148, message: expect.stringContaining('disabled') });
+    expect(answers[3]?.error).toMatchObject({
       errno: 1620,
       message: expect.stringContaining('called again'),
     });
-    expect(answers[3]?.warnings).toEqual([pluginBusy]);
+    expect(answers[4]?.warnings).toEqual([pluginBusy]);
   });
 
   test('leaves my.cnf without audit_uninstall_plugin, so the next start works', async () => {
@@ -87,12 +89,12 @@ describe('McAfee/Trellix uninstall, as the seed does it', () => {
 
   test('the script reproduces the hazard: with the line left in, the next start fails', async () => {
     const server = mcafeeServer();
-    await runSteps(server, mcafeeAudit.uninstall.slice(0, 4), 'Uninstalling AUDIT, stopping early');
+    await runSteps(server, mcafeeAudit.uninstall.slice(0, 5), 'Uninstalling AUDIT, stopping early');
     await expect(server.restart()).rejects.toThrow("unknown variable 'audit_uninstall_plugin=1'");
   });
 
   test('a plain UNINSTALL is refused with 1148, which is no allowed answer', async () => {
-    const plain = [mcafeeAudit.uninstall[2], mcafeeAudit.uninstall[3]].filter((s) => s !== undefined);
+    const plain = [mcafeeAudit.uninstall[3], mcafeeAudit.uninstall[4]].filter((s) => s !== undefined);
     await expect(runSteps(mcafeeServer(), plain, 'Uninstalling AUDIT')).rejects.toThrow(
       /step 1 \(UNINSTALL PLUGIN AUDIT\).*ERROR 1148.*Uninstall AUDIT plugin disabled/,
     );
@@ -103,17 +105,17 @@ describe('McAfee/Trellix uninstall, as the seed does it', () => {
       secondUninstall: refuse(1620, 'Uninstall AUDIT plugin must be called again'),
     });
     await expect(uninstallAudit(server)).rejects.toThrow(
-      'Uninstalling AUDIT failed at step 4 (UNINSTALL PLUGIN AUDIT) on mysql 8.0.35: ERROR 1620',
+      'Uninstalling AUDIT failed at step 5 (UNINSTALL PLUGIN AUDIT) on mysql 8.0.35: ERROR 1620',
     );
     // Stopped there: my.cnf still holds the flag, which the report must show rather than hide.
-    expect(server.lines()).toHaveLength(4);
+    expect(server.lines()).toHaveLength(5);
     expect(server.config.get('audit_uninstall_plugin')).toBe('1');
   });
 
   test('a server that will not start after the my.cnf edit rejects with its error', async () => {
     const server = mcafeeServer({ initFails: true });
     const failure = uninstallAudit(server);
-    await expect(failure).rejects.toThrow(/failed at step 2 \(restart the server\)/);
+    await expect(failure).rejects.toThrow(/failed at step 3 \(restart the server\)/);
     await expect(failure).rejects.toThrow("unknown variable 'audit_uninstall_plugin=1'");
   });
 });

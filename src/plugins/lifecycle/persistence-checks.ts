@@ -150,7 +150,8 @@ export const uninstall: LifecycleStep = {
     const wanted = {
       ...expected,
       restartsCleanly: true,
-      goneAfterRestart: true,
+      // A procedure that crashed the server did not finish, so the plugin is expected to be still there.
+      goneAfterRestart: !crashes,
       ...(crashes ? { crashed: true } : {}),
     };
     return check(
