@@ -14,9 +14,9 @@ import { getWorkload } from '../src/workload/workloads.ts';
 // Every plugin × every server: works (with its overhead), incompatible (the server's reason), or crash loop.
 const config = loadConfig();
 const workload = getWorkload(config.workload);
-// AUDITBENCH_DOCKER=0 is the user's opt-out of containers (scripts/setup.sh reads it too); TODO(lead): into Config.
+// AUDITBENCH_DOCKER=0 is the user's opt-out of containers (scripts/setup.sh reads it too).
 const targets = await matrixTargets(config, borrowedPlugins, {
-  optedOut: process.env.AUDITBENCH_DOCKER === '0',
+  optedOut: config.dockerOptOut,
 });
 
 /** A requested server that never ran: the reason, then the evidence (build log or start log), for the failure. */

@@ -1,3 +1,4 @@
+import type { InterferencePolicy } from '../machine/policy.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
@@ -27,6 +28,8 @@ export interface MeasureOptions {
   /** Plugin-on steps; for A/A calibration pass the disable steps so both arms are off. */
   arms?: ArmSteps;
   progress?: Progress;
+  /** What a block measured while other processes used the CPUs does: warn (mark it), fail, or retry it. */
+  interference?: InterferencePolicy;
 }
 
 /**
@@ -94,7 +97,11 @@ export async function measureOverhead(
     progress(
       `block ${blocks.length + 1}: ${workload.pairs} pairs, ~${blockSeconds(workload)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`,
     );
-    const context = { server, profile, workload, arms, cpus: pinning.client };
+    const interference = {
+      policy: options.interference ?? 'warn',
+      deadlineMs: started + workload.budgetS * 1000,
+    };
+    const context = { server, profile, workload, arms, cpus: pinning.client, interference };
     const block =
       workload.design.kind === 'toggle' ? await toggledBlock(context) : await runsBlock(context, progress);
     blocks.push(block);

@@ -1,4 +1,5 @@
 import { serverFlavors } from '../config/lists.ts';
+import { type InterferencePolicy, interferenceFailure } from '../machine/policy.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
@@ -23,6 +24,8 @@ export interface GateOptions {
   progress: Progress;
   /** Stop after one block (the matrix): says whether a pairing works and roughly what it costs. */
   oneBlock?: boolean;
+  /** AUDITBENCH_INTERFERENCE (default warn). */
+  interference?: InterferencePolicy;
 }
 
 /** Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict. */
@@ -35,15 +38,18 @@ export async function measureGate(
   // A restart (the lifecycle's, the workload's) resets SET GLOBAL values: measure under the run's settings again.
   await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
   const sized = options.oneBlock ? { ...workload, maxPairs: workload.pairs } : workload;
+  const policy = options.interference ?? 'warn';
   const sample = await measureOverhead(server, profile, sized, {
     limitPct: options.limitPct,
     progress: options.progress,
+    interference: policy,
   });
   const measurement = summariseMeasurement(sample, {
     limitPct: options.limitPct,
     serverOptions: workload.serverOptions,
     pluginSettings: profile.measureSettings,
     calibration: options.calibration,
+    interference: policy,
   });
   options.progress(`${measurement.verdict}: ${measurement.reason}`);
   return measurement;
@@ -83,13 +89,15 @@ export async function measureCalibration(
   server: StartedServer,
   workload: Workload,
   progress: Progress,
+  interference: InterferencePolicy = 'warn',
 ): Promise<Calibration> {
   const sample = await measureOverhead(server, noPlugin, workload, {
     limitPct: null,
     arms: neutralArms,
     progress,
+    interference,
   });
-  return summariseCalibration(sample, workload.pairs);
+  return summariseCalibration(sample, workload.pairs, interference);
 }
 
 /**
@@ -100,10 +108,11 @@ export async function calibrate(
   server: StartedServer,
   workload: Workload,
   progress: Progress,
+  interference: InterferencePolicy = 'warn',
 ): Promise<Calibration> {
   let calibration: Calibration | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
-    calibration = await measureCalibration(server, workload, progress);
+    calibration = await measureCalibration(server, workload, progress, interference);
     const ci = calibration.biasCi95.map((v) => v.toFixed(2)).join(', ');
     progress(
       `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${ci}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,
@@ -113,14 +122,18 @@ export async function calibrate(
   return calibration as Calibration;
 }
 
+/** The settings that decide what a verdict does to the gate. */
+export interface GatePolicy {
+  inconclusive: 'fail' | 'pass';
+  interference: InterferencePolicy;
+}
+
 /** What the gate says about a measurement: null when it passes, else the one-line failure message. */
-export function gateFailure(
-  measurement: Measurement,
-  inconclusive: 'fail' | 'pass',
-  where: string,
-): string | null {
+export function gateFailure(measurement: Measurement, policy: GatePolicy, where: string): string | null {
+  const disturbed = interferenceFailure(measurement.interference, policy.interference);
+  if (disturbed) return `${where}: ${disturbed}`;
   if (measurement.verdict === 'pass') return null;
-  if (measurement.verdict === 'inconclusive' && inconclusive === 'pass') return null;
+  if (measurement.verdict === 'inconclusive' && policy.inconclusive === 'pass') return null;
   const advice =
     measurement.verdict === 'inconclusive'
       ? ' (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)'

@@ -1,3 +1,5 @@
+import { interferenceOf } from '../machine/block-interference.ts';
+import type { InterferencePolicy } from '../machine/policy.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
 import { calibrateNoise } from '../stats/calibration.ts';
 import { mean } from '../stats/descriptive.ts';
@@ -12,6 +14,8 @@ export interface SummaryContext {
   serverOptions: Record<string, string>;
   pluginSettings: Record<string, string>;
   calibration: Calibration | null;
+  /** AUDITBENCH_INTERFERENCE: how a block measured under interference is judged (default warn). */
+  interference?: InterferencePolicy;
 }
 
 function describeDesign(design: Design): string {
@@ -36,7 +40,9 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
   const logBytes = runs.reduce((sum, r) => sum + r.logBytes, 0);
   const onTransactions = runs.reduce((sum, r) => sum + r.onTransactions, 0);
   const onSeconds = runs.reduce((sum, r) => sum + r.onSeconds, 0);
+  const interference = interferenceOf(sample.blocks, context.interference);
   return {
+    ...(interference && { interference }),
     baselineTps: mean(pairs.map((p) => p.offTps) as [number, ...number[]]),
     pluginTps: mean(pairs.map((p) => p.onTps) as [number, ...number[]]),
     overheadPct: estimate.estimatePct,
@@ -72,9 +78,15 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
 }
 
 /** A/A figures: the noise floor for a gate of `gatePairs` pairs, and whether the interval contains 0 as it must. */
-export function summariseCalibration(sample: OverheadSample, gatePairs: number): Calibration {
+export function summariseCalibration(
+  sample: OverheadSample,
+  gatePairs: number,
+  policy: InterferencePolicy = 'warn',
+): Calibration {
   const c = calibrateNoise(sample.pairs, { gatePairs });
+  const interference = interferenceOf(sample.blocks, policy);
   return {
+    ...(interference && { interference }),
     pairs: c.pairCount,
     biasPct: c.biasPct,
     biasCi95: c.biasCi95,

@@ -101,6 +101,16 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: 'AUDITBENCH_INCONCLUSIVE must be fail or pass',
     },
     {
+      what: 'unknown interference policy',
+      env: { AUDITBENCH_INTERFERENCE: 'ignore' },
+      says: 'AUDITBENCH_INTERFERENCE must be one of warn, fail, retry',
+    },
+    {
+      what: 'docker opt-out that is not 0 or 1',
+      env: { AUDITBENCH_DOCKER: 'no' },
+      says: 'AUDITBENCH_DOCKER must be 0 (no containers) or 1',
+    },
+    {
       what: 'hex run count',
       env: { AUDITBENCH_PRECISION_RUNS: '0x3' },
       says: 'AUDITBENCH_PRECISION_RUNS must be a whole number',

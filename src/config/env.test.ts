@@ -24,6 +24,8 @@ describe('loadConfig', () => {
       configPath: 'auditbench.config.ts',
       runIds: null,
       trafficPath: null,
+      interference: 'warn',
+      dockerOptOut: false,
     });
   });
 
@@ -49,6 +51,8 @@ describe('loadConfig', () => {
       AUDITBENCH_CONFIG: '../dba/auditbench.config.ts',
       AUDITBENCH_RUNS: 'server_audit, general_log',
       AUDITBENCH_TRAFFIC: 'ops/traffic.json',
+      AUDITBENCH_INTERFERENCE: 'retry',
+      AUDITBENCH_DOCKER: '0',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -72,6 +76,8 @@ describe('loadConfig', () => {
       configPath: '../dba/auditbench.config.ts',
       runIds: ['server_audit', 'general_log'],
       trafficPath: 'ops/traffic.json',
+      interference: 'retry',
+      dockerOptOut: true,
     });
   });
 

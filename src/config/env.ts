@@ -1,5 +1,6 @@
 import { isIPv4 } from 'node:net';
 import { z } from 'zod';
+import { type InterferencePolicy, interferencePolicyField } from '../machine/policy.ts';
 import {
   overheadLimitAdvice,
   overheadLimitPct,
@@ -49,6 +50,10 @@ export interface Config {
   runIds: [string, ...string[]] | null;
   /** A JSON traffic profile for the per-event projection (AUDITBENCH_TRAFFIC); wins over the configuration's. */
   trafficPath: string | null;
+  /** What a result measured while other processes used the CPUs does (AUDITBENCH_INTERFERENCE). */
+  interference: InterferencePolicy;
+  /** AUDITBENCH_DOCKER=0: the user opted out of containers, so missing images are skipped, not failures. */
+  dockerOptOut: boolean;
 }
 
 export type { TargetName };
@@ -83,6 +88,7 @@ const fields = {
     expects: overheadLimitAdvice,
   },
   inconclusive: { schema: z.enum(['fail', 'pass']), expects: 'must be fail or pass' },
+  docker: { schema: z.enum(['0', '1']), expects: 'must be 0 (no containers) or 1 (containers wanted)' },
   count: {
     schema: z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)),
     expects: 'must be a whole number from 1 to 100',
@@ -231,6 +237,8 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     configPath: read(env, 'AUDITBENCH_CONFIG', fields.nonEmpty, 'auditbench.config.ts'),
     runIds: read(env, 'AUDITBENCH_RUNS', fields.runIds, null),
     trafficPath: read(env, 'AUDITBENCH_TRAFFIC', fields.nonEmpty, null),
+    interference: read(env, 'AUDITBENCH_INTERFERENCE', interferencePolicyField, 'warn'),
+    dockerOptOut: read(env, 'AUDITBENCH_DOCKER', fields.docker, '1') === '0',
     maxOverheadPct: read(env, 'AUDITBENCH_MAX_OVERHEAD_PCT', fields.percent, null),
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),

@@ -45,7 +45,7 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     test('A/A calibration (no plugin in either arm) shows no overhead', async () => {
       const progress = log('A/A');
       await prepareMeasurement(started(), workload, progress);
-      calibration = await calibrate(started(), workload, progress);
+      calibration = await calibrate(started(), workload, progress, config.interference);
       expect(
         calibration.containsZero,
         'the A/A interval should contain 0: the design is biased or the machine drifted',
@@ -125,10 +125,11 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
           limitPct,
           calibration,
           progress,
+          interference: config.interference,
         });
         context.task.meta.auditbench = { ...key(), kind: 'measurement', measurement };
         const where = `${run.title} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
-        const failure = gateFailure(measurement, config.inconclusive, where);
+        const failure = gateFailure(measurement, config, where);
         if (failure) expect.fail(failure);
       });
 
