@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Builds McAfee/Trellix AUDIT (libaudit_plugin.so, mysql-audit v1.2.5) for the local MariaDB server and derives the
 # THD offsets of that exact mariadbd binary. Output, cached by server version and source checksum:
-#   ${XDG_CACHE_HOME:-~/.cache}/auditbench/mcafee/<server-version>-<source-sha>/plugin/
+#   <cache>/mcafee/<server-version>-<source-sha>/plugin/   (<cache>: $XDG_CACHE_HOME/auditbench, else
+#   /var/cache/auditbench as root, else ~/.cache/auditbench)
 #     libaudit_plugin.so   the plugin, udis86/yajl/pcre linked in statically
 #     libaudit_plugin.cnf  [mysqld] loose-audit_offsets=<26 numbers> for this binary
-# and links that folder as ${XDG_CACHE_HOME:-~/.cache}/auditbench/plugins (what AUDITBENCH_PLUGIN_DIR can point at).
+# and links that folder as <cache>/plugins (what AUDITBENCH_PLUGIN_DIR can point at).
 # The last line of stdout is the plugin folder. Exit 3 with one line on stderr when it cannot build here.
 #
 # Source: $AUDITBENCH_VENDOR_DIR/mysql-audit-1.2.5.tar.gz, else GitHub's archive of tag v1.2.5; either is checked
@@ -29,7 +30,11 @@ cannot() {
   exit 3
 }
 
-cache_root=${XDG_CACHE_HOME:-$HOME/.cache}/auditbench
+# As root, a system cache: the server runs as another user, who cannot read root's home.
+if [[ -n ${XDG_CACHE_HOME:-} ]]; then cache_root=$XDG_CACHE_HOME/auditbench
+elif [[ $(id -u) == 0 ]]; then cache_root=/var/cache/auditbench
+else cache_root=$HOME/.cache/auditbench; fi
+umask 022
 mysqld=${AUDITBENCH_MYSQLD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
 [[ -x $mysqld ]] || cannot "no mariadbd found (set AUDITBENCH_MYSQLD or install mariadb-server)"
 server_version=$("$mysqld" --version | awk '{ for (i = 1; i < NF; i++) if ($i == "Ver") { print $(i + 1); exit } }')

@@ -7,7 +7,7 @@
 # AUDITBENCH_RECORD_LOG=<file> also copies a short log of known statements there (fixtures/logs/mcafee-*).
 set -euo pipefail
 seconds=${1:-20}
-plugins=${AUDITBENCH_PLUGIN_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/auditbench/plugins}
+plugins=${AUDITBENCH_PLUGIN_DIR:-$("$(dirname "$0")/build-mcafee-audit.sh" --print-dir)}
 mysqld=${AUDITBENCH_MYSQLD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
 [[ -f $plugins/libaudit_plugin.cnf ]] || { echo "no McAfee build in $plugins: run scripts/plugins/build-mcafee-audit.sh" >&2; exit 2; }
 dir=$(mktemp -d /tmp/auditbench-mcafee-volume.XXXXXX)
