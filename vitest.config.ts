@@ -28,6 +28,7 @@ const harnessSuites = [
   'suites/gate-sensitivity.test.ts',
   'suites/report-merge.test.ts',
   'suites/report-merge/**',
+  'suites/secrets.test.ts',
   'suites/example-sweep.test.ts',
   'suites/pack-install.test.ts',
   'suites/completeness.test.ts',
