@@ -65,6 +65,10 @@ done
 ((${#missing[@]} == 0)) || cannot "missing ${missing[*]} (apt-get install autoconf automake libtool g++ make python3 gdb git dpkg-dev)"
 [[ -f /usr/include/mariadb/server/my_config.h ]] ||
   cannot "no /usr/include/mariadb/server/my_config.h: install libmariadbd-dev (the installed server's generated headers)"
+# MariaDB's plugin services (thd_alloc_service, …) are pointers a plugin carries itself, from this static library;
+# without it INSTALL fails with "undefined symbol: thd_alloc_service".
+services=$(ls /usr/lib/*/libmysqlservices.a /usr/lib/libmysqlservices.a 2>/dev/null | head -n 1 || true)
+[[ -n $services ]] || cannot "no libmysqlservices.a: install libmariadbd-dev"
 dev_version=$(dpkg-query -W -f '${Version}' libmariadbd-dev 2>/dev/null || true)
 mkdir -p "$build_root"
 exec 9>"$build_root/.lock"
@@ -107,7 +111,7 @@ compiled=$SECONDS
   cd "$build"
   autoreconf -fi
   MYSQL_AUDIT_PLUGIN_VERSION=1.2.5 MYSQL_AUDIT_PLUGIN_REVISION=${commit:0:7} \
-    ./configure --with-mysql="$headers" --with-mysql-plugindir="$plugin_dir"
+    ./configure --with-mysql="$headers" --with-mysql-plugindir="$plugin_dir" --with-mysql-libservices="$services"
   make -j"$(nproc)"
 ) >"$build_root/build.log" 2>&1 || {
   tail -n 15 "$build_root/build.log" >&2
