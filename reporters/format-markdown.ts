@@ -19,6 +19,8 @@ export interface MarkdownInput {
   fingerprint: string;
   maxRegressionPp: number | null;
   gateLine: string;
+  /** This run's id: summary.md shows this run only, while results.json merges every recorded run. */
+  runId?: string;
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -99,7 +101,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
   return [
     '## auditbench',
     '',
-    `Commit \`${revision.commit.slice(0, 12)}\` on \`${revision.branch}\`, ${input.generatedAt}, ${input.fingerprint}.`,
+    `Commit \`${revision.commit.slice(0, 12)}\` on \`${revision.branch}\`, ${input.generatedAt}, ${input.fingerprint}.${input.runId ? ` This page shows run \`${input.runId.slice(0, 8)}\` only; \`results.json\` merges every recorded run (\`runs/index.json\`).` : ''}`,
     '',
     head,
     `|${' --- |'.repeat(HEAD.length)}`,

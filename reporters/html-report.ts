@@ -2,8 +2,8 @@ import type { Comparison } from '../src/history/compare.ts';
 import { type HistoryEntry, machineFingerprint, type Revision } from '../src/history/entry.ts';
 import type { PluginResult, ResultsFile } from '../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from './chart-specs.ts';
-import { formatComparison } from './format-comparison.ts';
 import { diskUseSpec } from './disk-use-spec.ts';
+import { formatComparison } from './format-comparison.ts';
 import { completenessSection } from './format-completeness.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
@@ -22,6 +22,8 @@ export interface HtmlReportInput {
   /** The history before this run. */
   prior: HistoryEntry[];
   maxRegressionPp: number | null;
+  /** This run's id: the page shows this run only, while results.json merges every recorded run. */
+  runId?: string;
 }
 
 async function figures(result: PluginResult, entry: HistoryEntry | undefined, prior: HistoryEntry[]) {
@@ -119,6 +121,11 @@ export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
     title: 'auditbench report',
     lines: [
       `Commit ${revision.commit.slice(0, 12)} on ${revision.branch}, generated ${file.generatedAt} on ${machineFingerprint(file.machine)}.`,
+      ...(input.runId
+        ? [
+            `This page shows run ${input.runId.slice(0, 8)} only; results.json merges every recorded run (runs/index.json).`,
+          ]
+        : []),
     ],
     sections,
   });

@@ -19,6 +19,7 @@ export default class MarkdownSummaryReporter implements Reporter {
         generatedAt: file.generatedAt,
         fingerprint: machineFingerprint(file.machine),
         maxRegressionPp: config.maxRegressionPp,
+        runId: run.runId,
         gateLine: formatGateVerdict(run.comparisons, { ...config, baseBranch: run.baseBranch }).line,
       });
       await mkdir(config.reportDir, { recursive: true });
