@@ -128,6 +128,8 @@ offsets=$("$here/mcafee-offsets.sh" "$mysqld" "$headers" "$build_root/offsets") 
   echo "# offsets derived by scripts/plugins/mcafee-offsets.sh from the installed binary; headers: Debian $headers_version"
   echo '[mysqld]'
   echo "loose-audit_offsets=$offsets"
+  echo '# The plugin declares itself the MySQL way, which MariaDB counts as maturity "unknown" (default floor: gamma).'
+  echo 'plugin_maturity=unknown'
 } >"$plugin_dir/libaudit_plugin.cnf"
 ln -sfn "$plugin_dir" "$cache_root/plugins"
 say "built in $((SECONDS - started)) s: $plugin_dir (offsets $offsets)"

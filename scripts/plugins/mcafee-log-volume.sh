@@ -27,7 +27,7 @@ trap "exit 1" INT TERM
   echo "plugin_dir=$plugins"
   echo 'innodb_flush_log_at_trx_commit=0'
   [[ $(id -u) == 0 ]] && echo 'user=root'
-  sed -n 's/^loose-audit_offsets=/loose-audit_offsets=/p' "$plugins/libaudit_plugin.cnf"
+  sed -n '/^\[mysqld\]/,$p' "$plugins/libaudit_plugin.cnf" | grep -v '^\[mysqld\]'
 } >"$dir/my.cnf"
 mariadb-install-db --defaults-file="$dir/my.cnf" --auth-root-authentication-method=normal --skip-test-db >/dev/null
 "$mysqld" --defaults-file="$dir/my.cnf" &

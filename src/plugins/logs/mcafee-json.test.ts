@@ -113,3 +113,27 @@ describe('records described by the source', () => {
     expect(parseMcafeeJson(line).rejected).toEqual([{ line: 1, text: line, reason: INCOMPLETE_LINE }]);
   });
 });
+
+describe('a log recorded live (v1.2.5 on MariaDB 10.11.19, fixtures/logs/SOURCES.md)', () => {
+  const live = readFileSync(
+    new URL('../../../fixtures/logs/mcafee-audit-10.11.19.log', import.meta.url),
+    'utf8',
+  );
+  const { events, rejected } = parseMcafeeJson(live);
+
+  test('every line parses; the header is skipped', () => {
+    expect(rejected).toEqual([]);
+    expect(events).toHaveLength(25);
+  });
+
+  test('the missing table is logged with 1146, the syntax error not at all, the password masked', () => {
+    expect(events.find((e) => e.queryText.includes('sbtest.missing'))).toMatchObject({
+      errorCode: 1146,
+      object: 'sbtest.missing',
+    });
+    expect(events.some((e) => e.queryText.includes('SELEC 1'))).toBe(false);
+    const user = events.find((e) => e.queryText.startsWith('CREATE USER'));
+    expect(user?.queryText).toContain("'***'");
+    expect(live).not.toContain('Secret-Pw-1');
+  });
+});
