@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       trafficPath: null,
       interference: 'warn',
       dockerOptOut: false,
+      builtPluginDir: null,
     });
   });
 
@@ -53,6 +54,7 @@ describe('loadConfig', () => {
       AUDITBENCH_TRAFFIC: 'ops/traffic.json',
       AUDITBENCH_INTERFERENCE: 'retry',
       AUDITBENCH_DOCKER: '0',
+      AUDITBENCH_BUILT_PLUGIN_DIR: '/var/cache/auditbench/plugins',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -78,6 +80,7 @@ describe('loadConfig', () => {
       trafficPath: 'ops/traffic.json',
       interference: 'retry',
       dockerOptOut: true,
+      builtPluginDir: '/var/cache/auditbench/plugins',
     });
   });
 

@@ -27,7 +27,7 @@ export async function startServer(config: Config, start: StartOptions = {}): Pro
       return startLocalServer({
         mysqldPath: config.mysqldPath,
         searchPath: config.searchPath,
-        pluginDir: config.pluginDir,
+        pluginDir: config.pluginDir ?? config.builtPluginDir,
         ...common,
       });
     case 'container':
