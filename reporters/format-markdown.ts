@@ -4,6 +4,7 @@ import type { PluginResult } from '../src/results/schema.ts';
 import { formatComparison } from './format-comparison.ts';
 import { formatCompletenessMarkdown } from './format-completeness.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { estimateText, fixed } from './format-numbers.ts';
 import { formatPerEventMarkdown } from './format-per-event.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
@@ -24,14 +25,8 @@ export interface MarkdownInput {
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-const fixed = (value: number | null | undefined, digits = 1): string =>
-  value === null || value === undefined ? '–' : value.toFixed(digits);
 
-function overhead(r: PluginResult): string {
-  if (r.overheadPct === null) return '–';
-  const ci = r.overheadCi95 ? ` [${fixed(r.overheadCi95[0])}, ${fixed(r.overheadCi95[1])}]` : '';
-  return `${fixed(r.overheadPct)}${ci}`;
-}
+const overhead = (r: PluginResult): string => estimateText(r.overheadPct, r.overheadCi95);
 
 function change(c: Comparison | undefined): string {
   if (c?.kind !== 'compared') return '–';

@@ -5,14 +5,12 @@ import { operationTitles } from '../src/per-event/operations.ts';
 import type { OperationCost, PerEvent, Projection } from '../src/per-event/record.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
+import { fixed } from './format-numbers.ts';
 
 type Measured = PluginResult & { perEvent: PerEvent };
 
 const measured = (results: readonly PluginResult[]): Measured[] =>
   results.filter((r): r is Measured => r.perEvent !== undefined);
-
-const fixed = (value: number | null | undefined, digits = 1): string =>
-  value === null || value === undefined ? '–' : value.toFixed(digits);
 
 const interval = (ci: readonly [number, number] | null, digits = 1): string =>
   ci ? ` [${fixed(ci[0], digits)}, ${fixed(ci[1], digits)}]` : '';

@@ -5,6 +5,7 @@ import { type SeedPluginReference, seedReference } from '../fixtures/seed-refere
 import type { PluginProfile } from '../src/plugins/profile.ts';
 import { observedOf } from '../src/results/aggregate.ts';
 import type { PluginResult } from '../src/results/schema.ts';
+import { estimateText, fixed } from './format-numbers.ts';
 import { runLabel, serverLabel, uninstallRestarts, wrapText } from './format-summary.ts';
 
 /** The seed's two plugins, in the seed's order, with what this run and the seed each say about them. */
@@ -46,14 +47,7 @@ export interface SeedTable {
   findings: string[];
 }
 
-const fixed = (value: number | null | undefined, digits = 1): string =>
-  value === null || value === undefined ? '–' : value.toFixed(digits);
-
-function lossCell(r: PluginResult): string {
-  if (r.overheadPct === null) return '–';
-  const ci = r.overheadCi95 ? ` [${fixed(r.overheadCi95[0])}, ${fixed(r.overheadCi95[1])}]` : '';
-  return `${fixed(r.overheadPct)}${ci}`;
-}
+const lossCell = (r: PluginResult): string => estimateText(r.overheadPct, r.overheadCi95);
 
 function rotationCell(r: PluginResult): string {
   const observed = observedOf(r, 'rotation') as { rotatedFiles?: number[] } | undefined;

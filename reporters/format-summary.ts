@@ -2,11 +2,10 @@ import Table from 'cli-table3';
 import { observedOf } from '../src/results/aggregate.ts';
 import type { PluginResult } from '../src/results/schema.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { estimateText, fixed } from './format-numbers.ts';
 
 export const yesNo = (value: boolean | undefined): string =>
   value === undefined ? '?' : value ? 'yes' : 'no';
-const fixed = (value: number | null | undefined, digits = 1): string =>
-  value === null || value === undefined ? '–' : value.toFixed(digits);
 
 /** The result's title, with the configuration run's id when it carries one (issue 10) the title does not show. */
 export function runLabel(r: PluginResult): string {
@@ -43,13 +42,8 @@ export function wrapText(text: string, widthCols: number, indent = ''): string {
   return lines.join('\n');
 }
 
-export function overheadCell(result: PluginResult): string {
-  if (result.overheadPct === null) return '–';
-  const ci = result.overheadCi95
-    ? ` [${fixed(result.overheadCi95[0])}, ${fixed(result.overheadCi95[1])}]`
-    : '';
-  return `${fixed(result.overheadPct)}%${ci}`;
-}
+export const overheadCell = (result: PluginResult): string =>
+  estimateText(result.overheadPct, result.overheadCi95, '%');
 
 export const noiseCell = (result: PluginResult): string =>
   result.noiseFloorPct === null

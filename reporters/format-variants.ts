@@ -1,4 +1,5 @@
 import type { PluginResult } from '../src/results/schema.ts';
+import { estimateText, fixed } from './format-numbers.ts';
 
 /** One configuration of a plugin, ranked among the other configurations of the same plugin measured in the run. */
 export interface VariantRow {
@@ -61,11 +62,7 @@ export function variantGroups(results: PluginResult[]): VariantGroup[] {
     });
 }
 
-const num = (v: number | null, digits = 1) => (v === null ? '–' : v.toFixed(digits));
-const overhead = (row: VariantRow) =>
-  row.overheadPct === null
-    ? '–'
-    : `${num(row.overheadPct)}%${row.ci95 ? ` [${num(row.ci95[0])}, ${num(row.ci95[1])}]` : ''}`;
+const overhead = (row: VariantRow) => estimateText(row.overheadPct, row.ci95, '%');
 
 function cells(row: VariantRow): string[] {
   return [
@@ -73,8 +70,8 @@ function cells(row: VariantRow): string[] {
     row.runId,
     overhead(row),
     row.verdict,
-    num(row.logBytesPerTxn, 0),
-    row.logSharePct === null ? '–' : `${num(row.logSharePct, 0)}%`,
+    fixed(row.logBytesPerTxn, 0),
+    row.logSharePct === null ? '–' : `${fixed(row.logSharePct, 0)}%`,
   ];
 }
 
