@@ -20,7 +20,7 @@ export interface FakePlugin {
 
 /**
  * A stand-in plugin suite for the report-merge check: its tests attach the recorded result's records to task.meta
- * the way suites/shared/plugin-suite.ts does, with no server, so sharding and merging can be checked in seconds.
+ * the way suites/shared/runs-suite.ts does, with no server, so sharding and merging can be checked in seconds.
  */
 export function fakePluginSuite(fake: FakePlugin): void {
   const result = recorded.results[0];
