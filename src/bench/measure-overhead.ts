@@ -2,7 +2,7 @@ import type { InterferencePolicy } from '../machine/policy.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
-import { nextStep } from '../stats/adaptive.ts';
+import { nextBlockPairs, nextStep, warmedUp } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
 import { prepareSysbench, runSysbench } from '../workload/sysbench-runner.ts';
 import type { Design, Workload } from '../workload/workload.ts';
@@ -47,6 +47,33 @@ export async function prepareMeasurement(
   }
   progress(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
   await prepareSysbench(server.connection, workload);
+  // The load leaves dirty pages that InnoDB flushes over the next seconds: one whole warm-up lets that settle, so each
+  // measurement's own warm-up only has to refill the caches.
+  const settle = await runSysbench(server.connection, workload, { durationS: workload.warmupS });
+  if (!settle.ok) throw new Error(`The sysbench run after loading the tables is invalid: ${settle.reason}`);
+}
+
+const WARMUP_CHUNK_S = 5;
+const WARMUP_TOLERANCE_PCT = 5;
+
+/** Discarded chunks of sysbench until two in a row agree (src/stats/adaptive.ts, warmedUp). */
+async function warmUp(
+  server: StartedServer,
+  workload: Workload,
+  cpus: string | undefined,
+): Promise<{ tps: number; seconds: number; chunkTps: number[] }> {
+  const chunkTps: number[] = [];
+  let seconds = 0;
+  for (;;) {
+    const durationS = Math.min(WARMUP_CHUNK_S, workload.warmupS - seconds);
+    const chunk = await runSysbench(server.connection, workload, { durationS, ...(cpus ? { cpus } : {}) });
+    if (!chunk.ok) throw new Error(`The warm-up sysbench run is invalid: ${chunk.reason}`);
+    chunkTps.push(chunk.result.tps);
+    seconds += durationS;
+    const rule = { minS: workload.minWarmupS, maxS: workload.warmupS, tolerancePct: WARMUP_TOLERANCE_PCT };
+    if (warmedUp({ ...rule, chunkTps, elapsedS: seconds }))
+      return { tps: chunk.result.tps, seconds, chunkTps };
+  }
 }
 
 async function pin(
@@ -70,8 +97,9 @@ const blockSeconds = (w: Workload) =>
   2 * w.pairs * (w.design.kind === 'toggle' ? w.design.segmentS : w.durationS);
 
 /**
- * Measures plugin off against plugin on, block by block, after a discarded warm-up run (sysbench 1.0 has no
- * warm-up flag). With a limit, blocks are added until the verdict is decisive or the workload's budget is spent.
+ * Measures plugin off against plugin on, block by block, after a discarded warm-up (sysbench 1.0 has no warm-up
+ * flag). With a limit, blocks are added until the verdict is decisive or the workload's budget is spent; once only
+ * the precision target is missing, the next block is sized to it (nextBlockPairs).
  */
 export async function measureOverhead(
   server: StartedServer,
@@ -85,29 +113,37 @@ export async function measureOverhead(
   const started = Date.now();
   const pinning = await pin(server, workload);
   await runSteps(server, arms.off, `Turning ${profile.name} off`);
-  const warmup = await runSysbench(server.connection, workload, {
-    durationS: workload.warmupS,
-    ...(pinning.client ? { cpus: pinning.client } : {}),
-  });
-  if (!warmup.ok) throw new Error(`The warm-up sysbench run is invalid: ${warmup.reason}`);
+  const warmup = await warmUp(server, workload, pinning.client);
+  progress(
+    `warm-up: ${warmup.seconds} s, TPS by ${WARMUP_CHUNK_S} s chunk ${warmup.chunkTps.map((t) => t.toFixed(0)).join(', ')}`,
+  );
   const blocks: Block[] = [];
   const pairs: TpsPair[] = [];
   const elapsedS = () => (Date.now() - started) / 1000;
+  let blockPairs = workload.pairs;
   for (;;) {
+    const sized = { ...workload, pairs: blockPairs };
     progress(
-      `block ${blocks.length + 1}: ${workload.pairs} pairs, ~${blockSeconds(workload)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`,
+      `block ${blocks.length + 1}: ${blockPairs} pairs, ~${blockSeconds(sized)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`,
     );
     const interference = {
       policy: options.interference ?? 'warn',
       deadlineMs: started + workload.budgetS * 1000,
     };
-    const context = { server, profile, workload, arms, cpus: pinning.client, interference };
+    const context = { server, profile, workload: sized, arms, cpus: pinning.client, interference };
     const block =
       workload.design.kind === 'toggle' ? await toggledBlock(context) : await runsBlock(context, progress);
     blocks.push(block);
     pairs.push(...block.pairs);
     progress(`block ${blocks.length} done: ${pairs.length} pairs so far`);
     if (options.limitPct === null) return done('fixed');
+    const sizedToTarget = nextBlockPairs({
+      pairsSoFar: pairs,
+      limitPct: options.limitPct,
+      blockPairs: workload.pairs,
+      targetHalfWidthPct: workload.targetHalfWidthPct,
+    });
+    blockPairs = Math.max(1, Math.min(sizedToTarget, workload.maxPairs - pairs.length));
     const step = nextStep({
       pairsSoFar: pairs,
       limitPct: options.limitPct,
@@ -115,7 +151,7 @@ export async function measureOverhead(
       maxPairs: workload.maxPairs,
       elapsedS: elapsedS(),
       budgetS: workload.budgetS,
-      perPairS: blockSeconds(workload),
+      perPairS: blockSeconds({ ...workload, pairs: blockPairs }),
       targetHalfWidthPct: workload.targetHalfWidthPct,
     });
     if (step === 'stop-decisive') return done('decisive');
@@ -126,7 +162,7 @@ export async function measureOverhead(
     return {
       blocks,
       pairs,
-      warmupTps: warmup.ok ? warmup.result.tps : 0,
+      warmupTps: warmup.tps,
       wallS: elapsedS(),
       stoppedBecause,
       design: workload.design,

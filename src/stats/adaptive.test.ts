@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { abbaOrder, nextStep, type StoppingInput } from './adaptive.ts';
+import { abbaOrder, nextBlockPairs, nextStep, type StoppingInput, warmedUp } from './adaptive.ts';
 import { pairedOverhead } from './paired-overhead.ts';
 import { createRng } from './random.ts';
 import { simulatePairs } from './simulation.ts';
@@ -156,5 +156,70 @@ describe('nextStep', () => {
     }
     expect(outcomes.wrong).toBeLessThanOrEqual(4);
     expect(outcomes.right).toBeGreaterThanOrEqual(180);
+  });
+});
+
+describe('nextBlockPairs', () => {
+  // 10 pairs around a 10% overhead with a spread that leaves the interval about ±2 pp wide.
+  const spread = [-3, 2, -1, 3, 0, -2, 1, 2.5, -2.5, 0.5];
+  const pairs = (n: number, scale = 1): TpsPair[] =>
+    Array.from({ length: n }, (_, k) => ({ offTps: 1000, onTps: 900 + scale * 10 * (spread[k % 10] ?? 0) }));
+  const halfWidth = (p: TpsPair[]) => {
+    const { estimatePct, ci95 } = pairedOverhead(p);
+    return ci95 ? Math.max(estimatePct - ci95[0], ci95[1] - estimatePct) : Number.NaN;
+  };
+
+  test('asks for about the pairs the precision target needs, not a whole block', () => {
+    const measured = pairs(10);
+    const hw = halfWidth(measured);
+    const target = hw / Math.sqrt(1.3); // needs 13 pairs in all: 3 more, rounded up to 4
+    expect(
+      nextBlockPairs({ pairsSoFar: measured, limitPct: 50, blockPairs: 10, targetHalfWidthPct: target }),
+    ).toBe(4);
+    const far = hw / Math.sqrt(1.8); // 18 in all: 8 more
+    expect(
+      nextBlockPairs({ pairsSoFar: measured, limitPct: 50, blockPairs: 10, targetHalfWidthPct: far }),
+    ).toBe(8);
+    const veryFar = hw / 3; // 90 in all: capped at a block
+    expect(
+      nextBlockPairs({ pairsSoFar: measured, limitPct: 50, blockPairs: 10, targetHalfWidthPct: veryFar }),
+    ).toBe(10);
+  });
+
+  test('a whole block while the verdict is undecided, without a target, or without a limit', () => {
+    const measured = pairs(10, 4); // wide: 10% ± ~8 pp against a 12% limit
+    expect(
+      nextBlockPairs({ pairsSoFar: measured, limitPct: 12, blockPairs: 10, targetHalfWidthPct: 1.5 }),
+    ).toBe(10);
+    expect(
+      nextBlockPairs({ pairsSoFar: pairs(10), limitPct: 50, blockPairs: 10, targetHalfWidthPct: null }),
+    ).toBe(10);
+    expect(
+      nextBlockPairs({ pairsSoFar: pairs(10), limitPct: null, blockPairs: 10, targetHalfWidthPct: 1.5 }),
+    ).toBe(10);
+  });
+
+  test('never fewer than the minimum extension, never more than a block', () => {
+    const measured = pairs(10);
+    const justOver = halfWidth(measured) * 0.99;
+    expect(
+      nextBlockPairs({ pairsSoFar: measured, limitPct: 50, blockPairs: 10, targetHalfWidthPct: justOver }),
+    ).toBe(4);
+    expect(
+      nextBlockPairs({ pairsSoFar: measured, limitPct: 50, blockPairs: 3, targetHalfWidthPct: justOver }),
+    ).toBe(3);
+  });
+});
+
+describe('warmedUp', () => {
+  const rule = { minS: 15, maxS: 45, tolerancePct: 5 };
+  test.for([
+    { name: 'before the minimum, however steady', chunkTps: [700, 701], elapsedS: 10, done: false },
+    { name: 'steady after the minimum', chunkTps: [520, 690, 700], elapsedS: 15, done: true },
+    { name: 'still climbing after a restart', chunkTps: [300, 520, 690], elapsedS: 15, done: false },
+    { name: 'unsteady at the maximum', chunkTps: [300, 700, 500], elapsedS: 45, done: true },
+    { name: 'a frozen chunk before it', chunkTps: [0, 700], elapsedS: 20, done: false },
+  ])('$name', ({ chunkTps, elapsedS, done }) => {
+    expect(warmedUp({ ...rule, chunkTps, elapsedS })).toBe(done);
   });
 });

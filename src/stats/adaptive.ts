@@ -89,3 +89,52 @@ export function abbaOrder(nPairs: number): Arm[] {
   }
   return order;
 }
+
+/**
+ * Pairs in the next block. While the verdict is undecided, a whole block. Once it is decisive and only the precision
+ * target is missing, about as many pairs as that target needs, taking the half-width to shrink with √pairs: a gate
+ * at ±1.7 pp after 10 pairs needs ~3 more, not another 10. Even (ABBA order), at least minExtension, at most blockPairs.
+ */
+export function nextBlockPairs(input: {
+  pairsSoFar: readonly TpsPair[];
+  limitPct: number | null;
+  blockPairs: number;
+  targetHalfWidthPct: number | null | undefined;
+  minExtension?: number;
+}): number {
+  const { pairsSoFar, limitPct, blockPairs, targetHalfWidthPct } = input;
+  const minExtension = Math.min(blockPairs, input.minExtension ?? 4);
+  const n = pairsSoFar.length;
+  if (limitPct === null || targetHalfWidthPct == null || n < 2) return blockPairs;
+  const estimate = pairedOverhead(pairsSoFar);
+  if (decideVerdict({ ...estimate, limitPct }).verdict === 'inconclusive' || estimate.ci95 === null) {
+    return blockPairs;
+  }
+  const halfWidth = Math.max(
+    estimate.estimatePct - estimate.ci95[0],
+    estimate.ci95[1] - estimate.estimatePct,
+  );
+  const needed = Math.ceil(n * (halfWidth / targetHalfWidthPct) ** 2) - n;
+  const even = needed + (needed % 2);
+  return Math.max(minExtension, Math.min(blockPairs, even));
+}
+
+/**
+ * The warm-up's stopping rule: discarded chunks run until the last two agree within tolerancePct (the server's
+ * caches have filled and the load's dirty pages are flushed) once minS has passed, and never past maxS.
+ */
+export function warmedUp(input: {
+  chunkTps: readonly number[];
+  elapsedS: number;
+  minS: number;
+  maxS: number;
+  tolerancePct: number;
+}): boolean {
+  const { chunkTps, elapsedS, minS, maxS, tolerancePct } = input;
+  if (elapsedS >= maxS) return true;
+  if (elapsedS < minS || chunkTps.length < 2) return false;
+  const last = chunkTps.at(-1) as number;
+  const previous = chunkTps.at(-2) as number;
+  if (!(previous > 0)) return false;
+  return (Math.abs(last - previous) / previous) * 100 <= tolerancePct;
+}

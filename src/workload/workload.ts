@@ -21,8 +21,13 @@ export interface Workload {
   design: Design;
   /** Length of one measured run (runs design). The toggle design runs 2·pairs·segmentS per block. */
   durationS: number;
-  /** Length of the warm-up run that precedes the measured ones and is discarded. */
+  /**
+   * The warm-up that precedes each measurement and is discarded: chunks of sysbench run until two in a row agree
+   * (src/stats/adaptive.ts, warmedUp), not before minWarmupS and never past warmupS. After loading the tables,
+   * prepareMeasurement runs the whole warmupS once, for the load's dirty pages.
+   */
   warmupS: number;
+  minWarmupS: number;
   /** Pairs per block: measured before the first verdict, and added per block until it is decisive. */
   pairs: number;
   /** Adaptive sampling stops at this many pairs… */

@@ -17,6 +17,7 @@ export const workloads: Record<WorkloadName, Workload> = {
     // Loading the tables leaves dirty pages that InnoDB flushes over the next seconds; in CI the first (A/A) block
     // after a 5 s warm-up had a 3–7x wider interval than the overhead block after it. 20 s lets that settle.
     warmupS: 20,
+    minWarmupS: 10,
     pairs: 8,
     maxPairs: 24,
     budgetS: 150,
@@ -41,6 +42,9 @@ export const workloads: Record<WorkloadName, Workload> = {
     durationS: 30,
     // 8 × 100k rows outgrow the buffer pool: give flushing and the page cache longer than smoke.
     warmupS: 45,
+    // After a restart (every run has one before its gate) the pool is back within seconds: InnoDB reloads the pages
+    // it dumped at shutdown. 15 s is three 5 s chunks: one to load, two that must agree.
+    minWarmupS: 15,
     pairs: 10,
     maxPairs: 40,
     budgetS: 180,
@@ -60,6 +64,7 @@ export const workloads: Record<WorkloadName, Workload> = {
     durationS: 300,
     // The seed ran each scenario once with no stated warm-up; a minute fills the buffer pool before measuring.
     warmupS: 60,
+    minWarmupS: 60,
     // Separate 5-minute runs per arm, as the seed did; 3 pairs is the fewest that give a usable interval.
     design: { kind: 'runs' },
     pairs: 3,
