@@ -1,6 +1,7 @@
 import type { InterferencePolicy } from '../machine/policy.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
+import { NeedsRestartCommandError } from '../servers/external-server.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { nextBlockPairs, nextStep, warmedUp } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
@@ -47,10 +48,14 @@ export async function prepareMeasurement(
   }
   progress(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
   await prepareSysbench(server.connection, workload);
-  // The load leaves dirty pages that InnoDB flushes over the next seconds: one whole warm-up lets that settle, so each
-  // measurement's own warm-up only has to refill the caches.
-  const settle = await runSysbench(server.connection, workload, { durationS: workload.warmupS });
-  if (!settle.ok) throw new Error(`The sysbench run after loading the tables is invalid: ${settle.reason}`);
+  // The load leaves dirty pages that InnoDB would flush during the first measurement. A clean shutdown writes them
+  // out (innodb_fast_shutdown=1 skips purge, not flushing), so each measurement's own warm-up only has to refill the
+  // caches. An external server without a restart command gets one whole warm-up instead.
+  await server.restart().catch(async (error: unknown) => {
+    if (!(error instanceof NeedsRestartCommandError)) throw error;
+    const settle = await runSysbench(server.connection, workload, { durationS: workload.warmupS });
+    if (!settle.ok) throw new Error(`The sysbench run after loading the tables is invalid: ${settle.reason}`);
+  });
 }
 
 const WARMUP_CHUNK_S = 5;

@@ -24,7 +24,7 @@ export interface Workload {
   /**
    * The warm-up that precedes each measurement and is discarded: chunks of sysbench run until two in a row agree
    * (src/stats/adaptive.ts, warmedUp), not before minWarmupS and never past warmupS. After loading the tables,
-   * prepareMeasurement runs the whole warmupS once, for the load's dirty pages.
+   * prepareMeasurement restarts the server, which writes out the load's dirty pages.
    */
   warmupS: number;
   minWarmupS: number;
