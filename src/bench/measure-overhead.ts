@@ -147,6 +147,7 @@ export async function measureOverhead(
       limitPct: options.limitPct,
       blockPairs: workload.pairs,
       targetHalfWidthPct: workload.targetHalfWidthPct,
+      runToRunSdLog: workload.runToRunSdLog,
     });
     blockPairs = Math.max(1, Math.min(sizedToTarget, workload.maxPairs - pairs.length));
     const step = nextStep({
@@ -158,6 +159,7 @@ export async function measureOverhead(
       budgetS: workload.budgetS,
       perPairS: blockSeconds({ ...workload, pairs: blockPairs }),
       targetHalfWidthPct: workload.targetHalfWidthPct,
+      runToRunSdLog: workload.runToRunSdLog,
     });
     if (step === 'stop-decisive') return done('decisive');
     if (step === 'stop-budget') return done('budget');

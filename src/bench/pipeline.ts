@@ -50,6 +50,7 @@ export async function measureGate(
     pluginSettings: profile.measureSettings,
     calibration: options.calibration,
     interference: policy,
+    runToRunSdLog: workload.runToRunSdLog,
   });
   options.progress(`${measurement.verdict}: ${measurement.reason}`);
   return measurement;
@@ -97,7 +98,7 @@ export async function measureCalibration(
     progress,
     interference,
   });
-  return summariseCalibration(sample, workload.pairs, interference);
+  return summariseCalibration(sample, workload.pairs, interference, workload.runToRunSdLog);
 }
 
 /**

@@ -16,6 +16,8 @@ export interface SummaryContext {
   calibration: Calibration | null;
   /** AUDITBENCH_INTERFERENCE: how a block measured under interference is judged (default warn). */
   interference?: InterferencePolicy;
+  /** The workload's run-to-run spread, carried by the interval (src/stats/paired-overhead.ts). */
+  runToRunSdLog?: number;
 }
 
 function describeDesign(design: Design): string {
@@ -29,7 +31,7 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
   const { pairs } = sample;
   if (!isNonEmpty(pairs))
     throw new Error('The measurement produced no off/on pair: every interval was dropped');
-  const estimate = pairedOverhead(pairs);
+  const estimate = pairedOverhead(pairs, { runToRunSdLog: context.runToRunSdLog ?? 0 });
   const verdict = decideVerdict({
     estimatePct: estimate.estimatePct,
     ci95: estimate.ci95,
@@ -50,6 +52,7 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
     perPairOverheadPct: estimate.perPairOverheadPct,
     pairs: estimate.pairCount,
     trimmedEachSide: estimate.trimmedEachSide,
+    runToRunSdLog: context.runToRunSdLog ?? 0,
     design: describeDesign(sample.design),
     stoppedBecause: sample.stoppedBecause,
     pinning: sample.pinning,
@@ -82,8 +85,9 @@ export function summariseCalibration(
   sample: OverheadSample,
   gatePairs: number,
   policy: InterferencePolicy = 'warn',
+  runToRunSdLog = 0,
 ): Calibration {
-  const c = calibrateNoise(sample.pairs, { gatePairs });
+  const c = calibrateNoise(sample.pairs, { gatePairs, runToRunSdLog });
   const interference = interferenceOf(sample.blocks, policy);
   return {
     ...(interference && { interference }),

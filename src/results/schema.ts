@@ -44,6 +44,8 @@ export const measurementSchema = z.object({
   pairs: z.number().int(),
   /** Pairs the trimmed mean left out at each end (the most extreme ratios); absent in results before it. */
   trimmedEachSide: z.number().int().default(0),
+  /** The workload's run-to-run spread (log scale) the interval carries; absent in results before it. */
+  runToRunSdLog: z.number().default(0),
   design: z.string(),
   stoppedBecause: z.enum(['decisive', 'budget', 'fixed']),
   /** CPU pinning in force, or null. */

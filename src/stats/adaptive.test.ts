@@ -223,3 +223,29 @@ describe('warmedUp', () => {
     expect(warmedUp({ ...rule, chunkTps, elapsedS })).toBe(done);
   });
 });
+
+describe('nextBlockPairs with a run-to-run spread (τ)', () => {
+  const pairs: TpsPair[] = Array.from({ length: 10 }, (_, k) => ({ offTps: 1000, onTps: 900 + (k % 3) - 1 }));
+  test('a whole block when τ alone is wider than the target (the budget decides)', () => {
+    expect(
+      nextBlockPairs({
+        pairsSoFar: pairs,
+        limitPct: 50,
+        blockPairs: 10,
+        targetHalfWidthPct: 1.5,
+        runToRunSdLog: 0.01,
+      }),
+    ).toBe(10);
+  });
+  test('the minimum extension when the pairs are all but there and τ is small', () => {
+    expect(
+      nextBlockPairs({
+        pairsSoFar: pairs,
+        limitPct: 50,
+        blockPairs: 10,
+        targetHalfWidthPct: 0.5,
+        runToRunSdLog: 0.001,
+      }),
+    ).toBe(4);
+  });
+});

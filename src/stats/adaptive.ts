@@ -1,4 +1,5 @@
 import { pairedOverhead } from './paired-overhead.ts';
+import { tQuantile } from './student-t.ts';
 import type { Arm, TpsPair } from './tps-pair.ts';
 import { decideVerdict } from './verdict.ts';
 
@@ -19,6 +20,8 @@ export interface StoppingInput {
    * even once the verdict is decisive: a figure tracked over time needs precision, not just a side of the limit.
    */
   targetHalfWidthPct?: number | null;
+  /** The workload's run-to-run spread, which the gate's interval carries (paired-overhead.ts). */
+  runToRunSdLog?: number;
 }
 
 /**
@@ -29,7 +32,7 @@ export interface StoppingInput {
 export function nextStep(input: StoppingInput): NextStep {
   const { pairsSoFar, limitPct, minPairs, maxPairs, elapsedS, budgetS, perPairS } = validateStopping(input);
   if (pairsSoFar.length >= minPairs) {
-    const estimate = pairedOverhead(pairsSoFar);
+    const estimate = pairedOverhead(pairsSoFar, { runToRunSdLog: input.runToRunSdLog ?? 0 });
     const decisive = decideVerdict({ ...estimate, limitPct }).verdict !== 'inconclusive';
     if (decisive && isPreciseEnough(estimate.ci95, estimate.estimatePct, input.targetHalfWidthPct)) {
       return 'stop-decisive';
@@ -92,29 +95,34 @@ export function abbaOrder(nPairs: number): Arm[] {
 
 /**
  * Pairs in the next block. While the verdict is undecided, a whole block. Once it is decisive and only the precision
- * target is missing, about as many pairs as that target needs, taking the half-width to shrink with √pairs: a gate
- * at ±1.7 pp after 10 pairs needs ~3 more, not another 10. Even (ABBA order), at least minExtension, at most blockPairs.
+ * target is missing, about as many pairs as that target needs: the within-run part of the interval shrinks with
+ * √pairs, the run-to-run part (runToRunSdLog) does not, so a target at or under that part asks for a whole block.
+ * A gate at ±1.7 pp after 10 pairs needs ~3 more, not another 10. Even (ABBA order), from minExtension to blockPairs.
  */
 export function nextBlockPairs(input: {
   pairsSoFar: readonly TpsPair[];
   limitPct: number | null;
   blockPairs: number;
   targetHalfWidthPct: number | null | undefined;
+  runToRunSdLog?: number;
   minExtension?: number;
 }): number {
   const { pairsSoFar, limitPct, blockPairs, targetHalfWidthPct } = input;
   const minExtension = Math.min(blockPairs, input.minExtension ?? 4);
+  const tau = input.runToRunSdLog ?? 0;
   const n = pairsSoFar.length;
   if (limitPct === null || targetHalfWidthPct == null || n < 2) return blockPairs;
-  const estimate = pairedOverhead(pairsSoFar);
+  const estimate = pairedOverhead(pairsSoFar, { runToRunSdLog: tau });
   if (decideVerdict({ ...estimate, limitPct }).verdict === 'inconclusive' || estimate.ci95 === null) {
     return blockPairs;
   }
-  const halfWidth = Math.max(
-    estimate.estimatePct - estimate.ci95[0],
-    estimate.ci95[1] - estimate.estimatePct,
-  );
-  const needed = Math.ceil(n * (halfWidth / targetHalfWidthPct) ** 2) - n;
+  // On the log scale, where the half-width is t·√(sd²/n + τ²); a half-width h there is about 100·(on/off)·h pp.
+  const t = tQuantile(0.975, estimate.degreesOfFreedom);
+  const within = (estimate.sdLogRatio / Math.sqrt(n)) * t;
+  const targetLog = targetHalfWidthPct / (100 - estimate.estimatePct);
+  const room = targetLog ** 2 - (t * tau) ** 2;
+  if (room <= 0) return blockPairs;
+  const needed = Math.ceil(n * (within ** 2 / room)) - n;
   const even = needed + (needed % 2);
   return Math.max(minExtension, Math.min(blockPairs, even));
 }

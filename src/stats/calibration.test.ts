@@ -123,3 +123,17 @@ function naiveCalibrationMde(sd: number, n: number): number {
   const q = jStat.studentt.inv(0.975, df) + jStat.studentt.inv(0.8, df);
   return 100 * (1 - Math.exp((-q * sd) / Math.sqrt(n)));
 }
+
+describe('noise floor with a run-to-run spread (τ)', () => {
+  test('does not shrink below t·τ however many pairs a gate has', () => {
+    const tau = 0.01;
+    const floorAt = (n: number) => noiseFloorPct(0.05, n, tau);
+    expect(floorAt(10)).toBeGreaterThan(noiseFloorPct(0.05, 10));
+    const tauOnly = 100 * (1 - Math.exp(-jStat.studentt.inv(0.975, 1000 - 2 * 200 - 1) * tau));
+    expect(floorAt(1000)).toBeGreaterThan(tauOnly);
+    expect(floorAt(1000)).toBeLessThan(tauOnly * 1.05);
+    expect(minimumDetectableOverheadPct(0.05, 10, 0.8, tau)).toBeGreaterThan(
+      minimumDetectableOverheadPct(0.05, 10),
+    );
+  });
+});

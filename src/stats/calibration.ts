@@ -1,7 +1,8 @@
 // A/A calibration: pairs run with the plugin off in both arms, so any "overhead" they show is noise.
 //
 // Noise floor: the overhead-side half-width of the 95% interval that a gate of `gatePairs` pairs would
-// get on this machine, 100·(1 − exp(−t₀.₉₇₅·sd/√n)) with sd the per-pair spread of ln(A′/A). We chose
+// get on this machine, 100·(1 − exp(−t₀.₉₇₅·√(sd²/n + τ²))) with sd the per-pair spread of ln(A′/A) and τ the
+// workload's run-to-run spread (paired-overhead.ts; 0 where it was not measured). We chose
 // this over the plain per-pair standard deviation because it is in the unit a verdict reads: an
 // estimate within it is indistinguishable from "no overhead" by a gate of that size. The per-pair
 // spread, which is what the machine and workload own, is reported beside it as sdLogRatio.
@@ -35,6 +36,8 @@ export interface NoiseCalibration {
 export interface CalibrationOptions {
   /** Pairs the real gate will measure; defaults to the number of A/A pairs. */
   gatePairs?: number;
+  /** The workload's run-to-run spread (paired-overhead.ts), which every interval of a gate carries. */
+  runToRunSdLog?: number;
 }
 
 /** Noise floor and minimum detectable overhead from pairs measured with the plugin off in both arms. */
@@ -42,7 +45,8 @@ export function calibrateNoise(
   aaPairs: readonly TpsPair[],
   options: CalibrationOptions = {},
 ): NoiseCalibration {
-  const estimate = pairedOverhead(aaPairs);
+  const tau = options.runToRunSdLog ?? 0;
+  const estimate = pairedOverhead(aaPairs, { runToRunSdLog: tau });
   if (estimate.ci95 === null) {
     throw new Error('A/A calibration needs at least 2 pairs to see any spread, got 1');
   }
@@ -54,21 +58,27 @@ export function calibrateNoise(
     biasPct: estimate.estimatePct,
     biasCi95: estimate.ci95,
     gatePairs,
-    noiseFloorPct: noiseFloorPct(sdLogRatio, gatePairs),
-    minimumDetectablePct: minimumDetectableOverheadPct(sdLogRatio, gatePairs),
+    noiseFloorPct: noiseFloorPct(sdLogRatio, gatePairs, tau),
+    minimumDetectablePct: minimumDetectableOverheadPct(sdLogRatio, gatePairs, 0.8, tau),
   };
 }
 
 /** Overhead-side half-width, in percent, of the 95% interval of a gate of `pairCount` pairs. */
-export function noiseFloorPct(sdLogRatio: number, pairCount: number): number {
+export function noiseFloorPct(sdLogRatio: number, pairCount: number, runToRunSdLog = 0): number {
   assertSd(sdLogRatio);
   const halfWidthLog =
-    (tQuantile(0.975, trimmedDegreesOfFreedom(pairCount)) * sdLogRatio) / Math.sqrt(pairCount);
+    tQuantile(0.975, trimmedDegreesOfFreedom(pairCount)) *
+    Math.hypot(sdLogRatio / Math.sqrt(pairCount), runToRunSdLog);
   return overheadPctFromLogRatio(-halfWidthLog);
 }
 
 /** True overhead, in percent, that `pairCount` pairs tell from zero with probability `power`. */
-export function minimumDetectableOverheadPct(sdLogRatio: number, pairCount: number, power = 0.8): number {
+export function minimumDetectableOverheadPct(
+  sdLogRatio: number,
+  pairCount: number,
+  power = 0.8,
+  runToRunSdLog = 0,
+): number {
   assertSd(sdLogRatio);
   if (!(power > 0 && power < 1)) throw new Error(`power must be strictly between 0 and 1, got ${power}`);
   if (!Number.isInteger(pairCount) || pairCount < 2) {
@@ -76,7 +86,7 @@ export function minimumDetectableOverheadPct(sdLogRatio: number, pairCount: numb
   }
   const df = trimmedDegreesOfFreedom(pairCount);
   const quantiles = tQuantile(0.975, df) + tQuantile(power, df);
-  return overheadPctFromLogRatio((-quantiles * sdLogRatio) / Math.sqrt(pairCount));
+  return overheadPctFromLogRatio(-quantiles * Math.hypot(sdLogRatio / Math.sqrt(pairCount), runToRunSdLog));
 }
 
 /** Fewest pairs whose minimum detectable overhead is at most targetPct, or null if maxPairs are not enough. */

@@ -177,3 +177,38 @@ describe('bootstrapOverheadCi95', () => {
     expect(observed).toBeLessThan(coverage(200, (sample) => pairedOverhead(sample).ci95));
   });
 });
+
+describe('pairedOverhead with a run-to-run spread (τ)', () => {
+  const pairs: TpsPair[] = [
+    { offTps: 1000, onTps: 905 },
+    { offTps: 990, onTps: 893 },
+    { offTps: 1010, onTps: 912 },
+    { offTps: 1005, onTps: 899 },
+    { offTps: 995, onTps: 901 },
+    { offTps: 1002, onTps: 897 },
+  ];
+  const logBounds = (ci: readonly [number, number]): [number, number] => [
+    Math.log(1 - ci[1] / 100),
+    Math.log(1 - ci[0] / 100),
+  ];
+
+  test('adds τ² to the squared standard error, on the log scale, around the same estimate', () => {
+    const plain = pairedOverhead(pairs);
+    const tau = 0.01;
+    const wider = pairedOverhead(pairs, { runToRunSdLog: tau });
+    expect(wider.estimatePct).toBe(plain.estimatePct);
+    expect(wider.sdLogRatio).toBe(plain.sdLogRatio);
+    if (!plain.ci95 || !wider.ci95 || plain.sdLogRatio === null || plain.degreesOfFreedom === null) {
+      throw new Error('expected intervals');
+    }
+    const t = jStat.studentt.inv(0.975, plain.degreesOfFreedom);
+    const se = plain.sdLogRatio / Math.sqrt(pairs.length);
+    const [lo, hi] = logBounds(wider.ci95);
+    expect((hi - lo) / 2).toBeCloseTo(t * Math.sqrt(se * se + tau * tau), 10);
+    expect(pairedOverhead(pairs, { runToRunSdLog: 0 }).ci95).toEqual(plain.ci95);
+  });
+
+  test.for([-0.01, Number.NaN])('refuses τ = %s', (tau) => {
+    expect(() => pairedOverhead(pairs, { runToRunSdLog: tau })).toThrow('runToRunSdLog must be at least 0');
+  });
+});

@@ -11,6 +11,11 @@
 // The mean of the log-ratios is Yuen's 20% trimmed mean (see trimmed-mean.ts): a pair straddling one of this
 // VM's steps in memory speed says ±20–60% whatever the plugin does, and trimming keeps such pairs from
 // deciding the interval. Below 5 pairs nothing is trimmed and this is the plain t interval.
+//
+// Run to run: the pairs of one run share whatever that run's minutes were like, so repeated null controls on
+// this VM scatter more than each run's own interval says (bench:coverage measured it: README, "Do the 95%
+// intervals keep their promise?"). `runToRunSdLog` is that extra spread on the log scale, added to the
+// standard error's square (a random-effects interval: √(SE² + τ²)); it does not shrink with more pairs.
 import { createRng } from './random.ts';
 import { tQuantile } from './student-t.ts';
 import { logRatios, type NonEmpty, type TpsPair } from './tps-pair.ts';
@@ -51,8 +56,13 @@ export function ci95FromLogBounds(lowerLog: number, upperLog: number): Ci95Pct {
  * Estimates the overhead from interleaved off/on pairs, with a 95% interval once there are 2+ pairs. `trim` is
  * the share of pairs left out at each end (Yuen); 0 gives the plain t interval on the mean log-ratio.
  */
-export function pairedOverhead(pairs: readonly TpsPair[], options: { trim?: number } = {}): OverheadEstimate {
+export function pairedOverhead(
+  pairs: readonly TpsPair[],
+  options: { trim?: number; runToRunSdLog?: number } = {},
+): OverheadEstimate {
   const trim = options.trim ?? DEFAULT_TRIM;
+  const tau = options.runToRunSdLog ?? 0;
+  if (!(Number.isFinite(tau) && tau >= 0)) throw new Error(`runToRunSdLog must be at least 0, got ${tau}`);
   const ratios = logRatios(pairs);
   const centre = yuenTrimmedMean(ratios, trim);
   const core: EstimateCore = {
@@ -72,9 +82,9 @@ export function pairedOverhead(pairs: readonly TpsPair[], options: { trim?: numb
       noIntervalReason: 'one pair gives no spread, so no interval: measure at least 2 pairs',
     };
   }
-  const halfWidthLog = tQuantile(0.975, centre.degreesOfFreedom) * centre.standardError;
+  const halfWidthLog = tQuantile(0.975, centre.degreesOfFreedom) * Math.hypot(centre.standardError, tau);
   const ci95 = ci95FromLogBounds(centre.mean - halfWidthLog, centre.mean + halfWidthLog);
-  // The per-pair spread that gives this standard error: the plain sd when nothing is trimmed.
+  // The per-pair spread that gives the within-run standard error: the plain sd when nothing is trimmed.
   const sdLogRatio = centre.standardError * Math.sqrt(ratios.length);
   return { ...core, sdLogRatio, ci95, degreesOfFreedom: centre.degreesOfFreedom };
 }

@@ -16,6 +16,8 @@ export interface ReplayOptions {
   strideS?: number;
   /** Where inside a second a switch lands; a real switch is acknowledged a few ms after the segment boundary. */
   switchOffsetS?: number;
+  /** The workload's run-to-run spread the interval carries (paired-overhead.ts); 0 replays the within-run interval. */
+  runToRunSdLog?: number;
 }
 
 export interface ReplayOutcome {
@@ -37,7 +39,7 @@ export function replayWindow(
   phase: 0 | 1,
   options: ReplayOptions,
 ): [number, number] | null {
-  const { segmentS, pairs, overheadPct, switchOffsetS = 0.05 } = options;
+  const { segmentS, pairs, overheadPct, switchOffsetS = 0.05, runToRunSdLog = 0 } = options;
   const order = abbaOrder(pairs).map((arm): Arm => (phase === 0 ? arm : arm === 'on' ? 'off' : 'on'));
   const schedule = order.map((arm, i) => ({ atS: i === 0 ? 0 : i * segmentS + switchOffsetS, arm }));
   const lengthS = order.length * segmentS;
@@ -51,7 +53,7 @@ export function replayWindow(
     center: 'median',
   });
   if (measured.length < 2) return null;
-  return pairedOverhead(measured).ci95;
+  return pairedOverhead(measured, { runToRunSdLog }).ci95;
 }
 
 /** Coverage of the interval over every window (and both ABBA phases) of every trace. */

@@ -39,6 +39,11 @@ export interface Workload {
    * many pp (or the budget is spent); null stops as soon as the verdict is decisive.
    */
   targetHalfWidthPct: number | null;
+  /**
+   * Run-to-run spread of the overhead estimate on the log scale (τ, src/stats/paired-overhead.ts) that every interval
+   * on this workload carries, as `npm run bench:coverage` measured it on null controls; 0 where not measured.
+   */
+  runToRunSdLog: number;
   /** Pin the server to CPU 0 and sysbench to CPU 1 (local target, 2+ cores): less noise, reported with the figures. */
   pinCpus: boolean;
   /** Ignored SQL errors (deadlocks, lock waits) a valid run may have, in percent of its transactions. */

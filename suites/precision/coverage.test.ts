@@ -42,8 +42,9 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   await prepareMeasurement(server, workload, log);
   const runs: CoverageRun[] = [];
 
-  // The load runs for the whole measurement ('load'), or starts a few seconds into the measured block and stops
-  // halfway through it ('steps'), which gives the estimator the kind of speed step this VM's neighbours cause.
+  // The load runs for the whole measurement ('load'), or starts about a quarter into the measured block and stops
+  // at three quarters ('steps'), which gives the estimator the kind of speed step this VM's neighbours cause. The
+  // warm-up ends when the server has (minWarmupS to warmupS): the timers assume its usual, shortest length.
   async function underCondition<T>(condition: LoadCondition, measure: () => Promise<T>): Promise<T> {
     let load: BackgroundLoad | null = null;
     const timers: NodeJS.Timeout[] = [];
@@ -56,11 +57,11 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
         2 *
         workload.pairs *
         (workload.design.kind === 'toggle' ? workload.design.segmentS : workload.durationS);
-      timers.push(setTimeout(() => void start(), (workload.warmupS + blockS / 4) * 1000));
+      timers.push(setTimeout(() => void start(), (workload.minWarmupS + blockS / 4) * 1000));
       timers.push(
         setTimeout(
           () => void (load as BackgroundLoad | null)?.stop(),
-          (workload.warmupS + (3 * blockS) / 4) * 1000,
+          (workload.minWarmupS + (3 * blockS) / 4) * 1000,
         ),
       );
     }
