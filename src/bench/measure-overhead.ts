@@ -69,8 +69,10 @@ async function warmUp(
 ): Promise<{ tps: number; seconds: number; chunkTps: number[] }> {
   const chunkTps: number[] = [];
   let seconds = 0;
+  // A warm-up with no room to end early (seed: 60 s at least and at most) is one run, not a dozen reconnects.
+  const chunkS = workload.minWarmupS >= workload.warmupS ? workload.warmupS : WARMUP_CHUNK_S;
   for (;;) {
-    const durationS = Math.min(WARMUP_CHUNK_S, workload.warmupS - seconds);
+    const durationS = Math.min(chunkS, workload.warmupS - seconds);
     const chunk = await runSysbench(server.connection, workload, { durationS, ...(cpus ? { cpus } : {}) });
     if (!chunk.ok) throw new Error(`The warm-up sysbench run is invalid: ${chunk.reason}`);
     chunkTps.push(chunk.result.tps);
@@ -120,7 +122,7 @@ export async function measureOverhead(
   await runSteps(server, arms.off, `Turning ${profile.name} off`);
   const warmup = await warmUp(server, workload, pinning.client);
   progress(
-    `warm-up: ${warmup.seconds} s, TPS by ${WARMUP_CHUNK_S} s chunk ${warmup.chunkTps.map((t) => t.toFixed(0)).join(', ')}`,
+    `warm-up: ${warmup.seconds} s, TPS by chunk ${warmup.chunkTps.map((t) => t.toFixed(0)).join(', ')}`,
   );
   const blocks: Block[] = [];
   const pairs: TpsPair[] = [];
