@@ -68,6 +68,7 @@ export default defineConfig({
             'reporters/**/*.test.ts',
             'fixtures/**/*.test.ts',
             'scripts/**/*.test.ts',
+            'test/**/*.test.ts',
           ],
           environment: 'node',
         },

@@ -1,5 +1,5 @@
 import type { Reporter, TestModule } from 'vitest/node';
-import { formatUnmeasured, outlineTests, unmeasuredItems } from './format-unmeasured.ts';
+import { formatUnmeasured, outlineTests, unmeasuredItems } from './format/format-unmeasured.ts';
 import { reportsSettled } from './run-end.ts';
 import { countTests, formatCounts } from './test-counts.ts';
 

@@ -2,7 +2,7 @@ import { mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import writeFileAtomic from 'write-file-atomic';
-import { buildHtmlReport } from './html-report.ts';
+import { buildHtmlReport } from './format/html-report.ts';
 import { reportWork } from './run-end.ts';
 
 /** Writes <report dir>/index.html: charts of this run's measurements and of the history. */

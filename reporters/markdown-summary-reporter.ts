@@ -2,8 +2,8 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import { machineFingerprint } from '../src/history/entry.ts';
-import { formatGateVerdict } from './format-comparison.ts';
-import { formatMarkdownSummary } from './format-markdown.ts';
+import { formatGateVerdict } from './format/format-comparison.ts';
+import { formatMarkdownSummary } from './format/format-markdown.ts';
 import { reportWork } from './run-end.ts';
 
 /** Writes <report dir>/summary.md and, in GitHub Actions, appends it to the job summary. */

@@ -1,6 +1,6 @@
 import path from 'node:path';
 import type { Reporter, TestModule, TestSpecification } from 'vitest/node';
-import { formatProgress } from './format-progress.ts';
+import { formatProgress } from './format/format-progress.ts';
 
 // Unit files take milliseconds; only benchmark files (minutes each) are worth a progress line.
 const isBenchmark = (projectName: string): boolean => projectName !== 'unit';

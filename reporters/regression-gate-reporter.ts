@@ -1,6 +1,6 @@
 import type { Reporter, TestModule } from 'vitest/node';
 import { baseStatus, describeBaseStatus, failsGate } from '../src/history/compare.ts';
-import { formatComparison, formatGateVerdict } from './format-comparison.ts';
+import { formatComparison, formatGateVerdict } from './format/format-comparison.ts';
 import { reportWork } from './run-end.ts';
 
 // Workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions

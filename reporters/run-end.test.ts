@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/env.ts';
-import { recordedReportInput } from './report-fixtures.ts';
+import { recordedReportInput } from '../test/support/report-fixtures.ts';
 import { buildSnapshot } from './run-end.ts';
 
 test('a run compares with the branch its base ref names and records to <report dir>/history.jsonl', () => {

@@ -1,12 +1,12 @@
 import type { Reporter, TestModule } from 'vitest/node';
 import { aggregateResults } from '../src/results/aggregate.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
-import { formatCompletenessText } from './format-completeness.ts';
-import { formatMatrix } from './format-matrix.ts';
-import { formatPerEventText } from './format-per-event.ts';
-import { formatSeedTableText, seedTable } from './format-seed-table.ts';
-import { formatSummary } from './format-summary.ts';
-import { formatVariantsText, variantGroups } from './format-variants.ts';
+import { formatCompletenessText } from './format/format-completeness.ts';
+import { formatMatrix } from './format/format-matrix.ts';
+import { formatPerEventText } from './format/format-per-event.ts';
+import { formatSeedTableText, seedTable } from './format/format-seed-table.ts';
+import { formatSummary } from './format/format-summary.ts';
+import { formatVariantsText, variantGroups } from './format/format-variants.ts';
 
 /**
  * Prints, within 120 columns, a row per plugin after a run that measured or checked any, and the seed's comparison

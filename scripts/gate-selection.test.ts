@@ -68,7 +68,7 @@ describe('selectSuites', () => {
     'vitest.config.ts',
     'package.json',
     'package-lock.json',
-    'fixtures/sysbench/create-database.lua',
+    'src/workload/create-database.lua',
   ])('harness change %s runs every suite', (file) => {
     expect(select('fixtures/plugins/server-audit.ts', file)).toEqual({ kind: 'all', because: [file] });
   });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { completenessSetupFor } from '../fixtures/completeness.ts';
-import { formatCompletenessTable } from '../reporters/format-completeness.ts';
+import { formatCompletenessTable } from '../reporters/format/format-completeness.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
+import { completenessSetupFor } from '../src/completeness/claims.ts';
 import { crashPhase } from '../src/completeness/crash-phase.ts';
 import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
@@ -10,6 +10,7 @@ import { loadConfig } from '../src/config/env.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { configHash } from '../src/history/config-hash.ts';
+import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import type { CompletenessPhase } from '../src/results/schema.ts';
@@ -18,7 +19,6 @@ import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
 import { prepareSysbench } from '../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
-import { unavailableReason } from './shared/availability.ts';
 
 /**
  * Does the plugin lose, duplicate or tear events? Markers of every kind, counted in every log file: quiet, under

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { borrowedPlugins, expectedOutcome } from '../fixtures/matrix.ts';
 import { matrixProfiles } from '../fixtures/plugins/index.ts';
 import { serverAudit } from '../fixtures/plugins/server-audit.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { describeCell, unavailableCell } from '../src/matrix/cell.ts';
+import { borrowedPlugins, expectedOutcome } from '../src/matrix/expectations.ts';
 import { runCell } from '../src/matrix/run-cell.ts';
 import { probeStartupLoad } from '../src/matrix/startup-probe.ts';
 import { type MatrixTarget, matrixTargets } from '../src/matrix/targets.ts';

@@ -7,6 +7,7 @@ import { configHash } from '../src/history/config-hash.ts';
 import { measurePerEvent } from '../src/per-event/measure-per-event.ts';
 import { perEventPlans } from '../src/per-event/plan.ts';
 import { rotationFromVariables } from '../src/per-event/rotation.ts';
+import { unavailableReason } from '../src/plugins/availability.ts';
 import { expectationsOn } from '../src/plugins/profile.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { projectCost } from '../src/projection/project.ts';
@@ -14,7 +15,6 @@ import type { Traffic } from '../src/projection/traffic.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
-import { unavailableReason } from './shared/availability.ts';
 
 // Per-event cost (tinybench + mysql2, plugin off/on in ABBA pairs) and its projection onto production traffic, for
 // every configured run this server can try (CI: server_audit, SQL_ERROR_LOG, the general log), about a minute each on

@@ -4,8 +4,8 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { formatHistoryLines, parseHistory } from '../src/history/parse-history.ts';
-import { sampleEntry } from '../src/history/sample-entry.ts';
 import { resultsFileSchema } from '../src/results/schema.ts';
+import { sampleEntry } from '../test/support/sample-entry.ts';
 
 // Shards two stand-in plugin suites with --reporter=blob, merges them with --merge-reports, and checks that
 // task.meta survived: results.json, the history, the gate and every report come out of the merged run.

@@ -1,7 +1,7 @@
 import { execaSync } from 'execa';
 import { expect, test } from 'vitest';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
-import { createFakeServer } from '../plugins/fake-server.ts';
+import { createFakeServer } from '../../test/support/fake-server.ts';
 import { freePort } from '../servers/free-port.ts';
 import { workloads } from '../workload/workloads.ts';
 import { toggledRun } from './toggled-run.ts';

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
-import { createFakeServer } from '../plugins/fake-server.ts';
+import { createFakeServer } from '../../test/support/fake-server.ts';
 import { readMarkers } from './read-markers.ts';
 
 const record = (n: number) =>

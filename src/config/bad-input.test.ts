@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, describe, expect, test } from 'vitest';
-import { badInputs, makeFixtures } from './bad-inputs.ts';
+import { badInputs, makeFixtures } from '../../test/support/bad-inputs.ts';
 import { preflight } from './preflight.ts';
 
 const fx = await makeFixtures();

@@ -1,4 +1,5 @@
 import { describe, expect, test } from 'vitest';
+import { sampleEntry } from '../../test/support/sample-entry.ts';
 import { pairedOverhead } from '../stats/paired-overhead.ts';
 import { createRng } from '../stats/random.ts';
 import { simulatePairs } from '../stats/simulation.ts';
@@ -14,7 +15,6 @@ import {
   judgeChange,
 } from './compare.ts';
 import type { HistoryEntry } from './entry.ts';
-import { sampleEntry } from './sample-entry.ts';
 
 test.for([
   ['origin/main', 'main'],

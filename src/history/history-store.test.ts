@@ -2,8 +2,8 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
+import { sampleEntry } from '../../test/support/sample-entry.ts';
 import { appendHistory, readHistory } from './history-store.ts';
-import { sampleEntry } from './sample-entry.ts';
 
 let dir = '';
 beforeEach(async () => {

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
+import { sampleEntry } from '../../test/support/sample-entry.ts';
 import { formatHistoryLines, parseHistory } from './parse-history.ts';
-import { sampleEntry } from './sample-entry.ts';
 
 const recorded = readFileSync(new URL('../../fixtures/results/history-torn.jsonl', import.meta.url), 'utf8');
 

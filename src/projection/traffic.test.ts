@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { defaultTraffic } from '../../fixtures/traffic/default.ts';
+import { defaultTraffic } from './default-traffic.ts';
 import { parseTraffic, trafficSchema } from './traffic.ts';
 
 test('the default profile is a valid traffic profile', () => {

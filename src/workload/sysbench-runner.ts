@@ -26,9 +26,7 @@ export interface RunOptions extends SysbenchOptions {
   cpus?: string;
 }
 
-const createDatabaseScript = fileURLToPath(
-  new URL('../../fixtures/sysbench/create-database.lua', import.meta.url),
-);
+const createDatabaseScript = fileURLToPath(new URL('./create-database.lua', import.meta.url));
 // sysbench needs time beyond --time to connect its threads and finish in-flight transactions;
 // past this it is hung (e.g. on a stalled server) and gets killed.
 const RUN_GRACE_MS = 120_000;

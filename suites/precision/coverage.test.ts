@@ -2,7 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
-import { formatSummary } from '../../reporters/format-summary.ts';
+import { formatSummary } from '../../reporters/format/format-summary.ts';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { measureCalibration, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
 import { loadConfig } from '../../src/config/env.ts';

@@ -4,6 +4,7 @@ import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/
 import type { Config } from '../../src/config/env.ts';
 import type { ResolvedRun } from '../../src/config/runs.ts';
 import { configHash } from '../../src/history/config-hash.ts';
+import { unavailableReason } from '../../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/plugins/lifecycle/index.ts';
 import { describeMachine } from '../../src/results/machine.ts';
 import type { Calibration } from '../../src/results/schema.ts';
@@ -11,7 +12,6 @@ import type { ResultKey } from '../../src/results/task-meta.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import type { StartedServer } from '../../src/servers/started-server.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
-import { unavailableReason } from './availability.ts';
 
 /**
  * Every run of the configuration on one server: the tables are loaded and the A/A noise calibrated once, then each

@@ -1,8 +1,13 @@
 import { describe, expect, test } from 'vitest';
 import { generalLog } from '../../../fixtures/plugins/general-log.ts';
 import { nullAudit } from '../../../fixtures/plugins/null-audit.ts';
+import {
+  createFakeServer,
+  type FakeCall,
+  type FakeReply,
+  type FakeServer,
+} from '../../../test/support/fake-server.ts';
 import type { LifecycleCheck } from '../../results/lifecycle-check.ts';
-import { createFakeServer, type FakeCall, type FakeReply, type FakeServer } from '../fake-server.ts';
 import { runSteps } from '../steps.ts';
 import { countDuring } from './counters.ts';
 import { type LifecycleContext, lifecycleContext, lifecycleSteps } from './index.ts';

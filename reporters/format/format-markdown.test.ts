@@ -1,0 +1,47 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from 'vitest';
+import { compareWithBase } from '../../src/history/compare.ts';
+import { toHistoryEntries } from '../../src/history/entry.ts';
+import { resultsFileSchema } from '../../src/results/schema.ts';
+import { sampleEntry } from '../../test/support/sample-entry.ts';
+import { formatMarkdownSummary } from './format-markdown.ts';
+
+const recorded = resultsFileSchema.parse(
+  JSON.parse(
+    readFileSync(new URL('../../fixtures/results/results-smoke-server-audit.json', import.meta.url), 'utf8'),
+  ),
+);
+const revision = { commit: 'e27add4e27add4', branch: 'feature|pipes' };
+
+test('a recorded run: one table row per result, the reason, the comparison and the gate line', () => {
+  const entries = toHistoryEntries(recorded, revision, 'now');
+  const base = sampleEntry({ server: recorded.results[0]?.server ?? sampleEntry().server, configHash: null });
+  const comparisons = compareWithBase(entries, [base], { baseBranch: 'main', maxRegressionPp: null });
+  const markdown = formatMarkdownSummary({
+    results: recorded.results,
+    comparisons,
+    revision,
+    baseBranch: 'main',
+    generatedAt: recorded.generatedAt,
+    fingerprint: 'AMD EPYC ×2, 24 GiB',
+    maxRegressionPp: null,
+    gateLine: 'regression gate: off',
+  });
+  const lines = markdown.split('\n');
+  const header = lines.find((l) => l.startsWith('| plugin |')) ?? '';
+  const row = lines.find((l) => l.startsWith('| MariaDB server_audit |')) ?? '';
+  expect(header.split(' | ')).toHaveLength(row.split(' | ').length);
+  expect(row).toContain(
+    '| 565.6 | 520.2 | 7.3 [-24.7, 31.0] | 50 | pass | ±24.1 (≥31.2) | −2.7 [-30.7, 25.2] | 102.8 | 3350 | yes | yes | no | 9 ok |',
+  );
+  expect(header).toContain('| vs main (pp) |');
+  // The recorded run measured server_audit, so the seed's table follows, with the seed's figures beside it.
+  expect(markdown).toContain("### The seed's comparison, this run beside it");
+  expect(markdown).toContain('| throughput loss % [95% CI] | 7.3 [-24.7, 31.0] | 40.8 (one run) |');
+  expect(markdown).toContain('Commit `e27add4e27ad` on `feature|pipes`');
+  expect(markdown).toContain(
+    '- MariaDB server_audit: overhead 7.3% (95% CI -24.7% to 31.0%) is within the 50% limit',
+  );
+  expect(markdown).toContain('### Compared with main');
+  expect(markdown).toContain('**regression gate: off**');
+});

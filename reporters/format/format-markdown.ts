@@ -1,0 +1,119 @@
+import type { Comparison } from '../../src/history/compare.ts';
+import type { Revision } from '../../src/history/entry.ts';
+import type { PluginResult } from '../../src/results/schema.ts';
+import { formatComparison } from './format-comparison.ts';
+import { formatCompletenessMarkdown } from './format-completeness.ts';
+import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { estimateText, fixed } from './format-numbers.ts';
+import { formatPerEventMarkdown } from './format-per-event.ts';
+import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
+import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
+import { formatVariantsMarkdown, variantGroups } from './format-variants.ts';
+
+export interface MarkdownInput {
+  results: PluginResult[];
+  /** One per result, in the same order (toHistoryEntries and compareWithBase keep it). */
+  comparisons: Comparison[];
+  revision: Revision;
+  baseBranch: string;
+  generatedAt: string;
+  fingerprint: string;
+  maxRegressionPp: number | null;
+  gateLine: string;
+  /** This run's id: summary.md shows this run only, while results.json merges every recorded run. */
+  runId?: string;
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+const overhead = (r: PluginResult): string => estimateText(r.overheadPct, r.overheadCi95);
+
+function change(c: Comparison | undefined): string {
+  if (c?.kind !== 'compared') return '–';
+  const sign = c.changePp >= 0 ? '+' : '−';
+  const ci = `[${c.changeCi95[0].toFixed(1)}, ${c.changeCi95[1].toFixed(1)}]`;
+  const marker =
+    c.verdict === 'regressed' ? ' **regressed**' : c.verdict === 'inconclusive' ? ' inconclusive' : '';
+  return `${sign}${Math.abs(c.changePp).toFixed(1)} ${ci}${marker}`;
+}
+
+const HEAD = [
+  'plugin',
+  'server',
+  'workload',
+  'baseline TPS',
+  'plugin TPS',
+  'overhead % [95% CI]',
+  'limit %',
+  'verdict',
+  'A/A noise ± % (detectable)',
+  'vs BASE (pp)',
+  'log MB/min',
+  'log bytes/txn',
+  'rotates?',
+  'logs failed statements?',
+  'uninstall needs restart?',
+  'lifecycle',
+];
+
+/** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
+export function formatMarkdownSummary(input: MarkdownInput): string {
+  const { results, comparisons, revision, baseBranch } = input;
+  const head = `| ${HEAD.map((h) => cell(h.replace('BASE', baseBranch))).join(' | ')} |`;
+  const rows = results.map((r, i) => {
+    const f = facts(r);
+    return [
+      runLabel(r),
+      `${r.server.flavor} ${r.server.version} (${r.server.target})`,
+      r.workload,
+      fixed(r.baselineTps),
+      fixed(r.pluginTps),
+      overhead(r),
+      fixed(r.limitPct, 0),
+      `${r.verdict === 'pass' ? 'pass' : `**${r.verdict}**`}${interferenceMark(r)}`,
+      noiseCell(r),
+      change(comparisons[i]),
+      fixed(r.measurement?.logMbPerMin),
+      fixed(r.logBytesPerTxn, 0),
+      yesNo(f.rotates),
+      yesNo(f.logsFailed),
+      yesNo(f.uninstallRestart),
+      lifecycleCell(r),
+    ]
+      .map(cell)
+      .join(' | ');
+  });
+  const seed = seedTable(results);
+  const seedSection = seed
+    ? ["### The seed's comparison, this run beside it", '', formatSeedTableMarkdown(seed), '']
+    : [];
+  const reasons = results.flatMap((r) =>
+    r.measurement ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`] : [],
+  );
+  const completeness = formatCompletenessMarkdown(results);
+  const interference = interferenceLines(results).map((line) => `- ${cell(line)}`);
+  if (interference.length > 0) interference.push('');
+  return [
+    '## auditbench',
+    '',
+    `Commit \`${revision.commit.slice(0, 12)}\` on \`${revision.branch}\`, ${input.generatedAt}, ${input.fingerprint}.${input.runId ? ` This page shows run \`${input.runId.slice(0, 8)}\` only; \`results.json\` merges every recorded run (\`runs/index.json\`).` : ''}`,
+    '',
+    head,
+    `|${' --- |'.repeat(HEAD.length)}`,
+    ...rows.map((row) => `| ${row} |`),
+    '',
+    ...reasons,
+    '',
+    ...interference,
+    ...formatVariantsMarkdown(variantGroups(results)),
+    ...seedSection,
+    ...(completeness ? [completeness] : []),
+    ...formatPerEventMarkdown(results),
+    `### Compared with ${baseBranch}`,
+    '',
+    ...comparisons.map((c) => `- ${formatComparison(c, input.maxRegressionPp)}`),
+    '',
+    `**${input.gateLine}**`,
+    '',
+  ].join('\n');
+}

@@ -1,0 +1,233 @@
+import Table from 'cli-table3';
+import { mcafeeAudit } from '../../fixtures/plugins/mcafee-audit.ts';
+import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
+import type { PluginProfile } from '../../src/plugins/profile.ts';
+import { observedOf } from '../../src/results/aggregate.ts';
+import type { PluginResult } from '../../src/results/schema.ts';
+import { estimateText, fixed } from './format-numbers.ts';
+import { runLabel, serverLabel, uninstallRestarts, wrapText } from './format-summary.ts';
+import { type SeedPluginReference, seedReference } from './seed-reference.ts';
+
+/** The seed's two plugins, in the seed's order, with what this run and the seed each say about them. */
+const SEED_PLUGINS: { profile: PluginProfile; seed: SeedPluginReference }[] = [
+  { profile: mcafeeAudit, seed: seedReference.plugins.AUDIT },
+  { profile: serverAudit, seed: seedReference.plugins.SERVER_AUDIT },
+];
+
+const FORMAT_NAMES: Record<string, string> = {
+  server_audit: 'CSV text, a line per event',
+  mcafee_json: 'JSON, an object per line',
+};
+
+export const SEED_ROWS = [
+  'TPS without a plugin',
+  'TPS with the plugin',
+  'throughput loss % [95% CI]',
+  'log bytes per transaction',
+  'log MB per minute',
+  'log format',
+  'rotates its log',
+  'logs failed statements',
+  'uninstall needs a restart',
+] as const;
+
+export interface SeedTableColumn {
+  /** Whose figures: this run's result, or the seed's reference. */
+  kind: 'run' | 'seed';
+  heading: string;
+  subheading: string;
+  /** One cell per SEED_ROWS entry. */
+  cells: string[];
+}
+
+export interface SeedTable {
+  columns: SeedTableColumn[];
+  notes: string[];
+  /** Lifecycle findings of each plugin this run measured: mismatches with the profile, or that all matched. */
+  findings: string[];
+}
+
+const lossCell = (r: PluginResult): string => estimateText(r.overheadPct, r.overheadCi95);
+
+function rotationCell(r: PluginResult): string {
+  const observed = observedOf(r, 'rotation') as { rotatedFiles?: number[] } | undefined;
+  if (!Array.isArray(observed?.rotatedFiles)) return 'not checked';
+  const n = observed.rotatedFiles.length;
+  return n > 0 ? `yes, by size (${n} rotated files)` : 'no';
+}
+
+function failedCell(r: PluginResult): string {
+  const logged = observedOf(r, 'failed-queries');
+  if (!Array.isArray(logged)) return 'not checked';
+  const details = r.lifecycle.find((c) => c.check === 'failed-queries')?.details as
+    | { serverAnswered?: number[] }
+    | undefined;
+  const answered = details?.serverAnswered ?? logged;
+  const missed = answered.filter((code) => !logged.includes(code));
+  if (logged.length === 0) return `no (${answered.join(', ')} not logged)`;
+  return missed.length === 0
+    ? `yes (${logged.join(', ')})`
+    : `some: ${logged.join(', ')}; not ${missed.join(', ')}`;
+}
+
+function uninstallCell(r: PluginResult, profile: PluginProfile): string {
+  const restarts = uninstallRestarts(r);
+  if (!restarts) return 'not checked';
+  const entry = r.lifecycle.find((c) => c.check === 'uninstall');
+  // A procedure cut short by a crash answered fewer steps than it has: count the profile's restarts too.
+  const steps = Math.max(restarts.steps, profile.uninstall.filter((s) => s.kind === 'restart').length);
+  const crashed = (entry?.observed as { crashed?: boolean } | undefined)?.crashed === true;
+  const how = steps > 0 ? ` (${steps} in the procedure)` : '';
+  const findings = crashed ? '; crashed the server' : entry?.ok ? '' : '; see findings';
+  return `${restarts.needs || steps > 0 ? 'yes' : 'no'}${how}${findings}`;
+}
+
+function runColumn(r: PluginResult, profile: PluginProfile): SeedTableColumn {
+  const format = profile.log.format;
+  return {
+    kind: 'run',
+    heading: runLabel(r),
+    subheading: `this run: ${serverLabel(r)}, ${r.workload}`,
+    cells: [
+      fixed(r.baselineTps),
+      fixed(r.pluginTps),
+      lossCell(r),
+      fixed(r.logBytesPerTxn, 0),
+      fixed(r.measurement?.logMbPerMin),
+      format === null ? 'none' : (FORMAT_NAMES[format] ?? format),
+      rotationCell(r),
+      failedCell(r),
+      uninstallCell(r, profile),
+    ],
+  };
+}
+
+function seedColumn(seed: SeedPluginReference): SeedTableColumn {
+  const { baseline, runMinutes } = seedReference;
+  return {
+    kind: 'seed',
+    heading: seed.label,
+    subheading: 'seed, for reference',
+    cells: [
+      fixed(baseline.tps),
+      fixed(seed.tps),
+      `${fixed((1 - seed.tps / baseline.tps) * 100)} (one run)`,
+      `≈${fixed(seed.logBytesTotal / seed.transactions, 0)}`,
+      `≈${fixed(seed.logBytesTotal / 1e6 / runMinutes)}`,
+      seed.logFormat,
+      seed.rotation,
+      seed.logsFailedStatements,
+      seed.uninstallNeedsRestart,
+    ],
+  };
+}
+
+function baselineNote(runs: PluginResult[]): string[] {
+  const measured = runs.filter((r) => r.baselineTps !== null);
+  if (measured.length < 2) return [];
+  const distinct = new Set(measured.map((r) => r.baselineTps));
+  if (distinct.size === 1) return ['Every column of this run was measured against the same baseline.'];
+  const each = measured.map((r) => `${runLabel(r)} ${fixed(r.baselineTps)}`).join(', ');
+  return [
+    `Baselines differ: each column's "TPS without a plugin" is the plugin-off arm of its own measurement (${each}); compare losses, not TPS, across columns.`,
+  ];
+}
+
+/** What the lifecycle checks of one result found: each mismatch with the profile, or that all matched. */
+export function lifecycleFindings(r: PluginResult): string[] {
+  if (r.lifecycle.length === 0) return [`${runLabel(r)}: no lifecycle check recorded.`];
+  const failed = r.lifecycle.filter((c) => !c.ok);
+  // A crash the profile expects passes its check, and is still the finding a DBA must read first.
+  const crashes = r.lifecycle.flatMap((c) => {
+    const crash = (c.details as { crash?: string | null } | undefined)?.crash;
+    return typeof crash === 'string'
+      ? [
+          `${runLabel(r)}: ${c.check} crashed the server${c.ok ? ', as the profile records' : ''}: ${crash.split('\n')[0]}`,
+        ]
+      : [];
+  });
+  if (failed.length === 0)
+    return [...crashes, `${runLabel(r)}: all ${r.lifecycle.length} lifecycle checks as the profile expects.`];
+  return [
+    ...crashes,
+    ...failed.map((c) => {
+      const restartError = (c.details as { restartError?: string | null } | undefined)?.restartError;
+      const why = restartError ? `; restart: ${restartError.split('\n')[0]}` : '';
+      return `${runLabel(r)}: ${c.check} expected ${JSON.stringify(c.expected)}, observed ${JSON.stringify(c.observed)}${why}`;
+    }),
+  ];
+}
+
+/**
+ * The seed's comparison in its own shape, one column per result of server_audit or McAfee AUDIT and the seed's
+ * figures beside each plugin's; null unless at least one of them was measured in this run.
+ */
+export function seedTable(results: readonly PluginResult[]): SeedTable | null {
+  const picked = SEED_PLUGINS.map((p) => ({
+    ...p,
+    runs: results.filter((r) => r.plugin === p.profile.name),
+  }));
+  const runs = picked.flatMap((p) => p.runs);
+  if (!runs.some((r) => r.measurement !== null)) return null;
+  const columns = picked
+    .filter((p) => p.runs.length > 0)
+    .flatMap((p) => [...p.runs.map((r) => runColumn(r, p.profile)), seedColumn(p.seed)]);
+  const seedLogs = picked
+    .filter((p) => p.runs.length > 0)
+    .map((p) => `${p.seed.logTotalAsGiven} for ${p.seed.transactions.toLocaleString('en-US')} transactions`)
+    .join(', ');
+  return {
+    columns,
+    notes: [
+      ...baselineNote(runs),
+      `Seed figures are for reference, not assertions: ${seedReference.source}, on ${seedReference.server}, ${seedReference.workload}.`,
+      `Its log rates divide its totals (${seedLogs}, read as decimal units) by its transactions and ${seedReference.runMinutes} minutes.`,
+    ],
+    findings: runs.flatMap(lifecycleFindings),
+  };
+}
+
+const LABEL_WIDTH = 28;
+const VALUE_WIDTH = 21;
+
+/** The table for a terminal: at most `widthCols` wide, split into several tables when the columns do not fit. */
+export function formatSeedTableText(table: SeedTable, widthCols = 120): string {
+  const perChunk = Math.max(1, Math.floor((widthCols - LABEL_WIDTH - 2) / (VALUE_WIDTH + 1)));
+  const parts: string[] = [];
+  for (let i = 0; i < table.columns.length; i += perChunk) {
+    const chunk = table.columns.slice(i, i + perChunk);
+    const text = new Table({
+      head: ['', ...chunk.map((c) => `${c.heading}\n${c.subheading}`)],
+      style: { head: [], border: [] },
+      wordWrap: true,
+      colWidths: [LABEL_WIDTH, ...chunk.map(() => VALUE_WIDTH)],
+    });
+    SEED_ROWS.forEach((label, row) => {
+      text.push([label, ...chunk.map((c) => c.cells[row] ?? '–')]);
+    });
+    parts.push(text.toString());
+  }
+  const wrap = (line: string) => wrapText(`- ${line}`, widthCols, '  ');
+  return [...parts, ...table.notes.map(wrap), 'Lifecycle findings:', ...table.findings.map(wrap)].join('\n');
+}
+
+const mdCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The table for summary.md: one Markdown table, the notes and the findings as lists. */
+export function formatSeedTableMarkdown(table: SeedTable): string {
+  const head = ['', ...table.columns.map((c) => `${c.heading} (${c.subheading})`)].map(mdCell);
+  const rows = SEED_ROWS.map((label, row) =>
+    [label, ...table.columns.map((c) => c.cells[row] ?? '–')].map(mdCell),
+  );
+  return [
+    `| ${head.join(' | ')} |`,
+    `|${' --- |'.repeat(head.length)}`,
+    ...rows.map((r) => `| ${r.join(' | ')} |`),
+    '',
+    ...table.notes.map((n) => `- ${mdCell(n)}`),
+    '',
+    '**Lifecycle findings**',
+    '',
+    ...table.findings.map((f) => `- ${mdCell(f)}`),
+  ].join('\n');
+}

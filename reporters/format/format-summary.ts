@@ -1,0 +1,128 @@
+import Table from 'cli-table3';
+import { observedOf } from '../../src/results/aggregate.ts';
+import type { PluginResult } from '../../src/results/schema.ts';
+import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { estimateText, fixed } from './format-numbers.ts';
+
+export const yesNo = (value: boolean | undefined): string =>
+  value === undefined ? '?' : value ? 'yes' : 'no';
+
+/** The result's title, with the configuration run's id when it carries one (issue 10) the title does not show. */
+export function runLabel(r: PluginResult): string {
+  const id = 'runId' in r ? r.runId : 'id' in r ? r.id : undefined;
+  return typeof id === 'string' && id !== '' && !r.title.includes(id) ? `${r.title} (${id})` : r.title;
+}
+
+/** `mariadb 10.11.19 (local)`: the version up to its first dash, which is what tells servers apart. */
+export const serverLabel = (r: PluginResult): string =>
+  `${r.server.flavor} ${r.server.version.split('-')[0]} (${r.server.target})`;
+
+/** Word-wraps one line to widthCols, continuation lines indented; a word longer than a line is cut. */
+export function wrapText(text: string, widthCols: number, indent = ''): string {
+  const lines: string[] = [];
+  let line = '';
+  for (let word of text.split(/\s+/).filter(Boolean)) {
+    const prefix = () => (lines.length === 0 ? '' : indent);
+    while (prefix().length + word.length > widthCols) {
+      if (line) {
+        lines.push(prefix() + line);
+        line = '';
+        continue;
+      }
+      const room = widthCols - prefix().length;
+      lines.push(prefix() + word.slice(0, room));
+      word = word.slice(room);
+    }
+    if (line && prefix().length + line.length + 1 + word.length > widthCols) {
+      lines.push(prefix() + line);
+      line = word;
+    } else line = line ? `${line} ${word}` : word;
+  }
+  if (line) lines.push((lines.length === 0 ? '' : indent) + line);
+  return lines.join('\n');
+}
+
+export const overheadCell = (result: PluginResult): string =>
+  estimateText(result.overheadPct, result.overheadCi95, '%');
+
+export const noiseCell = (result: PluginResult): string =>
+  result.noiseFloorPct === null
+    ? '–'
+    : `±${fixed(result.noiseFloorPct)} (≥${fixed(result.minDetectablePct)})`;
+
+export function lifecycleCell(result: PluginResult): string {
+  const failed = result.lifecycle.filter((c) => !c.ok).map((c) => c.check);
+  // A crash the profile expects passes its check; it must still show.
+  const crashed = result.lifecycle.filter(
+    (c) => typeof (c.details as { crash?: unknown } | undefined)?.crash === 'string',
+  );
+  const crash = crashed.length > 0 ? `; ${crashed.map((c) => c.check).join(', ')} crashed` : '';
+  return `${failed.length === 0 ? `${result.lifecycle.length} ok` : `failed: ${failed.join(', ')}`}${crash}`;
+}
+
+/** Whether uninstalling took a restart in the seed's sense: one in the procedure, or the plugin listed until one. */
+export function uninstallRestarts(result: PluginResult): { needs: boolean; steps: number } | undefined {
+  const entry = result.lifecycle.find((c) => c.check === 'uninstall');
+  if (!entry || typeof entry.observed !== 'object' || entry.observed === null) return undefined;
+  const observed = entry.observed as { needsRestart?: boolean };
+  const answers = (entry.details as { answers?: { step: string }[] } | undefined)?.answers ?? [];
+  const steps = answers.filter((a) => a.step === 'restart the server').length;
+  return { needs: observed.needsRestart === true || steps > 0, steps };
+}
+
+/** Row facts in the spirit of the seed report's conclusion. */
+export function facts(result: PluginResult) {
+  const rotation = observedOf(result, 'rotation') as { rotatedFiles?: number[] } | undefined;
+  const failed = observedOf(result, 'failed-queries') as number[] | undefined;
+  return {
+    rotates: rotation?.rotatedFiles ? rotation.rotatedFiles.length > 0 : undefined,
+    logsFailed: Array.isArray(failed) ? failed.length > 0 : undefined,
+    uninstallRestart: uninstallRestarts(result)?.needs,
+  };
+}
+
+// Sums to 111: with 9 borders, 120 columns. Cells wrap inside their column.
+const COLUMNS: [string, number][] = [
+  ['run', 18],
+  ['server, workload', 18],
+  ['overhead % [95% CI]', 21],
+  ['limit', 7],
+  ['verdict', 14],
+  ['TPS\noff → on', 10],
+  ['log MB/min\nB/txn', 12],
+  ['lifecycle', 11],
+];
+
+/**
+ * The terminal summary, at most 120 columns: one row per plugin × server × workload, then each measurement's
+ * verdict in words. The full table (every figure and fact) is in summary.md and results.json.
+ */
+export function formatSummary(results: PluginResult[], widthCols = 120): string {
+  const table = new Table({
+    head: COLUMNS.map(([name]) => name),
+    colWidths: COLUMNS.map(([, width]) => width),
+    wordWrap: true,
+    style: { head: [], border: [] },
+  });
+  for (const r of results) {
+    const noise = r.noiseFloorPct === null ? '' : `\nA/A ±${fixed(r.noiseFloorPct)}`;
+    const [version] = r.server.version.split('-');
+    table.push([
+      runLabel(r),
+      `${r.server.flavor} ${version}\n${r.server.target}, ${r.workload}`,
+      `${overheadCell(r)}${noise}`,
+      `${fixed(r.limitPct, 0)}%`,
+      `${r.verdict}${interferenceMark(r)}`,
+      `${fixed(r.baselineTps)} →\n${fixed(r.pluginTps)}`,
+      `${fixed(r.measurement?.logMbPerMin)}\n${fixed(r.logBytesPerTxn, 0)} B/txn`,
+      lifecycleCell(r),
+    ]);
+  }
+  const reasons = results.flatMap((r) =>
+    r.measurement
+      ? [wrapText(`- ${runLabel(r)} on ${serverLabel(r)}: ${r.measurement.reason}`, widthCols, '  ')]
+      : [],
+  );
+  const interference = interferenceLines(results).map((line) => wrapText(`- ${line}`, widthCols, '  '));
+  return [table.toString(), ...reasons, ...interference].join('\n');
+}

@@ -1,0 +1,89 @@
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { chromium } from 'playwright-core';
+import { expect, test } from 'vitest';
+import { recordedReportInput } from '../../test/support/report-fixtures.ts';
+import { buildHtmlReport } from './html-report.ts';
+
+// Debian's chromium; Playwright's own browser download cannot be fetched here.
+const CHROMIUM = '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+];
+// The marks each chart must have drawn (Vega's SVG renderer: one group per mark, class mark-<type>).
+const MARKS = {
+  overview: ['.mark-rule line', '.mark-symbol path', '.mark-rect path'],
+  timeline: ['.mark-rect path', '.mark-line path'],
+  overhead: ['.mark-rule line', '.mark-symbol path', '.mark-text text'],
+  trend: ['.mark-rule line', '.mark-line path', '.mark-symbol path'],
+};
+
+test('index.html renders in headless Chromium: no console error, no request, every chart has marks', async (context) => {
+  if (!existsSync(CHROMIUM))
+    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-html-'));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const file = path.join(dir, 'index.html');
+    await writeFile(file, await buildHtmlReport(recordedReportInput()));
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on('console', (message) => {
+      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
+    });
+    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
+    page.on('request', (request) => {
+      if (!request.url().startsWith('file:')) problems.push(`request: ${request.url()}`);
+    });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const counts = await page.$$eval(
+      'figure.chart:not([data-empty])',
+      (figures, marks) =>
+        figures.map((figure) => {
+          const name = figure.getAttribute('data-chart') as keyof typeof marks;
+          const box = figure.querySelector('svg')?.getBoundingClientRect();
+          return {
+            name,
+            visible: Boolean(box && box.width > 100 && box.height > 50),
+            marks: marks[name].map((selector) => figure.querySelectorAll(`svg ${selector}`).length),
+          };
+        }),
+      MARKS,
+    );
+    expect(problems).toEqual([]);
+    expect(counts.map((c) => c.name)).toEqual(['overview', 'timeline', 'overhead', 'trend']);
+    for (const chart of counts) {
+      expect(chart.visible, `${chart.name} is drawn at a readable size`).toBe(true);
+      expect(
+        chart.marks.every((n) => n > 0),
+        `${chart.name} marks ${MARKS[chart.name].join(', ')}`,
+      ).toBe(true);
+    }
+    expect(await page.locator('figure.chart[data-empty]').count()).toBe(3);
+    // The overview comes first: its chart, then the seed's table (nine measures), whole within the window.
+    expect(await page.locator('section').first().locator('h2').textContent()).toBe('Overview');
+    const table = await page
+      .locator('section')
+      .first()
+      .locator('table')
+      .evaluate((t) => ({
+        rows: t.querySelectorAll('tbody tr').length,
+        right: t.getBoundingClientRect().right,
+        viewport: t.ownerDocument.documentElement.clientWidth,
+      }));
+    expect(table.rows).toBe(9);
+    expect(table.right).toBeLessThanOrEqual(table.viewport);
+  } finally {
+    await browser.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -1,0 +1,28 @@
+import type { StartedServer } from '../servers/started-server.ts';
+import { presence } from './lifecycle/context.ts';
+import type { PluginProfile } from './profile.ts';
+
+/** Why a plugin cannot be tried on this server (wrong flavor, library not supplied), or null when it can. */
+export async function unavailableReason(
+  server: StartedServer,
+  profile: PluginProfile,
+): Promise<string | null> {
+  const { flavor, version } = server.info;
+  if (!profile.flavors.includes(flavor)) {
+    return `${profile.title} is for ${profile.flavors.join('/')} servers, this is ${flavor} ${version}`;
+  }
+  if (profile.soname === null) return builtInReason(server, profile);
+  const { rows } = await server.query('SELECT @@plugin_dir AS dir');
+  const dir = String(rows[0]?.dir ?? '');
+  if (!(await server.pluginFileExists(profile.soname))) {
+    return `${profile.soname} is not in the server's plugin directory (${dir}): supply it with AUDITBENCH_PLUGIN_DIR (see README, "Supplying a plugin")`;
+  }
+  return null;
+}
+
+/** A built-in needs no library, only its logging variable (a server built without it lacks the feature). */
+async function builtInReason(server: StartedServer, profile: PluginProfile): Promise<string | null> {
+  const { flavor, version } = server.info;
+  if ((await presence(server, profile)) !== null) return null;
+  return `${profile.title} is built into the server, but ${flavor} ${version} has no ${profile.loggingVariable ?? 'logging'} variable`;
+}

@@ -1,0 +1,15 @@
+import type { Traffic } from './traffic.ts';
+
+/**
+ * The traffic projected when the DBA gives none: a mid-sized OLTP primary. Rates are round, illustrative figures
+ * (not measured anywhere): replace them with the server's own counters (Com_select, Com_update + Com_insert +
+ * Com_delete, Connections, Aborted_connects over a day) via AUDITBENCH_TRAFFIC or `traffic` in the config file.
+ */
+export const defaultTraffic: Traffic = {
+  name: 'default OLTP (illustrative)',
+  statementsPerS: { select: 2_000, write: 300, failing: 2 },
+  connectionsPerS: 20,
+  failedLoginsPerS: 0.1,
+  peakFactor: 3,
+  freeDiskGb: 100,
+};

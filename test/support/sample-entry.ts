@@ -1,0 +1,29 @@
+import type { HistoryEntry } from '../../src/history/entry.ts';
+
+/** A measured history entry for tests; override what the test is about. */
+export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
+  return {
+    v: 1,
+    runId: 'run-base',
+    recordedAt: '2026-11-29T10:00:00.000Z',
+    commit: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
+    branch: 'main',
+    plugin: 'SERVER_AUDIT',
+    title: 'MariaDB server_audit',
+    configRun: null,
+    configHash: 'c0ffee000001',
+    server: { flavor: 'mariadb', version: '10.11.19-MariaDB-0+deb12u1', target: 'local' },
+    workload: 'smoke',
+    machine: { cpuModel: 'AMD EPYC', cores: 2, memoryBytes: 25_276_026_880 },
+    fingerprint: 'AMD EPYC ×2, 24 GiB',
+    verdict: 'pass',
+    overheadPct: 10,
+    overheadCi95: [8, 12],
+    pairs: 6,
+    limitPct: 50,
+    noiseFloorPct: 2,
+    baselineTps: 2000,
+    pluginTps: 1800,
+    ...overrides,
+  };
+}
