@@ -1,16 +1,15 @@
 import type { BlockInterference } from '../machine/block-interference.ts';
 import { type InterferenceOptions, sampledBlock } from '../machine/sampled-block.ts';
-import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { abbaOrder } from '../stats/adaptive.ts';
 import { type ArmSwitch, segmentToggledRun } from '../stats/segments.ts';
 import type { Arm, TpsPair } from '../stats/tps-pair.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
-import { runSysbench } from '../workload/sysbench-runner.ts';
 import type { Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
-import { type ArmSteps, toggledRun } from './toggled-run.ts';
+import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
+import { toggledRun } from './toggled-run.ts';
 
 /** One sysbench run as measured: a whole arm (runs design) or both arms switched inside it (toggle design). */
 export interface MeasuredRun {
@@ -34,10 +33,11 @@ export interface Block {
 
 export interface BlockContext {
   server: StartedServer;
-  profile: PluginProfile;
+  subject: MeasuredSubject;
   workload: Workload;
-  arms: ArmSteps;
   cpus: string | undefined;
+  /** The real sysbench unless a test injects one. */
+  runner?: SysbenchRunner;
   /** AUDITBENCH_INTERFERENCE and the budget's end; without it a disturbed block is only marked (warn). */
   interference?: InterferenceOptions;
 }
@@ -68,10 +68,16 @@ export const toggledBlock = (ctx: BlockContext): Promise<Block> =>
 async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
   const workload = ctx.workload;
   if (workload.design.kind !== 'toggle') throw new Error(`Workload '${workload.name}' does not toggle`);
-  const run = await toggledRun(ctx.server, ctx.profile, { ...workload, design: workload.design }, ctx.arms, {
-    pairs: workload.pairs,
-    ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
-  });
+  const run = await toggledRun(
+    ctx.server,
+    ctx.subject,
+    { ...workload, design: workload.design },
+    {
+      pairs: workload.pairs,
+      ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
+      ...(ctx.runner ? { runner: ctx.runner } : {}),
+    },
+  );
   const [first, ...rest] = run.schedule;
   if (!first) throw new Error('A toggled run recorded no schedule');
   // The interval holding a switch mixes both arms and is dropped; a live switch (SET GLOBAL) has no backlog after
@@ -104,9 +110,9 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
   const pairs: TpsPair[] = [];
   let pending: Partial<TpsPair> = {};
   for (const arm of abbaOrder(ctx.workload.pairs)) {
-    await runSteps(ctx.server, ctx.arms[arm], `Turning ${ctx.profile.name} ${arm}`);
-    const watcher = await watchLogGrowth(ctx.server, ctx.profile);
-    const outcome = await runSysbench(
+    await runSteps(ctx.server, ctx.subject.arms[arm], `Turning ${ctx.subject.label} ${arm}`);
+    const watcher = await watchLogGrowth(ctx.server, ctx.subject.log);
+    const outcome = await (ctx.runner ?? realSysbench).run(
       ctx.server.connection,
       ctx.workload,
       ctx.cpus ? { cpus: ctx.cpus } : {},
@@ -130,6 +136,6 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
       pending = {};
     }
   }
-  await runSteps(ctx.server, ctx.arms.off, `Turning ${ctx.profile.name} off`);
+  await runSteps(ctx.server, ctx.subject.arms.off, `Turning ${ctx.subject.label} off`);
   return { pairs, runs };
 }

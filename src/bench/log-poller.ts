@@ -7,7 +7,8 @@ import type { StartedServer } from '../servers/started-server.ts';
 const pollMs = 1_000;
 
 /** Counts the bytes a plugin's log grows by while a run is in progress, across rotations. */
-export async function watchLogGrowth(server: StartedServer, profile: PluginProfile) {
+export async function watchLogGrowth(server: StartedServer, profile: PluginProfile | null) {
+  if (profile === null) return { stop: async (): Promise<number> => 0 };
   const growth = new LogGrowth(await listLogFiles(server, profile));
   let pending: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {

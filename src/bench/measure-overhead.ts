@@ -1,13 +1,12 @@
 import type { InterferencePolicy } from '../machine/policy.ts';
-import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import { NeedsRestartCommandError } from '../servers/external-server.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { nextBlockPairs, nextStep, warmedUp } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
-import { prepareSysbench, runSysbench } from '../workload/sysbench-runner.ts';
 import type { Design, Workload } from '../workload/workload.ts';
 import { type Block, runsBlock, toggledBlock } from './blocks.ts';
+import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 import type { ArmSteps } from './toggled-run.ts';
 
 export type Progress = (message: string) => void;
@@ -26,9 +25,9 @@ export interface OverheadSample {
 export interface MeasureOptions {
   /** The gate's limit: adaptive sampling stops once the interval is clear of it. Null measures one block only. */
   limitPct: number | null;
-  /** Plugin-on steps; for A/A calibration pass the disable steps so both arms are off. */
-  arms?: ArmSteps;
   progress?: Progress;
+  /** The real sysbench unless a test injects one. */
+  runner?: SysbenchRunner;
   /** What a block measured while other processes used the CPUs does: warn (mark it), fail, or retry it. */
   interference?: InterferencePolicy;
 }
@@ -41,19 +40,20 @@ export async function prepareMeasurement(
   server: StartedServer,
   workload: Workload,
   progress: Progress,
+  runner: SysbenchRunner = realSysbench,
 ): Promise<void> {
   if (Object.keys(workload.serverOptions).length > 0) {
     await server.editConfig({ set: workload.serverOptions });
     await server.restart();
   }
   progress(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
-  await prepareSysbench(server.connection, workload);
+  await runner.prepare(server.connection, workload);
   // The load leaves dirty pages that InnoDB would flush during the first measurement. A clean shutdown writes them
   // out (innodb_fast_shutdown=1 skips purge, not flushing), so each measurement's own warm-up only has to refill the
   // caches. An external server without a restart command gets one whole warm-up instead.
   await server.restart().catch(async (error: unknown) => {
     if (!(error instanceof NeedsRestartCommandError)) throw error;
-    const settle = await runSysbench(server.connection, workload, { durationS: workload.warmupS });
+    const settle = await runner.run(server.connection, workload, { durationS: workload.warmupS });
     if (!settle.ok) throw new Error(`The sysbench run after loading the tables is invalid: ${settle.reason}`);
   });
 }
@@ -66,6 +66,7 @@ async function warmUp(
   server: StartedServer,
   workload: Workload,
   cpus: string | undefined,
+  runner: SysbenchRunner,
 ): Promise<{ tps: number; seconds: number; chunkTps: number[] }> {
   const chunkTps: number[] = [];
   let seconds = 0;
@@ -73,7 +74,7 @@ async function warmUp(
   const chunkS = workload.minWarmupS >= workload.warmupS ? workload.warmupS : WARMUP_CHUNK_S;
   for (;;) {
     const durationS = Math.min(chunkS, workload.warmupS - seconds);
-    const chunk = await runSysbench(server.connection, workload, { durationS, ...(cpus ? { cpus } : {}) });
+    const chunk = await runner.run(server.connection, workload, { durationS, ...(cpus ? { cpus } : {}) });
     if (!chunk.ok) throw new Error(`The warm-up sysbench run is invalid: ${chunk.reason}`);
     chunkTps.push(chunk.result.tps);
     seconds += durationS;
@@ -110,17 +111,17 @@ const blockSeconds = (w: Workload) =>
  */
 export async function measureOverhead(
   server: StartedServer,
-  profile: PluginProfile,
+  subject: MeasuredSubject,
   requested: Workload,
   options: MeasureOptions,
 ): Promise<OverheadSample> {
   const progress = options.progress ?? (() => {});
-  const arms = options.arms ?? { off: profile.disable, on: profile.enable };
-  const workload = effectiveWorkload(requested, arms);
+  const runner = options.runner ?? realSysbench;
+  const workload = effectiveWorkload(requested, subject.arms);
   const started = Date.now();
   const pinning = await pin(server, workload);
-  await runSteps(server, arms.off, `Turning ${profile.name} off`);
-  const warmup = await warmUp(server, workload, pinning.client);
+  await runSteps(server, subject.arms.off, `Turning ${subject.label} off`);
+  const warmup = await warmUp(server, workload, pinning.client, runner);
   progress(
     `warm-up: ${warmup.seconds} s, TPS by chunk ${warmup.chunkTps.map((t) => t.toFixed(0)).join(', ')}`,
   );
@@ -137,7 +138,7 @@ export async function measureOverhead(
       policy: options.interference ?? 'warn',
       deadlineMs: started + workload.budgetS * 1000,
     };
-    const context = { server, profile, workload: sized, arms, cpus: pinning.client, interference };
+    const context = { server, subject, workload: sized, cpus: pinning.client, interference, runner };
     const block =
       workload.design.kind === 'toggle' ? await toggledBlock(context) : await runsBlock(context, progress);
     blocks.push(block);

@@ -1,4 +1,3 @@
-import { serverFlavors } from '../config/lists.ts';
 import { type InterferencePolicy, interferenceFailure } from '../machine/policy.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
@@ -6,8 +5,8 @@ import type { Calibration, Measurement } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import type { Workload } from '../workload/workload.ts';
 import { measureOverhead, type Progress } from './measure-overhead.ts';
+import { type MeasuredSubject, pluginSubject, type SysbenchRunner } from './subject.ts';
 import { summariseCalibration, summariseMeasurement } from './summarise.ts';
-import type { ArmSteps } from './toggled-run.ts';
 
 /**
  * The one measurement pipeline: the limit is resolved here, the gate measured and its verdict decided here, and the
@@ -26,6 +25,8 @@ export interface GateOptions {
   oneBlock?: boolean;
   /** AUDITBENCH_INTERFERENCE (default warn). */
   interference?: InterferencePolicy;
+  /** How sysbench is started: the run's traffic (accounts, added load), or a test's scripted runner. */
+  runner?: SysbenchRunner;
 }
 
 /** Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict. */
@@ -39,10 +40,11 @@ export async function measureGate(
   await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
   const sized = options.oneBlock ? { ...workload, maxPairs: workload.pairs } : workload;
   const policy = options.interference ?? 'warn';
-  const sample = await measureOverhead(server, profile, sized, {
+  const sample = await measureOverhead(server, pluginSubject(profile), sized, {
     limitPct: options.limitPct,
     progress: options.progress,
     interference: policy,
+    ...(options.runner ? { runner: options.runner } : {}),
   });
   const measurement = summariseMeasurement(sample, {
     limitPct: options.limitPct,
@@ -60,30 +62,7 @@ export async function measureGate(
  * Both arms run the same no-op statement, so the A/A design needs no plugin: one calibration serves every run on
  * the same server, workload and machine.
  */
-const neutralArms: ArmSteps = { off: [sql('DO 0')], on: [sql('DO 0')] };
-const noPlugin: PluginProfile = {
-  name: 'A/A',
-  title: 'A/A calibration',
-  soname: null,
-  flavors: [...serverFlavors],
-  install: [],
-  uninstall: [],
-  enable: neutralArms.on,
-  disable: neutralArms.off,
-  measureSettings: {},
-  variablesLike: '',
-  loggingVariable: null,
-  log: { file: null, format: null, rotation: null, countersLike: '', eventCounter: '' },
-  maxOverheadPct: 100,
-  expected: {
-    logsSuccessfulQueries: false,
-    failedQueryCodes: [],
-    masksPasswords: false,
-    rotates: false,
-    afterRestart: { installed: false, loggingOn: false, variablesReset: true },
-    uninstall: { warningCodes: [], needsRestart: false, stillLogs: false },
-  },
-};
+const neutral: MeasuredSubject = { label: 'A/A', arms: { off: [sql('DO 0')], on: [sql('DO 0')] }, log: null };
 
 /** One A/A measurement of one block: its interval should contain 0. */
 export async function measureCalibration(
@@ -91,12 +70,13 @@ export async function measureCalibration(
   workload: Workload,
   progress: Progress,
   interference: InterferencePolicy = 'warn',
+  runner?: SysbenchRunner,
 ): Promise<Calibration> {
-  const sample = await measureOverhead(server, noPlugin, workload, {
+  const sample = await measureOverhead(server, neutral, workload, {
     limitPct: null,
-    arms: neutralArms,
     progress,
     interference,
+    ...(runner ? { runner } : {}),
   });
   return summariseCalibration(sample, workload.pairs, interference, workload.runToRunSdLog);
 }
@@ -110,10 +90,11 @@ export async function calibrate(
   workload: Workload,
   progress: Progress,
   interference: InterferencePolicy = 'warn',
+  runner?: SysbenchRunner,
 ): Promise<Calibration> {
   let calibration: Calibration | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
-    calibration = await measureCalibration(server, workload, progress, interference);
+    calibration = await measureCalibration(server, workload, progress, interference, runner);
     const ci = calibration.biasCi95.map((v) => v.toFixed(2)).join(', ');
     progress(
       `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${ci}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,

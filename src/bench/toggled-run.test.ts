@@ -16,7 +16,14 @@ test.skipIf(!hasSysbench)(
     const fake = createFakeServer();
     const server = { ...fake, connection: { ...fake.connection, port: await freePort() } };
     const started = Date.now();
-    const error = await toggledRun(server, serverAudit, smoke, { off: [], on: [] }, { pairs: 2 }).then(
+    const error = await toggledRun(
+      server,
+      { label: 'server_audit', arms: { off: [], on: [] }, log: serverAudit },
+      smoke,
+      {
+        pairs: 2,
+      },
+    ).then(
       () => new Error('the run succeeded'),
       (e: Error) => e,
     );

@@ -5,9 +5,9 @@ import { abbaOrder } from '../stats/adaptive.ts';
 import type { ArmSwitch } from '../stats/segments.ts';
 import type { Arm } from '../stats/tps-pair.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
-import { runSysbench } from '../workload/sysbench-runner.ts';
 import type { Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
+import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 
 /** What turning an arm on means: the plugin's enable steps, or for A/A its disable steps again. */
 export interface ArmSteps {
@@ -61,22 +61,23 @@ const sleepUntil = (ms: number) =>
  */
 export async function toggledRun(
   server: StartedServer,
-  profile: PluginProfile,
+  subject: MeasuredSubject,
   workload: Workload & { design: { kind: 'toggle' } },
-  arms: ArmSteps,
-  options: { pairs: number; cpus?: string },
+  options: { pairs: number; cpus?: string; runner?: SysbenchRunner },
 ): Promise<ToggledRun> {
+  const { arms } = subject;
+  const runner = options.runner ?? realSysbench;
   const order = abbaOrder(options.pairs);
   const segmentMs = workload.design.segmentS * 1000;
-  const setArm = (arm: Arm) => runSteps(server, arms[arm], `Turning ${profile.name} ${arm}`);
+  const setArm = (arm: Arm) => runSteps(server, arms[arm], `Turning ${subject.label} ${arm}`);
   await setArm(order[0] ?? 'off');
-  const watcher = await watchLogGrowth(server, profile);
+  const watcher = await watchLogGrowth(server, subject.log);
   let started: () => void = () => {};
   const threadsStarted = new Promise<void>((resolve) => {
     started = resolve;
   });
   const abort = new AbortController();
-  const run = runSysbench(server.connection, workload, {
+  const run = runner.run(server.connection, workload, {
     durationS: order.length * workload.design.segmentS,
     onThreadsStarted: () => started(),
     signal: abort.signal,

@@ -1,5 +1,6 @@
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { TrafficInput } from '../projection/traffic.ts';
+import type { MeasuredTrafficInput } from './measured-traffic.ts';
 import type { Settings } from './settings.ts';
 
 /** A DBA's option file, read when the configuration loads; the path is relative to the configuration file. */
@@ -29,15 +30,21 @@ export interface RunConfig {
   expected?: Partial<PluginExpectations>;
   /** Overhead limit in percent of baseline TPS; default the profile's. AUDITBENCH_MAX_OVERHEAD_PCT overrides both. */
   maxOverheadPct?: number;
+  /** This run's traffic, over the configuration's `traffic` (accounts, added rates, script, prepared statements). */
+  traffic?: MeasuredTrafficInput;
 }
 
 export interface AuditbenchConfig {
   runs: RunConfig[];
-  /** Your production traffic, for the per-event projection (default: an illustrative OLTP profile). */
-  traffic?: TrafficInput;
+  /**
+   * Your traffic: the production rates the per-event projection uses (default: an illustrative OLTP profile; give
+   * any of them and the rest keep the default's values), and what every run's measurement sends (accounts, added
+   * rates, script), which a run's own `traffic` overrides.
+   */
+  traffic?: Partial<TrafficInput> & MeasuredTrafficInput;
 }
 
 /** Types the configuration file; it is validated when auditbench loads it. */
 export const defineConfig = (config: AuditbenchConfig): AuditbenchConfig => config;
 
-export type { PluginExpectations, PluginProfile, Settings, TrafficInput };
+export type { MeasuredTrafficInput, PluginExpectations, PluginProfile, Settings, TrafficInput };

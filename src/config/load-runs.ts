@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,6 +10,11 @@ import { parseTraffic, type Traffic, trafficSchema } from '../projection/traffic
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import type { Config } from './env.ts';
 import { overheadLimitPct } from './lists.ts';
+import {
+  type MeasuredTrafficInput,
+  measuredTrafficSchema,
+  mergeMeasuredTraffic,
+} from './measured-traffic.ts';
 import { OptionFileError, parseOptionFile } from './option-file.ts';
 import { defaultRunId, type LoadedOptionFile, type ResolvedRun, RUN_ID, resolveRun } from './runs.ts';
 import { settingProblem } from './settings.ts';
@@ -59,10 +65,12 @@ const runSchema = z.strictObject({
   cnf: z.strictObject({ kind: z.literal('option-file'), path: z.string().min(1) }).optional(),
   expected: z.looseObject({}).optional(),
   maxOverheadPct: overheadLimitPct.optional(),
+  traffic: measuredTrafficSchema.optional(),
 });
+const projectionKeys = Object.keys(trafficSchema.shape) as (keyof Traffic)[];
 const configSchema = z.strictObject({
   runs: z.array(runSchema).min(1, 'must declare at least one run'),
-  traffic: trafficSchema.optional(),
+  traffic: trafficSchema.partial().extend(measuredTrafficSchema.shape).optional(),
 });
 
 /** One line naming the file, the field and the value, as the env settings' errors do. */
@@ -135,7 +143,28 @@ export async function loadTraffic(config: Pick<Config, 'configPath' | 'trafficPa
     });
     return parseTraffic(text, `AUDITBENCH_TRAFFIC (${config.trafficPath})`);
   }
-  return (await readConfigFile(path.resolve(config.configPath))).traffic ?? defaultTraffic;
+  const given = (await readConfigFile(path.resolve(config.configPath))).traffic ?? {};
+  const projection = Object.fromEntries(
+    Object.entries(given).filter(([k]) => projectionKeys.includes(k as keyof Traffic)),
+  );
+  if (Object.keys(projection).length === 0) return defaultTraffic;
+  return trafficSchema.parse({ ...defaultTraffic, name: 'custom', ...projection });
+}
+
+/** A run's sysbench script, read so that its content is part of the run's configuration. */
+async function readScript(
+  configDir: string,
+  given: string | undefined,
+  where: string,
+): Promise<{ path: string; sha256: string } | null> {
+  if (given === undefined) return null;
+  const file = path.resolve(configDir, given);
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `${where}: cannot read sysbench script ${file} (${error.code ?? error.message}); check the path, relative to the configuration file`,
+    );
+  });
+  return { path: given, sha256: createHash('sha256').update(text).digest('hex') };
 }
 
 /** Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. */
@@ -148,7 +177,12 @@ export async function loadRuns(config: Pick<Config, 'configPath' | 'runIds'>): P
       typeof run.plugin === 'string' ? profiles[run.plugin] : (run.plugin as unknown as PluginProfile);
     const where = `${path.basename(file)}: runs[${index}]`;
     const optionFile = run.cnf ? await readOptionFile(path.dirname(file), run.cnf, `${where}.cnf`) : null;
-    const resolved = resolveRun(run as RunConfig, base, optionFile);
+    const topTraffic = parsed.traffic as MeasuredTrafficInput | undefined;
+    const runTraffic = run.traffic as MeasuredTrafficInput | undefined;
+    const scriptPath = runTraffic?.script ?? topTraffic?.script;
+    const script = await readScript(path.dirname(file), scriptPath, `${where}.traffic.script`);
+    const traffic = mergeMeasuredTraffic(topTraffic, runTraffic, script);
+    const resolved = resolveRun(run as RunConfig, base, optionFile, traffic);
     const twin = runs.find((r) => r.id === resolved.id);
     if (twin) {
       throw new Error(

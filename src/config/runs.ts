@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { Step } from '../plugins/steps.ts';
 import type { OptionFileReference, RunConfig } from './define-config.ts';
+import { type MeasuredTraffic, mergeMeasuredTraffic } from './measured-traffic.ts';
 import { type OptionFileSettings, parseOptionFile } from './option-file.ts';
 import { displayValue, normaliseName, type Settings, toCnfOptions, toSqlLiterals } from './settings.ts';
 
@@ -18,6 +19,8 @@ export interface ResolvedRun {
   optionFile: { path: string; sha256: string; ignored: string[] } | null;
   /** The run's own limit, before AUDITBENCH_MAX_OVERHEAD_PCT (resolveLimit applies it). */
   maxOverheadPct: number;
+  /** What the measurement sends: accounts, added rates, the DBA's script (configuration's `traffic`, then the run's). */
+  traffic: MeasuredTraffic;
 }
 
 /** A loaded option file: its path as given, its text (hashed into the run's configuration) and what it holds. */
@@ -64,6 +67,7 @@ export function resolveRun(
   run: RunConfig,
   base: PluginProfile,
   optionFile: LoadedOptionFile | null,
+  traffic: MeasuredTraffic = mergeMeasuredTraffic(undefined, undefined, null),
 ): ResolvedRun {
   const fromFile: Record<string, string> = {};
   const ignored = [...(optionFile?.parsed.ignored ?? [])];
@@ -108,6 +112,7 @@ export function resolveRun(
       ? { path: optionFile.path, sha256: createHash('sha256').update(optionFile.text).digest('hex'), ignored }
       : null,
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
+    traffic,
   };
 }
 

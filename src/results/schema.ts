@@ -35,6 +35,28 @@ export const runSchema = z.object({
   tpsPerSecond: z.array(z.number()),
 });
 
+/** What the configuration logged of the measured traffic, from the parsed log, plugin-on seconds only. */
+export const auditEventsSchema = z.object({
+  /** Audit events per transaction by the log's own class (QUERY, TABLE, CONNECT, …). */
+  perTxnByClass: z.record(z.string(), z.number()),
+  /** Events per transaction whose user is one of the traffic's accounts. */
+  fromTrafficPerTxn: z.number(),
+  /** The accounts the measured traffic used. */
+  accounts: z.array(z.string()),
+  /** No event of the traffic's accounts in plugin-on time: an idle plugin was measured. */
+  idle: z.boolean(),
+  /** When idle: the one line that says so and what to add; else null. */
+  advice: z.string().nullable(),
+});
+
+/** The traffic a result was measured with (the run's `traffic`, resolved). */
+export const trafficRecordSchema = z.object({
+  accounts: z.object({ application: z.string(), checks: z.string() }),
+  added: z.record(z.string(), z.number()),
+  script: z.object({ path: z.string(), sha256: z.string() }).nullable(),
+  preparedStatements: z.boolean(),
+});
+
 export const measurementSchema = z.object({
   baselineTps: z.number(),
   pluginTps: z.number(),
@@ -66,6 +88,8 @@ export const measurementSchema = z.object({
   runs: z.array(runSchema),
   /** Other processes' CPU, steal and load per block, and whether that marks the result (src/machine). */
   interference: interferenceSchema.optional(),
+  /** Audit events per transaction by class, and whether the measured traffic was audited at all. */
+  auditEvents: auditEventsSchema.optional(),
 });
 
 /** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */
@@ -173,6 +197,8 @@ export const pluginResultSchema = z.object({
   completeness: z.array(completenessPhaseSchema).optional(),
   /** Per-event costs, their production projection and the cross-check with sysbench (suites/per-event.test.ts). */
   perEvent: perEventSchema.optional(),
+  /** The measured traffic: accounts, added rates, the DBA's script; absent in results before it. */
+  traffic: trafficRecordSchema.optional(),
   /** In a merged results.json: the id of the Vitest run that measured this result (runs/index.json). */
   measuredInRun: z.string().optional(),
 });
@@ -222,3 +248,5 @@ export type Machine = z.infer<typeof machineSchema>;
 export type MatrixCellRecord = z.infer<typeof matrixCellSchema>;
 export type CompletenessPhase = z.infer<typeof completenessPhaseSchema>;
 export type CompletenessKind = z.infer<typeof completenessKindSchema>;
+export type AuditEvents = z.infer<typeof auditEventsSchema>;
+export type TrafficRecord = z.infer<typeof trafficRecordSchema>;
