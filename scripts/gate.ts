@@ -10,7 +10,7 @@ import {
   type Selection,
   selectRuns,
   selectSuites,
-} from './gate-selection.ts';
+} from '../src/gate/selection.ts';
 
 // The configuration's runs are selected by what they measure (scripts/run-fingerprints.ts), not by imports.
 const RUNS_SUITE = 'suites/runs.test.ts';

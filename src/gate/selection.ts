@@ -1,4 +1,4 @@
-// Which plugin suites a change needs: pure, so the rules are unit tested (gate-selection.test.ts).
+// Which plugin suites and configured runs a change needs: pure, so the rules are unit tested (selection.test.ts).
 import path from 'node:path';
 
 /** Changes here can move every measurement: run every suite. Paths are repo-relative, '/'-separated. */

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { importClosure, relativeImports, selectRuns, selectSuites } from './gate-selection.ts';
+import { importClosure, relativeImports, selectRuns, selectSuites } from './selection.ts';
 
 test('relative imports, re-exports and dynamic imports are found and resolved; packages are not', () => {
   const source = `
