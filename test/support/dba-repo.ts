@@ -1,0 +1,149 @@
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { execa, type Result } from 'execa';
+
+// A DBA's repository for suites: this project packed once per process, installed offline as a dev dependency into a
+// fresh git repository under the temp dir, where files are committed and `npx auditbench …` runs as a DBA runs it.
+
+const packageDir = fileURLToPath(new URL('../..', import.meta.url));
+
+interface LockEntry {
+  dev?: boolean;
+  [field: string]: unknown;
+}
+
+// Dev tools of ours the DBA's repository also gets, so that `tsc --noEmit` there checks the config against our .d.ts.
+const dbaDevTools = ['typescript', '@types/node', 'undici-types'];
+
+let packed: Promise<string> | null = null;
+
+/** `npm pack` of this project (its prepack builds dist/), once per process; the tarball's path. */
+export function packAuditbench(): Promise<string> {
+  packed ??= (async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-tarball-'));
+    const result = await execa('npm', ['pack', '--silent', '--pack-destination', dir], {
+      cwd: packageDir,
+      timeout: 300_000,
+    });
+    return path.join(dir, result.stdout.trim().split('\n').at(-1) ?? '');
+  })();
+  return packed;
+}
+
+/**
+ * package.json and a lock file taken from this repository's: `npm install` of a tarball would ask the registry for
+ * every dependency's metadata, which the npm cache does not keep; with a lock, npm needs only the tarballs, and
+ * those are cached by this repository's own `npm ci`.
+ */
+async function writeOfflineProject(project: string, tarball: string): Promise<void> {
+  const ours = JSON.parse(await readFile(path.join(packageDir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry>;
+  };
+  const root = ours.packages[''] as LockEntry;
+  const spec = `file:${path.relative(project, tarball)}`;
+  const integrity = `sha512-${createHash('sha512')
+    .update(await readFile(tarball))
+    .digest('base64')}`;
+  const packages: Record<string, LockEntry> = {
+    'node_modules/auditbench': {
+      version: root.version,
+      resolved: spec,
+      integrity,
+      dev: true,
+      dependencies: root.dependencies,
+      bin: root.bin,
+      engines: root.engines,
+    },
+  };
+  // Our run-time dependencies, where npm hoisted them for us; dev-only packages stay out but for the dev tools.
+  for (const [where, entry] of Object.entries(ours.packages)) {
+    const tool = dbaDevTools.some((name) => where === `node_modules/${name}`);
+    if (where !== '' && (!entry.dev || tool)) packages[where] = { ...entry, dev: true };
+  }
+  const devDependencies: Record<string, string> = { auditbench: spec };
+  for (const name of dbaDevTools.slice(0, 2)) {
+    devDependencies[name] = String(ours.packages[`node_modules/${name}`]?.version);
+  }
+  const manifest = { name: 'dba-project', private: true, type: 'module', devDependencies };
+  await writeFile(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
+  const lock = {
+    name: 'dba-project',
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { name: 'dba-project', devDependencies }, ...packages },
+  };
+  await writeFile(path.join(project, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+/** This run's environment, less what names this repository's configuration, reports or runs. */
+export function dbaEnv(extra: Record<string, string> = {}): Record<string, string | undefined> {
+  const env = { ...process.env };
+  for (const name of Object.keys(env)) {
+    if (/^(VITEST|AUDITBENCH_(CONFIG|REPORT_DIR|RUNS)$)/.test(name) || name === 'NODE_ENV') delete env[name];
+  }
+  return {
+    ...env,
+    AUDITBENCH_WORKLOAD: 'smoke',
+    // The calling suite already holds the machine's run lock; the nested run measures while the suite only waits.
+    AUDITBENCH_RUN_LOCK_HELD: '1',
+    ...extra,
+  };
+}
+
+export interface DbaRepo extends AsyncDisposable {
+  /** The repository's directory (a git work tree on branch main). */
+  dir: string;
+  /** Writes the files (paths relative to the repository) and commits them. */
+  commit: (files: Record<string, string>, message: string) => Promise<void>;
+  /** `npx --no-install auditbench …` in the repository, never rejecting; stdout and stderr are in `all`. */
+  auditbench: (
+    args: string[],
+    options?: { env?: Record<string, string>; timeoutMs?: number },
+  ) => Promise<Result>;
+  /** Any command in the repository (git, npx tsc), never rejecting. */
+  exec: (file: string, args: string[], options?: { env?: Record<string, string> }) => Promise<Result>;
+}
+
+/** A fresh git repository with the packed auditbench installed as a dev dependency and the files committed. */
+export async function createDbaRepo(files: Record<string, string>): Promise<DbaRepo> {
+  const tarball = await packAuditbench();
+  const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-dba-'));
+  await writeOfflineProject(dir, tarball);
+  // npm ci --offline: every package comes from the npm cache this repository's own `npm ci` filled.
+  await execa('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, timeout: 300_000 });
+  const git = (...args: string[]) => execa('git', args, { cwd: dir });
+  await git('init', '--quiet', '--initial-branch=main');
+  await git('config', 'user.email', 'dba@example.invalid');
+  await git('config', 'user.name', 'A DBA');
+  await writeFile(path.join(dir, '.gitignore'), 'node_modules/\nreports/\n');
+  const commit = async (more: Record<string, string>, message: string): Promise<void> => {
+    for (const [file, text] of Object.entries(more)) {
+      await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
+      await writeFile(path.join(dir, file), text);
+    }
+    await git('add', '--', ...Object.keys(more));
+    await git('commit', '--quiet', '-m', message);
+  };
+  await git('add', '--', '.gitignore', 'package.json', 'package-lock.json');
+  await commit(files, 'auditbench as a dev dependency, and its configuration');
+  const exec: DbaRepo['exec'] = (file, args, options = {}) =>
+    execa(file, args, { cwd: dir, reject: false, all: true, env: dbaEnv(options.env), extendEnv: false });
+  return {
+    dir,
+    commit,
+    exec,
+    auditbench: (args, options = {}) =>
+      execa('npx', ['--no-install', 'auditbench', ...args], {
+        cwd: dir,
+        reject: false,
+        all: true,
+        timeout: options.timeoutMs ?? 1_200_000,
+        env: dbaEnv(options.env),
+        extendEnv: false,
+      }),
+    [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }),
+  };
+}
