@@ -1,0 +1,59 @@
+// A run's base and head configurations as the two arms of one measurement (src/bench/subject.ts).
+import type { MeasuredSubject } from '../bench/subject.ts';
+import type { ResolvedRun } from '../config/runs.ts';
+import { normaliseName } from '../config/settings.ts';
+import { type Step, setGlobals } from '../plugins/steps.ts';
+import type { ComparisonDesign } from './plan.ts';
+
+const normalised = (values: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [normaliseName(k), v]));
+
+/** SET GLOBAL names one side sets and the other leaves at the server's value: that value must be read first. */
+export function unsetOnOneSide(base: ResolvedRun, head: ResolvedRun): string[] {
+  const [b, h] = [normalised(base.settings), normalised(head.settings)];
+  return [...new Set([...Object.keys(b), ...Object.keys(h)])]
+    .filter((name) => !(name in b && name in h))
+    .sort();
+}
+
+/** A value the server reported, as a SQL literal for SET GLOBAL. */
+export function sqlLiteralOf(value: string | number | null): string {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') return String(value);
+  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
+}
+
+/**
+ * The base and head arms. Each arm sets every setting either side sets (the server's own value, read after the
+ * install, where that side leaves it unset), then enables logging. With the restarts design, each arm first writes
+ * its own startup options to my.cnf, removes the other's, and restarts, which also resets every SET GLOBAL value.
+ */
+export function comparisonSubject(
+  base: ResolvedRun,
+  head: ResolvedRun,
+  design: ComparisonDesign,
+  serverValues: Record<string, string>,
+): MeasuredSubject {
+  const arm = (own: ResolvedRun, other: ResolvedRun): Step[] => {
+    const settings = { ...serverValues, ...normalised(own.settings) };
+    const startup: Step[] =
+      design === 'restarts'
+        ? [
+            {
+              kind: 'config',
+              edit: {
+                set: own.startupOptions,
+                unset: Object.keys(other.startupOptions).filter((name) => !(name in own.startupOptions)),
+              },
+            },
+            { kind: 'restart' },
+          ]
+        : [];
+    return [...startup, ...setGlobals(settings), ...own.profile.enable];
+  };
+  return {
+    label: `${head.id} base/head`,
+    arms: { off: arm(base, head), on: arm(head, base) },
+    log: head.profile,
+  };
+}

@@ -1,0 +1,127 @@
+// What the gate measures for each selected run, and how: pure, so the design rules are unit tested (plan.test.ts).
+import type { ResolvedRun } from '../config/runs.ts';
+import { normaliseName } from '../config/settings.ts';
+import { canonicalJson, configHash } from '../history/config-hash.ts';
+import { type RunFingerprint, selectRuns } from './selection.ts';
+
+/**
+ * toggle: base and head differ only in SET GLOBAL settings, so one toggled run switches between them;
+ * restarts: they differ in startup options, so each arm is its own sysbench run after a restart, in ABBA order.
+ */
+export type ComparisonDesign = 'toggle' | 'restarts';
+
+export type GateItem =
+  /** Measured as the runs suite measures it: plugin off against on, judged against the run's limit. */
+  | { kind: 'alone'; runId: string; because: string; why: string }
+  /** Base and head measured side by side, judged on ln(head/base) against AUDITBENCH_MAX_REGRESSION_PP. */
+  | {
+      kind: 'compare';
+      runId: string;
+      because: string;
+      design: ComparisonDesign;
+      why: string;
+      /** The settings and options that differ, `name: base → head`, which also name the two configurations. */
+      differences: string[];
+    };
+
+export function fingerprintOf(run: ResolvedRun): RunFingerprint {
+  return {
+    hash: configHash(run.profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null }),
+    limitPct: run.maxOverheadPct,
+  };
+}
+
+const fingerprints = (runs: readonly ResolvedRun[]) =>
+  Object.fromEntries(runs.map((run) => [run.id, fingerprintOf(run)]));
+
+const normalised = (values: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(values).map(([k, v]) => [normaliseName(k), v]));
+
+/** `name: base → head` for every entry that differs; '(default)' where one side leaves it unset. */
+export function differencesOf(base: Record<string, string>, head: Record<string, string>): string[] {
+  const [b, h] = [normalised(base), normalised(head)];
+  const names = [...new Set([...Object.keys(b), ...Object.keys(h)])].sort();
+  return names.flatMap((name) =>
+    b[name] === h[name] ? [] : [`${name}: ${b[name] ?? '(default)'} → ${h[name] ?? '(default)'}`],
+  );
+}
+
+// The profile without the steps a run's startup options add to its install (my.cnf edit and restart).
+const procedures = (run: ResolvedRun) =>
+  canonicalJson({
+    name: run.profile.name,
+    soname: run.profile.soname,
+    install: run.profile.install.filter((step) => step.kind === 'sql'),
+    enable: run.profile.enable,
+    disable: run.profile.disable,
+  });
+
+/** How base and head of one run are measured against each other, or why the head is measured alone. */
+export function designFor(
+  base: ResolvedRun,
+  head: ResolvedRun,
+):
+  | { kind: 'compare'; design: ComparisonDesign; why: string; differences: string[] }
+  | { kind: 'alone'; why: string } {
+  if (base.profile.name !== head.profile.name) {
+    return { kind: 'alone', why: `the plugin changed (${base.profile.name} → ${head.profile.name})` };
+  }
+  if (procedures(base) !== procedures(head)) {
+    return {
+      kind: 'alone',
+      why: "the profile's install or enable steps changed, so base and head cannot share a server",
+    };
+  }
+  const startup = differencesOf(base.startupOptions, head.startupOptions);
+  const settings = differencesOf(base.settings, head.settings);
+  if (startup.length > 0) {
+    return {
+      kind: 'compare',
+      design: 'restarts',
+      why: 'startup options differ: separate runs, a restart before each, base and head in ABBA order',
+      differences: [...startup, ...settings],
+    };
+  }
+  if (settings.length > 0) {
+    return {
+      kind: 'compare',
+      design: 'toggle',
+      why: 'only SET GLOBAL settings differ: one toggled run with base and head as its two arms',
+      differences: settings,
+    };
+  }
+  return {
+    kind: 'alone',
+    why: 'base and head configure the server identically, so it is measured against its limit',
+  };
+}
+
+/**
+ * The gate's work: every selected run (new, changed, or all when `everyRun` says why), each compared with its base
+ * version where there is one that can share the server, else measured alone against its limit.
+ */
+export function planGate(
+  head: readonly ResolvedRun[],
+  base: readonly ResolvedRun[] | null,
+  everyRun: string | null,
+): GateItem[] {
+  const selected = everyRun
+    ? head.map((run) => ({ run: run.id, because: everyRun }))
+    : selectRuns(fingerprints(head), base ? fingerprints(base) : null);
+  return selected.map(({ run: runId, because }): GateItem => {
+    const now = head.find((run) => run.id === runId);
+    const before = base?.find((run) => run.id === runId);
+    if (!now) throw new Error(`planGate: run ${runId} was selected but the head does not declare it`);
+    if (!before) return { kind: 'alone', runId, because, why: 'no base version: measured against its limit' };
+    const design = designFor(before, now);
+    return design.kind === 'alone'
+      ? { kind: 'alone', runId, because, why: design.why }
+      : { runId, because, ...design };
+  });
+}
+
+/** One line per item, as `gate --list` prints it. */
+export function describeItem(item: GateItem): string {
+  if (item.kind === 'alone') return `run ${item.runId}: ${item.because}; ${item.why}`;
+  return `run ${item.runId}: ${item.because} (${item.differences.join(', ')}); ${item.why}`;
+}

@@ -1,0 +1,106 @@
+// The git side of the gate, always in the repository the command runs in (the DBA's), never this package's.
+import { mkdtemp, rm, stat, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { execa } from 'execa';
+
+export interface Repo {
+  /** The work tree's top directory. */
+  root: string;
+}
+
+async function git(cwd: string, args: string[]): Promise<string> {
+  const result = await execa('git', args, { cwd, reject: false });
+  if (result.exitCode !== 0)
+    throw new Error(`git ${args.join(' ')} in ${cwd} failed: ${result.stderr.trim()}`);
+  return result.stdout.trim();
+}
+
+const succeeds = async (cwd: string, args: string[]): Promise<boolean> =>
+  (await execa('git', args, { cwd, reject: false })).exitCode === 0;
+
+const lines = (text: string): string[] => text.split('\n').filter((line) => line !== '');
+
+export async function openRepo(cwd: string): Promise<Repo> {
+  if (!(await succeeds(cwd, ['rev-parse', '--show-toplevel']))) {
+    throw new Error(
+      `auditbench gate diffs a git repository, and ${cwd} is not in one: run it where your auditbench.config.ts is committed`,
+    );
+  }
+  return { root: await git(cwd, ['rev-parse', '--show-toplevel']) };
+}
+
+const isCommit = (repo: Repo, ref: string): Promise<boolean> =>
+  succeeds(repo.root, ['rev-parse', '--verify', '--quiet', `${ref}^{commit}`]);
+
+/** origin/HEAD's branch when the clone knows it (`git remote set-head origin --auto`), else main, else master. */
+async function defaultBase(repo: Repo): Promise<string | null> {
+  const head = await execa('git', ['symbolic-ref', '--quiet', 'refs/remotes/origin/HEAD'], {
+    cwd: repo.root,
+    reject: false,
+  });
+  const candidates = [
+    ...(head.exitCode === 0 ? [head.stdout.trim().replace(/^refs\/remotes\//, '')] : []),
+    'origin/main',
+    'main',
+    'origin/master',
+    'master',
+  ];
+  for (const ref of candidates) if (await isCommit(repo, ref)) return ref;
+  return null;
+}
+
+/** The base the branch is diffed against: `given` (--base or AUDITBENCH_BASE_REF), else the default branch. */
+export async function resolveBase(
+  repo: Repo,
+  given: { ref: string; from: string } | null,
+): Promise<{ ref: string; mergeBase: string }> {
+  const ref = given ? given.ref : await defaultBase(repo);
+  if (given && !(await isCommit(repo, given.ref))) {
+    throw new Error(
+      `${given.from} '${given.ref}' is not a commit in ${repo.root}: fetch it (git fetch origin ${given.ref.replace(/^origin\//, '')}) or pass --base <a branch you have>`,
+    );
+  }
+  if (ref === null) {
+    throw new Error(
+      `auditbench gate: ${repo.root} has no origin/HEAD, main or master to diff against: pass --base <branch>`,
+    );
+  }
+  return { ref, mergeBase: await git(repo.root, ['merge-base', ref, 'HEAD']) };
+}
+
+/** Files changed since the merge base, repo-relative: commits, uncommitted edits and new untracked files alike. */
+export async function changedFiles(repo: Repo, mergeBase: string): Promise<string[]> {
+  const tracked = lines(await git(repo.root, ['diff', '--name-only', '--no-renames', mergeBase]));
+  const untracked = lines(await git(repo.root, ['ls-files', '--others', '--exclude-standard']));
+  return [...new Set([...tracked, ...untracked])];
+}
+
+/** A file's text at a commit, or null when the commit does not have it. */
+export async function fileAt(repo: Repo, commit: string, file: string): Promise<string | null> {
+  const result = await execa('git', ['show', `${commit}:${file}`], { cwd: repo.root, reject: false });
+  return result.exitCode === 0 ? result.stdout : null;
+}
+
+/** A checkout of the base beside the work tree, with the work tree's node_modules; removed on dispose. */
+export interface BaseCheckout extends AsyncDisposable {
+  dir: string;
+}
+
+export async function checkOutBase(repo: Repo, mergeBase: string): Promise<BaseCheckout> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-gate-base-'));
+  const remove = async () => {
+    await execa('git', ['worktree', 'remove', '--force', dir], { cwd: repo.root, reject: false });
+    await rm(dir, { recursive: true, force: true });
+  };
+  try {
+    await git(repo.root, ['worktree', 'add', '--detach', '--quiet', dir, mergeBase]);
+    // The base's configuration imports 'auditbench' (and its own helpers) like the head's does.
+    const modules = path.join(repo.root, 'node_modules');
+    if (await stat(modules).catch(() => null)) await symlink(modules, path.join(dir, 'node_modules'));
+  } catch (error) {
+    await remove();
+    throw error;
+  }
+  return { dir, [Symbol.asyncDispose]: remove };
+}

@@ -1,0 +1,60 @@
+// The verdict on a base-vs-head measurement: pure, unit tested in verdict.test.ts.
+import type { Ci95Pct } from '../stats/paired-overhead.ts';
+
+export interface BaseHeadVerdict {
+  verdict: 'pass' | 'fail' | 'inconclusive';
+  /** 100·(1 − head/base): how much throughput the head loses against the base; positive is a regression. */
+  changePct: number;
+  ci95: Ci95Pct | null;
+  reason: string;
+}
+
+const pct = (v: number) => `${v.toFixed(1)}%`;
+const range = ([lower, upper]: Ci95Pct) => `${pct(lower)} to ${pct(upper)}`;
+
+/**
+ * fail: the whole interval of the head's loss against the base is above the allowed regression; pass: the whole
+ * interval is below it; inconclusive otherwise (or with one pair, no interval). `names` says which two
+ * configurations were compared, e.g. "base (server_audit_events: CONNECT) vs head (…: CONNECT,QUERY)".
+ */
+export function judgeBaseHead(
+  estimate: { estimatePct: number; ci95: Ci95Pct | null },
+  maxRegressionPp: number,
+  names: string,
+): BaseHeadVerdict {
+  const { estimatePct, ci95 } = estimate;
+  const allowed = `the allowed ${Number(maxRegressionPp.toFixed(2))} points`;
+  const base = { changePct: estimatePct, ci95 };
+  if (ci95 === null) {
+    return {
+      ...base,
+      verdict: 'inconclusive',
+      reason: `${names}: head ${pct(estimatePct)} slower from a single pair has no interval; measure at least 2 pairs`,
+    };
+  }
+  const measured = `${names}: head is ${pct(estimatePct)} slower than base (95% CI ${range(ci95)})`;
+  if (ci95[0] > maxRegressionPp) return { ...base, verdict: 'fail', reason: `${measured}, above ${allowed}` };
+  if (ci95[1] < maxRegressionPp) return { ...base, verdict: 'pass', reason: `${measured}, below ${allowed}` };
+  return {
+    ...base,
+    verdict: 'inconclusive',
+    reason: `${measured} straddles ${allowed}; add pairs or a longer workload`,
+  };
+}
+
+/** Whether a verdict fails the gate; inconclusive follows AUDITBENCH_INCONCLUSIVE. */
+export const failsGate = (verdict: BaseHeadVerdict, inconclusive: 'fail' | 'pass'): boolean =>
+  verdict.verdict === 'fail' || (verdict.verdict === 'inconclusive' && inconclusive === 'fail');
+
+/** The two configurations a comparison measured, named by what differs between them. */
+export function nameConfigurations(runId: string, differences: readonly string[]): string {
+  const side = (pick: (from: string, to: string) => string) =>
+    differences
+      .map((d) => {
+        const [name, values = ''] = d.split(/: (.*)/s);
+        const [from = '', to = ''] = values.split(' → ');
+        return `${name}=${pick(from, to)}`;
+      })
+      .join(', ');
+  return `${runId}, base (${side((from) => from)}) vs head (${side((_, to) => to)})`;
+}
