@@ -41,21 +41,15 @@ export default defineConfig({
       'default',
       // Annotations on failed tests; Vitest adds it by itself only when no reporters are configured.
       ...(process.env.GITHUB_ACTIONS === 'true' ? ['github-actions'] : []),
-      // Vitest's junit reporter, tracked by the closing line. The report dir defaults as in src/config; read here
-      // because loadConfig would also validate server settings that a unit-only run does not need.
-      [
-        './reporters/junit-reporter.ts',
-        { outputFile: `${process.env.AUDITBENCH_REPORT_DIR ?? 'reports'}/junit.xml` },
-      ],
+      // While the run goes: a line after each benchmark file (no end-of-run work, so not one of the writers).
       './reporters/progress-reporter.ts',
-      './reporters/results-json-reporter.ts',
-      './reporters/history-reporter.ts',
-      './reporters/summary-reporter.ts',
-      './reporters/markdown-summary-reporter.ts',
-      './reporters/html-report-reporter.ts',
-      './reporters/regression-gate-reporter.ts',
-      // Last: it waits for the others so that its line closes the output.
-      './reporters/closing-line-reporter.ts',
+      // At the end: results.json, the history, the terminal summary, summary.md, index.html, the gate, then the
+      // closing line; it runs Vitest's own JUnit reporter so that its line comes first. The report dir defaults as in
+      // src/config; read here because loadConfig would also validate server settings a unit-only run does not need.
+      [
+        './reporters/auditbench-reporter.ts',
+        { junit: { outputFile: `${process.env.AUDITBENCH_REPORT_DIR ?? 'reports'}/junit.xml` } },
+      ],
     ],
     projects: [
       {

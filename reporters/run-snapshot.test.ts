@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { loadConfig } from '../src/config/env.ts';
 import { recordedReportInput } from '../test/support/report-fixtures.ts';
-import { buildSnapshot } from './run-end.ts';
+import { buildSnapshot } from './run-snapshot.ts';
 
 test('a run compares with the branch its base ref names and records to <report dir>/history.jsonl', () => {
   const { file, revision, prior } = recordedReportInput();

@@ -48,7 +48,8 @@ export function buildSnapshot(input: {
   return { ...input, entries, historyFile, baseBranch, comparisons };
 }
 
-async function takeSnapshot(testModules: ReadonlyArray<TestModule>): Promise<RunSnapshot | null> {
+/** Reads this run's records, the configuration and the history once; null when no plugin ran and no matrix cell. */
+export async function takeSnapshot(testModules: ReadonlyArray<TestModule>): Promise<RunSnapshot | null> {
   const results = aggregateResults(collectRecords(testModules));
   const matrix = collectMatrix(testModules);
   if (results.length === 0 && matrix.length === 0) return null;
@@ -72,53 +73,4 @@ async function takeSnapshot(testModules: ReadonlyArray<TestModule>): Promise<Run
     prior: history.entries,
     historyWarnings: history.warnings,
   });
-}
-
-interface RunState {
-  snapshot: Promise<RunSnapshot | null>;
-  work: Promise<void>[];
-}
-
-// Vitest hands every reporter the same testModules array and loads them all through one module runner, so this
-// map is shared: the first reporter to ask reads the history, before any reporter appends to it.
-const runs = new WeakMap<ReadonlyArray<TestModule>, RunState>();
-
-function stateOf(testModules: ReadonlyArray<TestModule>): RunState {
-  let state = runs.get(testModules);
-  if (!state) {
-    state = { snapshot: takeSnapshot(testModules), work: [] };
-    runs.set(testModules, state);
-  }
-  return state;
-}
-
-/**
- * Runs one reporter's end-of-run work on the shared snapshot (skipped when no plugin ran). A failure prints one
- * line and fails the run rather than Vitest's reporter crash: a run whose report is missing must not look green.
- */
-export function reportWork(
-  testModules: ReadonlyArray<TestModule>,
-  what: string,
-  work: (snapshot: RunSnapshot) => Promise<void> | void,
-): Promise<void> {
-  const done = stateOf(testModules)
-    .snapshot.then((snapshot) => (snapshot ? work(snapshot) : undefined))
-    .catch((error: unknown) => {
-      const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`auditbench: could not ${what}: ${message}\n`);
-      process.exitCode = 1;
-    });
-  return trackReport(testModules, done);
-}
-
-/** Counts a reporter's end-of-run promise among those the closing line waits for. */
-export function trackReport(testModules: ReadonlyArray<TestModule>, done: Promise<void>): Promise<void> {
-  stateOf(testModules).work.push(done);
-  return done;
-}
-
-/** Resolves once every reporter's end-of-run work has, so the closing line really is the last line. */
-export async function reportsSettled(testModules: ReadonlyArray<TestModule>): Promise<void> {
-  const state = runs.get(testModules);
-  if (state) await Promise.allSettled(state.work);
 }

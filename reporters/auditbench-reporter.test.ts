@@ -1,0 +1,46 @@
+import { afterEach, expect, test, vi } from 'vitest';
+import { loadConfig } from '../src/config/env.ts';
+import { recordedReportInput } from '../test/support/report-fixtures.ts';
+import { runWriters, WRITERS } from './auditbench-reporter.ts';
+import { buildSnapshot } from './run-snapshot.ts';
+import type { ReportWriter } from './writers/writer.ts';
+
+afterEach(() => {
+  vi.restoreAllMocks();
+  process.exitCode = undefined;
+});
+
+const snapshot = () => {
+  const { file, revision, prior } = recordedReportInput();
+  const config = loadConfig({ AUDITBENCH_REPORT_DIR: '/tmp/r' });
+  return buildSnapshot({ config, file, revision, runId: 'run-1', prior, historyWarnings: [] });
+};
+
+test('the writers run in the order the reports print, the gate last', () => {
+  expect(WRITERS.map((w) => w.what)).toEqual([
+    'write results.json',
+    'append to the history',
+    'print the summary',
+    'write summary.md',
+    'write index.html',
+    'compare with the history',
+  ]);
+});
+
+test('a writer that fails prints one line, sets exit code 1, and the next writer still runs', async () => {
+  const stderr = vi.spyOn(process.stderr, 'write').mockReturnValue(true);
+  const calls: string[] = [];
+  const writer = (what: string, fails: boolean): ReportWriter => ({
+    what,
+    write: async () => {
+      calls.push(what);
+      if (fails) throw new Error('EACCES: permission denied');
+    },
+  });
+  await runWriters([writer('write a.json', true), writer('write b.md', false)], snapshot());
+  expect(calls).toEqual(['write a.json', 'write b.md']);
+  expect(stderr.mock.calls.map(([line]) => line)).toEqual([
+    'auditbench: could not write a.json: EACCES: permission denied\n',
+  ]);
+  expect(process.exitCode).toBe(1);
+});

@@ -1,0 +1,76 @@
+import { type JUnitOptions, JUnitReporter, type Reporter, type TestModule, type Vitest } from 'vitest/node';
+import { type RunSnapshot, takeSnapshot } from './run-snapshot.ts';
+import { closingLines } from './writers/closing-line.ts';
+import { historyWriter } from './writers/history.ts';
+import { htmlReportWriter } from './writers/html-report.ts';
+import { markdownSummaryWriter } from './writers/markdown-summary.ts';
+import { regressionGateWriter } from './writers/regression-gate.ts';
+import { resultsJsonWriter } from './writers/results-json.ts';
+import { terminalSummaryWriter } from './writers/terminal-summary.ts';
+import type { ReportWriter } from './writers/writer.ts';
+
+/** The end-of-run outputs, in the order they print; the history is read (in the snapshot) before one appends to it. */
+export const WRITERS: readonly ReportWriter[] = [
+  resultsJsonWriter,
+  historyWriter,
+  terminalSummaryWriter,
+  markdownSummaryWriter,
+  htmlReportWriter,
+  regressionGateWriter,
+];
+
+export interface AuditbenchReporterOptions {
+  /** Options of Vitest's own JUnit reporter, which this one runs so that its line comes before the closing line. */
+  junit?: JUnitOptions;
+}
+
+/**
+ * Calls each writer in turn. One that fails prints one line and sets exit code 1, and the next still runs: a run
+ * whose report is missing must not look green, nor lose its other reports.
+ */
+export async function runWriters(writers: readonly ReportWriter[], run: RunSnapshot): Promise<void> {
+  for (const writer of writers) {
+    try {
+      await writer.write(run);
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`auditbench: could not ${writer.what}: ${message}\n`);
+      process.exitCode = 1;
+    }
+  }
+}
+
+/**
+ * auditbench's reporter: builds the run's snapshot (records, configuration, history) once, then calls each writer
+ * in order, and ends with the closing line. A writer sets `process.exitCode` itself (the gate), after Vitest set its
+ * own in the run.
+ */
+export default class AuditbenchReporter implements Reporter {
+  private readonly junit: JUnitReporter | null;
+
+  constructor(options: AuditbenchReporterOptions = {}) {
+    this.junit = options.junit ? new JUnitReporter(options.junit) : null;
+  }
+
+  async onInit(vitest: Vitest): Promise<void> {
+    await this.junit?.onInit(vitest);
+  }
+
+  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+    const junit = this.junit?.onTestRunEnd(testModules);
+    const run = await takeSnapshot(testModules).catch((error: unknown) => {
+      const message = error instanceof Error ? error.message : String(error);
+      process.stderr.write(`auditbench: could not read this run's results: ${message}\n`);
+      process.exitCode = 1;
+      return null;
+    });
+    if (run) await runWriters(WRITERS, run);
+    await junit?.catch((error: unknown) => {
+      process.stderr.write(
+        `auditbench: could not write junit.xml: ${error instanceof Error ? error.message : error}\n`,
+      );
+      process.exitCode = 1;
+    });
+    process.stdout.write(closingLines(testModules));
+  }
+}

@@ -1,0 +1,30 @@
+import { appendFile, mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { machineFingerprint } from '../../src/history/entry.ts';
+import { formatGateVerdict } from '../format/format-comparison.ts';
+import { formatMarkdownSummary } from '../format/format-markdown.ts';
+import type { ReportWriter } from './writer.ts';
+
+/** Writes <report dir>/summary.md and, in GitHub Actions, appends it to the job summary. */
+export const markdownSummaryWriter: ReportWriter = {
+  what: 'write summary.md',
+  async write(run) {
+    const { config, file } = run;
+    const markdown = formatMarkdownSummary({
+      results: file.results,
+      comparisons: run.comparisons,
+      revision: run.revision,
+      baseBranch: run.baseBranch,
+      generatedAt: file.generatedAt,
+      fingerprint: machineFingerprint(file.machine),
+      maxRegressionPp: config.maxRegressionPp,
+      runId: run.runId,
+      gateLine: formatGateVerdict(run.comparisons, { ...config, baseBranch: run.baseBranch }).line,
+    });
+    await mkdir(config.reportDir, { recursive: true });
+    const target = path.join(config.reportDir, 'summary.md');
+    await writeFile(target, markdown);
+    if (config.githubStepSummary) await appendFile(config.githubStepSummary, `${markdown}\n`);
+    process.stdout.write(`auditbench: wrote ${target}\n`);
+  },
+};
