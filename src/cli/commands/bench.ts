@@ -1,0 +1,31 @@
+import type { CliContext } from '../context.ts';
+import { setupAndRunVitest, splitVitestArgs } from '../vitest-run.ts';
+
+export const summary = 'measure every run of your configuration (the plugin suites), standard workload';
+
+export const usage = `usage: auditbench bench [vitest args]
+
+Measures every run your configuration declares (auditbench.config.ts where you run the command, or
+AUDITBENCH_CONFIG), on the standard workload unless AUDITBENCH_WORKLOAD is set. Installs what is missing
+first (scripts/setup.sh). Reports go to AUDITBENCH_REPORT_DIR (default ./reports).
+
+  -h, --help   this text
+  [vitest args]  passed to Vitest as given, e.g. -t server_audit; after -- too (-- --help: Vitest's help)
+
+Examples:
+  auditbench bench
+  AUDITBENCH_WORKLOAD=smoke AUDITBENCH_RUNS=connect-only auditbench bench
+`;
+
+export async function run(argv: string[], context: CliContext): Promise<number> {
+  const { help, vitest } = splitVitestArgs(argv);
+  if (help) {
+    context.stdout(usage);
+    return 0;
+  }
+  // The plugin suites only: the matrix and the harness's own target tests are part of `test`.
+  return setupAndRunVitest('bench', ['--project', 'suites', ...vitest], context, {
+    AUDITBENCH_PLUGINS_ONLY: '1',
+    AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'standard',
+  });
+}

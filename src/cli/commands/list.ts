@@ -1,0 +1,73 @@
+import { parseArgs } from 'node:util';
+import { execa } from 'execa';
+import { profiles } from '../../../fixtures/plugins/index.ts';
+import { loadConfig } from '../../config/env.ts';
+import { loadRuns } from '../../config/load-runs.ts';
+import type { PluginProfile } from '../../plugins/profile.ts';
+import type { CliContext } from '../context.ts';
+import { machineFacts, skipReason } from '../machine-facts.ts';
+import { formatListing, listedRun } from '../run-listing.ts';
+import { userEnv } from '../user-paths.ts';
+
+export const summary = 'the runs your configuration declares, resolved, and what this machine would skip';
+
+export const usage = `usage: auditbench list [--json] [--config <file>]
+
+Prints each run of the configuration as it would be measured: plugin, settings, startup options and option
+file, the accounts its traffic logs in as, expectations that differ from the profile's, the limit, and
+whether this machine would skip it and why. Starts no server.
+
+  --config <file>  the configuration (default AUDITBENCH_CONFIG, else ./auditbench.config.ts)
+  --json           one JSON document for machines: { config, runs: [...] }
+  -h, --help       this text
+`;
+
+/** The built-in profile a run starts from, when it is one (a custom profile has none to differ from). */
+const builtInBase = (profile: PluginProfile): PluginProfile | null =>
+  Object.values(profiles).find((p) => p.name === profile.name && p.title === profile.title) ?? null;
+
+async function mcafeeBuildDir(context: CliContext): Promise<string | undefined> {
+  const built = await execa('scripts/plugins/build-mcafee-audit.sh', ['--print-dir'], {
+    cwd: context.packageDir,
+    reject: false,
+  });
+  return built.exitCode === 0 && built.stdout.trim() ? built.stdout.trim() : undefined;
+}
+
+export async function run(argv: string[], context: CliContext): Promise<number> {
+  let values: { json?: boolean; config?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        json: { type: 'boolean' },
+        config: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+    }));
+  } catch (error) {
+    context.stderr(`auditbench list: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
+    return 2;
+  }
+  if (values.help) {
+    context.stdout(usage);
+    return 0;
+  }
+  const env = userEnv({
+    ...context,
+    env: { ...context.env, ...(values.config ? { AUDITBENCH_CONFIG: values.config } : {}) },
+  });
+  env.AUDITBENCH_BUILT_PLUGIN_DIR ??= await mcafeeBuildDir(context);
+  const config = loadConfig(env);
+  const runs = await loadRuns(config, profiles);
+  const facts = await machineFacts(config);
+  const listed = runs.map((r) =>
+    listedRun(r, builtInBase(r.profile), config.maxOverheadPct, skipReason(r.profile, facts)),
+  );
+  context.stdout(
+    values.json
+      ? `${JSON.stringify({ config: config.configPath, runs: listed }, null, 2)}\n`
+      : formatListing(config.configPath, listed),
+  );
+  return 0;
+}

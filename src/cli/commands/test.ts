@@ -1,0 +1,30 @@
+import type { CliContext } from '../context.ts';
+import { setupAndRunVitest, splitVitestArgs } from '../vitest-run.ts';
+
+export const summary = 'unit tests, plugin suites, targets and the compatibility matrix, smoke workload';
+
+// The matrix crosses every live plugin with the local server and these four images built from Debian.
+const defaultImages =
+  'auditbench/mariadb:10.5,auditbench/mariadb:10.11,auditbench/mariadb:11.8,auditbench/mysql:9.7';
+
+export const usage = `usage: auditbench test [vitest args]
+
+Runs everything: unit tests, the plugin suites, the server targets and the compatibility matrix, on the
+smoke workload unless AUDITBENCH_WORKLOAD is set. Installs what is missing first (scripts/setup.sh).
+AUDITBENCH_DOCKER=0 skips the containers.
+
+  -h, --help   this text
+  [vitest args]  passed to Vitest as given, e.g. --project unit; after -- too (-- --help: Vitest's help)
+`;
+
+export async function run(argv: string[], context: CliContext): Promise<number> {
+  const { help, vitest } = splitVitestArgs(argv);
+  if (help) {
+    context.stdout(usage);
+    return 0;
+  }
+  return setupAndRunVitest('test', vitest, context, {
+    AUDITBENCH_IMAGES: context.env.AUDITBENCH_IMAGES || defaultImages,
+    AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'smoke',
+  });
+}

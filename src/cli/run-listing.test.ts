@@ -1,0 +1,63 @@
+import { expect, test } from 'vitest';
+import { profiles } from '../../fixtures/plugins/index.ts';
+import { resolveRun } from '../config/runs.ts';
+import { machineFacts, skipReason } from './machine-facts.ts';
+import { expectationChanges, formatListing, listedRun } from './run-listing.ts';
+
+const connectOnly = resolveRun(
+  { id: 'connect-only', plugin: 'server_audit', settings: { server_audit_events: ['CONNECT'] } },
+  profiles.server_audit,
+  null,
+);
+
+test('a run lists its settings, accounts, changed expectations, limit and whether it runs here', () => {
+  const listed = listedRun(connectOnly, profiles.server_audit, null, null);
+  expect(listed.expectedChanges).toMatchObject({ logsSuccessfulQueries: false });
+  const text = formatListing('/ops/auditbench.config.ts', [listed]);
+  expect(text).toContain('connect-only: ');
+  expect(text).toContain("server_audit_events='CONNECT'");
+  expect(text).toContain('accounts        application auditbench_app, checks auditbench_checks');
+  expect(text).toContain(`limit           ${profiles.server_audit.maxOverheadPct}% of baseline TPS`);
+  expect(text).toContain('here            measured');
+  expect(text).toContain('1 run(s) in /ops/auditbench.config.ts');
+});
+
+test('AUDITBENCH_MAX_OVERHEAD_PCT wins over the run’s limit, and a skip says why', () => {
+  const listed = listedRun(connectOnly, profiles.server_audit, 7, 'no Docker here');
+  expect(listed.limitPct).toBe(7);
+  expect(formatListing('c.ts', [listed])).toContain(
+    'here            skipped: no Docker here\n\n1 run(s) in c.ts, 1 skipped',
+  );
+});
+
+test('a custom profile has no base to differ from', () => {
+  expect(expectationChanges(null, profiles.server_audit.expected)).toEqual({});
+});
+
+const mariadb = {
+  target: 'local' as const,
+  binary: { path: '/usr/sbin/mariadbd', flavor: 'mariadb' as const, version: '10.11.19-MariaDB' },
+  libraries: { names: new Set(['server_audit.so']), dirs: ['/usr/lib/mysql/plugin'] },
+  docker: null,
+};
+
+test.for([
+  ['server_audit', null],
+  ['general_log', null],
+  ['null_audit', 'is for mysql servers, /usr/sbin/mariadbd is mariadb'],
+  [
+    'mcafee_audit',
+    'libaudit_plugin.so is not in /usr/lib/mysql/plugin: supply it with AUDITBENCH_PLUGIN_DIR',
+  ],
+] as const)('%s on a MariaDB without extra libraries: %s', ([name, reason]) => {
+  const why = skipReason(profiles[name], mariadb);
+  if (reason === null) expect(why).toBeNull();
+  else expect(why).toContain(reason);
+});
+
+test('no Docker skips every run of the container target; the external target is not asked', async () => {
+  const noDocker = { ...mariadb, binary: null, docker: { ok: false as const, problem: 'no Docker here' } };
+  expect(skipReason(profiles.server_audit, noDocker)).toBe('no Docker here');
+  const external = await machineFacts({ target: 'external' } as Parameters<typeof machineFacts>[0]);
+  expect(skipReason(profiles.mcafee_audit, external)).toBeNull();
+});

@@ -1,0 +1,88 @@
+import type { ResolvedRun } from '../config/runs.ts';
+import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
+
+/** One configured run as `auditbench list` shows it: resolved, and whether this machine would skip it. */
+export interface ListedRun {
+  id: string;
+  title: string;
+  plugin: string;
+  settings: Record<string, string>;
+  startupOptions: Record<string, string>;
+  optionFile: { path: string; sha256: string; ignored: string[] } | null;
+  accounts: { application: string; checks: string };
+  /** Expectations this run changes from its profile's (derived from its settings or given in `expected`). */
+  expectedChanges: Partial<PluginExpectations>;
+  limitPct: number;
+  /** Why this machine would skip the run, or null when it would be measured. */
+  skipped: string | null;
+}
+
+/** The expectations that differ from the base profile's, compared entry by entry. */
+export function expectationChanges(
+  base: PluginExpectations | null,
+  resolved: PluginExpectations,
+): Partial<PluginExpectations> {
+  if (!base) return {};
+  const changes: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(resolved)) {
+    if (JSON.stringify(value) !== JSON.stringify(base[key as keyof PluginExpectations])) changes[key] = value;
+  }
+  return changes as Partial<PluginExpectations>;
+}
+
+export function listedRun(
+  run: ResolvedRun,
+  base: PluginProfile | null,
+  limitOverridePct: number | null,
+  skipped: string | null,
+): ListedRun {
+  return {
+    id: run.id,
+    title: run.title,
+    plugin: run.profile.name,
+    settings: run.settings,
+    startupOptions: run.startupOptions,
+    optionFile: run.optionFile,
+    accounts: run.traffic.accounts,
+    expectedChanges: expectationChanges(base?.expected ?? null, run.profile.expected),
+    limitPct: limitOverridePct ?? run.maxOverheadPct,
+    skipped,
+  };
+}
+
+const pairs = (values: Record<string, string>): string =>
+  Object.keys(values).length === 0
+    ? 'none'
+    : Object.entries(values)
+        .map(([k, v]) => `${k}=${v}`)
+        .join(', ');
+
+/** The text `auditbench list` prints: a block per run. */
+export function formatListing(configPath: string, runs: ListedRun[]): string {
+  const blocks = runs.map((run) => {
+    const lines = [
+      `${run.id}: ${run.title}`,
+      `  plugin          ${run.plugin}`,
+      `  settings        ${pairs(run.settings)}`,
+      `  startup options ${pairs(run.startupOptions)}`,
+    ];
+    if (run.optionFile) {
+      const ignored =
+        run.optionFile.ignored.length > 0 ? `; ignored: ${run.optionFile.ignored.join('; ')}` : '';
+      lines.push(
+        `  option file     ${run.optionFile.path} (sha256 ${run.optionFile.sha256.slice(0, 12)})${ignored}`,
+      );
+    }
+    lines.push(`  accounts        application ${run.accounts.application}, checks ${run.accounts.checks}`);
+    const changes = Object.entries(run.expectedChanges);
+    if (changes.length > 0) {
+      lines.push(`  expected        ${changes.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}`);
+    }
+    lines.push(`  limit           ${run.limitPct}% of baseline TPS`);
+    lines.push(`  here            ${run.skipped ? `skipped: ${run.skipped}` : 'measured'}`);
+    return lines.join('\n');
+  });
+  const skipped = runs.filter((run) => run.skipped).length;
+  const total = `${runs.length} run(s) in ${configPath}${skipped > 0 ? `, ${skipped} skipped on this machine` : ''}`;
+  return `${[...blocks, total].join('\n\n')}\n`;
+}

@@ -1,0 +1,55 @@
+import { parseArgs } from 'node:util';
+import { execa } from 'execa';
+import type { CliContext } from './context.ts';
+import { userEnv } from './user-paths.ts';
+
+/**
+ * Splits a bench/test command line: `--help` before any `--` is ours, everything else goes to Vitest as given
+ * (a `--` separator is dropped, so `auditbench test -- --help` shows Vitest's help).
+ */
+export function splitVitestArgs(argv: string[]): { help: boolean; vitest: string[] } {
+  const end = argv.indexOf('--');
+  const own = end === -1 ? argv : argv.slice(0, end);
+  const { values } = parseArgs({
+    args: own,
+    options: { help: { type: 'boolean', short: 'h' } },
+    strict: false,
+    allowPositionals: true,
+  });
+  const passed = own.filter((arg) => arg !== '--help' && arg !== '-h');
+  return { help: values.help === true, vitest: end === -1 ? passed : [...passed, ...argv.slice(end + 1)] };
+}
+
+/** Environment both commands set: no Ryuk (its image needs a registry), published ports on localhost. */
+function harnessEnv(context: CliContext): Record<string, string | undefined> {
+  const env = userEnv(context);
+  env.TESTCONTAINERS_RYUK_DISABLED ??= 'true';
+  env.TESTCONTAINERS_HOST_OVERRIDE ??= 'localhost';
+  return env;
+}
+
+/** Installs what is missing (scripts/setup.sh), finds the McAfee AUDIT build, then runs Vitest in the package. */
+export async function setupAndRunVitest(
+  setupFor: 'bench' | 'test',
+  vitestArgs: string[],
+  context: CliContext,
+  extraEnv: Record<string, string>,
+): Promise<number> {
+  const env = { ...harnessEnv(context), ...extraEnv };
+  const inPackage = { cwd: context.packageDir, env, extendEnv: false, reject: false } as const;
+  const setup = await execa('scripts/setup.sh', [], {
+    ...inPackage,
+    env: { ...env, AUDITBENCH_SETUP_FOR: setupFor },
+    stdio: 'inherit',
+  });
+  if (setup.exitCode !== 0) return setup.exitCode ?? 1;
+  // Local servers get the library setup built for this server unless AUDITBENCH_PLUGIN_DIR names a folder of yours.
+  const built = await execa('scripts/plugins/build-mcafee-audit.sh', ['--print-dir'], inPackage);
+  if (built.exitCode === 0 && built.stdout.trim()) env.AUDITBENCH_BUILT_PLUGIN_DIR = built.stdout.trim();
+  const vitest = await execa('vitest', ['run', ...vitestArgs], {
+    ...inPackage,
+    preferLocal: true,
+    stdio: 'inherit',
+  });
+  return vitest.exitCode ?? 1;
+}
