@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { Step } from '../plugins/steps.ts';
+import { unauditedTrafficLine } from '../plugins/user-filter.ts';
 import type { OptionFileReference, RunConfig } from './define-config.ts';
 import { type MeasuredTraffic, mergeMeasuredTraffic } from './measured-traffic.ts';
 import { type OptionFileSettings, parseOptionFile } from './option-file.ts';
@@ -21,6 +22,16 @@ export interface ResolvedRun {
   maxOverheadPct: number;
   /** What the measurement sends: accounts, added rates, the DBA's script (configuration's `traffic`, then the run's). */
   traffic: MeasuredTraffic;
+  /**
+   * Whose events the plugin logs under the run's settings (its user filter, e.g. `server_audit_incl_users=app`), and
+   * the one line that fails the run when the filter audits none of the measured traffic's accounts; null when the
+   * plugin has no user filter set.
+   */
+  userFilter: {
+    setting: string;
+    audited: { application: boolean; checks: boolean };
+    refusal: string | null;
+  } | null;
 }
 
 /** A loaded option file: its path as given, its text (hashed into the run's configuration) and what it holds. */
@@ -84,7 +95,8 @@ export function resolveRun(
   );
   const settings = { ...defaults, ...toSqlLiterals(run.settings ?? {}) };
   const plain = plainValues(defaults, startup, run.settings ?? {});
-  const derived = base.expectationsFor?.(plain) ?? {};
+  const derived = base.expectationsFor?.(plain, traffic) ?? {};
+  const filter = base.userFilter?.(plain) ?? null;
   const override: Partial<PluginExpectations> = { ...derived, ...run.expected };
   const startupOptions = toCnfOptions(startup);
   const configureStartup: Step[] =
@@ -113,6 +125,14 @@ export function resolveRun(
       : null,
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
     traffic,
+    userFilter: filter && {
+      setting: filter.setting,
+      audited: {
+        application: filter.audits(traffic.accounts.application),
+        checks: filter.audits(traffic.accounts.checks),
+      },
+      refusal: unauditedTrafficLine(filter, traffic),
+    },
   };
 }
 

@@ -1,7 +1,9 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Json, LifecycleCheck } from '../../results/lifecycle-check.ts';
+import type { AccountSession } from '../../servers/account-session.ts';
 import { SqlError } from '../../servers/sql-session.ts';
 import type { StartedServer } from '../../servers/started-server.ts';
+import { sysbenchDatabase } from '../../workload/sysbench-args.ts';
 import type { PluginExpectations, PluginProfile } from '../profile.ts';
 import { pluginStatus, readVariables } from '../server-state.ts';
 
@@ -15,6 +17,17 @@ export interface LifecycleContext {
   marker: string;
   /** The plugin's variables right after install, filled by the install check. */
   defaults: Record<string, string>;
+  /**
+   * The checks' own account: every statement a check then looks for in the log is sent as it. Installing, SET
+   * GLOBAL, restarts and reading variables or status go through `server` (root): they need admin privileges.
+   */
+  checks: AccountSession;
+  /** The traffic's application account: the rotation check fills the log as it when the checks' is not audited. */
+  application: AccountSession;
+  /** Whether the run's user filter audits each account (both true without a filter). */
+  audited: { application: boolean; checks: boolean };
+  /** The one line that fails the run when its user filter audits none of the measured traffic; null otherwise. */
+  refusal: string | null;
 }
 
 export interface LifecycleStep {
@@ -34,9 +47,9 @@ export function check(name: string, expected: Json, observed: Json, details?: Js
 }
 
 /** Runs a statement that is meant to fail and returns the server's errno. */
-export async function failingQuery(server: StartedServer, sql: string): Promise<number> {
+export async function failingQuery(session: Pick<AccountSession, 'query'>, sql: string): Promise<number> {
   try {
-    await server.query(sql);
+    await session.query(sql);
   } catch (error) {
     if (error instanceof SqlError) return error.errno;
     throw error;
@@ -63,16 +76,35 @@ export async function presence(server: StartedServer, profile: PluginProfile): P
 export const notApplicable = (name: string, why: string, details?: Record<string, Json>): LifecycleCheck =>
   check(name, 'not applicable', 'not applicable', { why, ...details });
 
+/** A table no check creates, in the one database the checks' account may read: the server answers 1146, not 1142. */
+export const missingTable = (ctx: LifecycleContext, suffix: string): string =>
+  `${sysbenchDatabase}.${ctx.marker}_${suffix}`;
+
 /**
  * Runs a statement the profile's log records and returns the text to look for: a plain SELECT, or a SELECT from a
- * missing table for a plugin that logs only failures. `padding` makes the record larger (rotation).
+ * missing table for a plugin that logs only failures. `padding` makes the record larger (rotation); `as` is the
+ * account that sends it (the checks' by default).
  */
-export async function loggedStatement(ctx: LifecycleContext, tag: string, padding = ''): Promise<string> {
+export async function loggedStatement(
+  ctx: LifecycleContext,
+  tag: string,
+  padding = '',
+  as: AccountSession = ctx.checks,
+): Promise<string> {
   const needle = `${ctx.marker}-${tag}`;
   const select = `SELECT '${needle}${padding}' AS auditbench_marker`;
-  if (ctx.expected.logsSuccessfulQueries) await ctx.server.query(select);
-  else await failingQuery(ctx.server, `${select} FROM mysql.${ctx.marker}_missing`);
+  if (ctx.expected.logsSuccessfulQueries) await as.query(select);
+  else await failingQuery(as, `${select} FROM ${missingTable(ctx, 'missing')}`);
   return needle;
 }
+
+/** What a check's record says of the traffic it sent: which account, which statement(s). */
+export const sentAs = (
+  session: AccountSession,
+  ...statements: string[]
+): { account: string; statements: string[] } => ({
+  account: session.user,
+  statements,
+});
 
 export const toJson = (value: unknown): Json => JSON.parse(JSON.stringify(value ?? null)) as Json;

@@ -1,5 +1,7 @@
+import { type AccountSession, serverSession } from '../../servers/account-session.ts';
 import type { StartedServer } from '../../servers/started-server.ts';
 import { expectationsOn, type PluginProfile } from '../profile.ts';
+import { auditsTraffic } from './audits-traffic.ts';
 import type { LifecycleContext, LifecycleStep } from './context.ts';
 import {
   applySettings,
@@ -10,7 +12,8 @@ import {
   masksPassword,
   parsesCleanly,
 } from './logging-checks.ts';
-import { restart, rotation, uninstall } from './persistence-checks.ts';
+import { restart, uninstall } from './persistence-checks.ts';
+import { rotation } from './rotation-check.ts';
 
 export type { LifecycleContext, LifecycleStep } from './context.ts';
 
@@ -21,6 +24,7 @@ export type { LifecycleContext, LifecycleStep } from './context.ts';
 export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: LifecycleStep[] } = {
   beforeMeasure: [
     install,
+    auditsTraffic,
     applySettings,
     logsQuery,
     failedQueries,
@@ -33,7 +37,31 @@ export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: Lif
   afterMeasure: [uninstall],
 };
 
-export function lifecycleContext(server: StartedServer, profile: PluginProfile): LifecycleContext {
+/** The accounts a lifecycle's statements are sent as, and what the run's user filter makes of them. */
+export interface LifecycleTraffic {
+  checks: AccountSession;
+  application: AccountSession;
+  audited?: { application: boolean; checks: boolean };
+  refusal?: string | null;
+}
+
+/** Without `traffic` (unit tests, the matrix) every statement goes as the server's own admin account. */
+export function lifecycleContext(
+  server: StartedServer,
+  profile: PluginProfile,
+  traffic?: LifecycleTraffic,
+): LifecycleContext {
   const expected = expectationsOn(profile, server.info.flavor);
-  return { server, profile, expected, marker: `ab${Date.now().toString(36)}`, defaults: {} };
+  const admin = serverSession(server);
+  return {
+    server,
+    profile,
+    expected,
+    marker: `ab${Date.now().toString(36)}`,
+    defaults: {},
+    checks: traffic?.checks ?? admin,
+    application: traffic?.application ?? admin,
+    audited: traffic?.audited ?? { application: true, checks: true },
+    refusal: traffic?.refusal ?? null,
+  };
 }

@@ -8,8 +8,10 @@ import {
   check,
   failingQuery,
   type LifecycleStep,
+  missingTable,
   notApplicable,
   presence,
+  sentAs,
   toJson,
 } from './context.ts';
 import { countDuring } from './counters.ts';
@@ -64,7 +66,9 @@ export const logsQuery: LifecycleStep = {
   title: 'enabled, logs a successful query',
   async run(ctx) {
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
-    const query = () => ctx.server.query(`SELECT '${ctx.marker}-ok' AS auditbench_marker`);
+    const statement = `SELECT '${ctx.marker}-ok' AS auditbench_marker`;
+    const query = () => ctx.checks.query(statement);
+    const sent = sentAs(ctx.checks, statement);
     const { log } = ctx.profile;
     if (log.file === null) {
       // Nothing is written: "logs" means the plugin is sent the query's events and counts them.
@@ -73,7 +77,7 @@ export const logsQuery: LifecycleStep = {
         'logs-query',
         ctx.expected.logsSuccessfulQueries,
         (counted.counted ?? 0) > 0,
-        toJson(counted),
+        toJson({ ...sent, ...counted }),
       );
     }
     await query();
@@ -82,7 +86,7 @@ export const logsQuery: LifecycleStep = {
     );
     const hit = events.find((e) => e.queryText.includes(`${ctx.marker}-ok`));
     const observed = hit !== undefined && (hit.errorCode === 0 || hit.errorCode === null);
-    return check('logs-query', ctx.expected.logsSuccessfulQueries, observed, toJson({ event: hit }));
+    return check('logs-query', ctx.expected.logsSuccessfulQueries, observed, toJson({ ...sent, event: hit }));
   },
 };
 
@@ -90,15 +94,20 @@ export const failedQueries: LifecycleStep = {
   id: 'failed-queries',
   title: 'logs failed queries with their error code',
   async run(ctx) {
-    const statements = [`SELEC '${ctx.marker}-syntax'`, `SELECT * FROM mysql.${ctx.marker}_missing_table`];
+    const statements = [
+      `SELEC '${ctx.marker}-syntax'`,
+      `SELECT * FROM ${missingTable(ctx, 'missing_table')}`,
+    ];
     const serverAnswered: number[] = [];
     const fail = async () => {
-      for (const sql of statements) serverAnswered.push(await failingQuery(ctx.server, sql));
+      for (const sql of statements) serverAnswered.push(await failingQuery(ctx.checks, sql));
     };
+    const sent = sentAs(ctx.checks, ...statements);
     const { log } = ctx.profile;
     if (log.file === null) {
       const counted = await countDuring(ctx.server, log, fail);
       return notApplicable('failed-queries', 'writes no record, so no error code', {
+        ...sent,
         serverAnswered,
         counted: toJson(counted),
       });
@@ -110,7 +119,7 @@ export const failedQueries: LifecycleStep = {
     const loggedCodes = [`${ctx.marker}-syntax`, `${ctx.marker}_missing_table`]
       .map((needle) => events.find((e) => e.queryText.includes(needle))?.errorCode)
       .filter((code): code is number => typeof code === 'number' && code !== 0);
-    return check('failed-queries', ctx.expected.failedQueryCodes, loggedCodes, { serverAnswered });
+    return check('failed-queries', ctx.expected.failedQueryCodes, loggedCodes, { ...sent, serverAnswered });
   },
 };
 
@@ -121,14 +130,16 @@ export const masksPassword: LifecycleStep = {
     if (ctx.profile.log.file === null) return notApplicable('masks-password', 'writes no statement text');
     const secret = `${ctx.marker}-Secret`;
     const create = `CREATE USER '${ctx.marker}'@'localhost' IDENTIFIED BY '${secret}'`;
-    await ctx.server.query(create);
+    const drop = `DROP USER '${ctx.marker}'@'localhost'`;
+    await ctx.checks.query(create);
     // The same statement again fails (1396), so a plugin that logs only failures shows what it does with the secret.
-    const duplicateAnswered = await failingQuery(ctx.server, create);
-    await ctx.server.query(`DROP USER '${ctx.marker}'@'localhost'`);
+    const duplicateAnswered = await failingQuery(ctx.checks, create);
+    await ctx.checks.query(drop);
     // The last of them a plugin records: the DROP where successes are logged, else the failed CREATE.
     const last = (e: AuditEvent) =>
       e.queryText.includes(ctx.marker) &&
       (/DROP USER/i.test(e.queryText) || (/CREATE USER/i.test(e.queryText) && Boolean(e.errorCode)));
+    // Where nothing of the checks' account is logged, the wait runs out and the log has no line: 'not logged'.
     await waitForEvents(ctx.server, ctx.profile, (evs) => evs.some(last));
     const text = await readLogText(ctx.server, ctx.profile);
     const line = text.split('\n').find((l) => /CREATE USER/i.test(l) && l.includes(ctx.marker)) ?? null;
@@ -139,7 +150,13 @@ export const masksPassword: LifecycleStep = {
         : ctx.expected.masksPasswords
           ? 'masked'
           : 'plain text';
-    return check('masks-password', wanted, observed, { logged: line, duplicateAnswered });
+    const sent = sentAs(
+      ctx.checks,
+      create.replace(secret, '<secret>'),
+      create.replace(secret, '<secret>'),
+      drop,
+    );
+    return check('masks-password', wanted, observed, { ...sent, logged: line, duplicateAnswered });
   },
 };
 
@@ -167,10 +184,15 @@ export const disabledIsSilent: LifecycleStep = {
   title: 'disabled, logs nothing more',
   async run(ctx) {
     await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
+    const [select, failing] = [
+      `SELECT '${ctx.marker}-off' AS auditbench_marker`,
+      `SELECT * FROM ${missingTable(ctx, 'missing_while_off')}`,
+    ];
     const statements = async () => {
-      await ctx.server.query(`SELECT '${ctx.marker}-off' AS auditbench_marker`);
-      await failingQuery(ctx.server, `SELECT * FROM mysql.${ctx.marker}_missing_while_off`);
+      await ctx.checks.query(select);
+      await failingQuery(ctx.checks, failing);
     };
+    const sent = sentAs(ctx.checks, select, failing);
     const { log } = ctx.profile;
     if (log.file === null) {
       // An unloaded plugin has no counter left: it counts nothing.
@@ -179,12 +201,12 @@ export const disabledIsSilent: LifecycleStep = {
         'disabled-silent',
         0,
         counted.counted ?? 0,
-        toJson({ ...counted, loaded: counted.counted !== null }),
+        toJson({ ...sent, ...counted, loaded: counted.counted !== null }),
       );
     }
     const before = totalBytes(await listLogFiles(ctx.server, ctx.profile));
     await statements();
     const after = totalBytes(await listLogFiles(ctx.server, ctx.profile));
-    return check('disabled-silent', 0, after - before, { bytesBefore: before, bytesAfter: after });
+    return check('disabled-silent', 0, after - before, { ...sent, bytesBefore: before, bytesAfter: after });
   },
 };

@@ -1,5 +1,4 @@
-import { totalBytes } from '../log-files.ts';
-import { listLogFiles, readLogText } from '../log-reader.ts';
+import { readLogText } from '../log-reader.ts';
 import { readVariables, variableDiff } from '../server-state.ts';
 import { runSteps, type StepOutcome } from '../steps.ts';
 import {
@@ -10,64 +9,10 @@ import {
   loggedStatement,
   notApplicable,
   presence,
+  sentAs,
   toJson,
 } from './context.ts';
 import { countDuring } from './counters.ts';
-
-const rotateSizeBytes = 16_384;
-const rotations = 3;
-// One logged statement below is ~0.9 KB; a file may pass the size limit by one record before it rotates. Records stay
-// under 1023 bytes: MariaDB's file logger (sql_errlog) cuts longer ones there, newline included (logger_vprintf()'s
-// 1 KB buffer in mysys/file_logger.c; live on 10.11), which would test truncation rather than rotation.
-const payload = 'x'.repeat(700);
-const recordSlackBytes = 2_048;
-
-export const rotation: LifecycleStep = {
-  id: 'rotation',
-  title: `rotates by size into .1..${rotations} and stays bounded`,
-  async run(ctx) {
-    if (ctx.profile.log.file === null) return notApplicable('rotation', 'writes no file');
-    if (!ctx.expected.logsSuccessfulQueries && ctx.expected.failedQueryCodes.length === 0) {
-      return notApplicable(
-        'rotation',
-        'this configuration logs no statement, so the check cannot fill the log',
-      );
-    }
-    const settings = ctx.profile.log.rotation;
-    const sizeBytes = Math.max(settings?.minSizeBytes ?? 0, rotateSizeBytes);
-    if (settings)
-      await runSteps(ctx.server, settings.configure(sizeBytes, rotations), 'Configuring rotation');
-    await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
-    const statements = Math.ceil(((rotations + 3) * sizeBytes) / payload.length);
-    for (let i = 0; i < statements; i++) await loggedStatement(ctx, `rot-${i}-`, payload);
-    await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
-
-    const files = await listLogFiles(ctx.server, ctx.profile);
-    if (settings?.restore) await runSteps(ctx.server, settings.restore, 'Restoring rotation');
-    const rotated = files
-      .map((f) => f.generation)
-      .filter((g) => g > 0)
-      .sort((a, b) => a - b);
-    const boundBytes = (rotations + 1) * (sizeBytes + recordSlackBytes);
-    const totalOnDisk = totalBytes(files);
-    const expected = ctx.expected.rotates
-      ? { rotatedFiles: Array.from({ length: rotations }, (_, i) => i + 1), withinBound: true }
-      : { rotatedFiles: [], withinBound: false };
-    return check(
-      'rotation',
-      expected,
-      { rotatedFiles: rotated, withinBound: totalOnDisk <= boundBytes },
-      toJson({
-        rotateSizeBytes: sizeBytes,
-        rotations,
-        bytesWritten: statements * payload.length,
-        totalBytesOnDisk: totalOnDisk,
-        boundBytes,
-        files: files.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes })),
-      }),
-    );
-  },
-};
 
 export const restart: LifecycleStep = {
   id: 'restart',
@@ -98,7 +43,7 @@ export const restart: LifecycleStep = {
   },
 };
 
-/** Whether a statement run now still reaches the plugin's log (or its counters). */
+/** Whether a statement the checks' account runs now still reaches the plugin's log (or its counters). */
 async function stillLogs(ctx: LifecycleContext): Promise<boolean> {
   const { log } = ctx.profile;
   if (log.file === null) {
@@ -158,7 +103,14 @@ export const uninstall: LifecycleStep = {
       'uninstall',
       wanted,
       observed,
-      toJson({ answers, statusAfter, statusAfterRestart, restartError, crash }),
+      toJson({
+        ...sentAs(ctx.checks, `SELECT '${ctx.marker}-after-uninstall' AS auditbench_marker`),
+        answers,
+        statusAfter,
+        statusAfterRestart,
+        restartError,
+        crash,
+      }),
     );
   },
 };

@@ -1,0 +1,116 @@
+import type { LogFile } from '../log-files.ts';
+import { totalBytes } from '../log-files.ts';
+import { listLogFiles } from '../log-reader.ts';
+import { runSteps } from '../steps.ts';
+import { check, type LifecycleStep, loggedStatement, notApplicable, toJson } from './context.ts';
+
+const rotateSizeBytes = 16_384;
+const rotations = 3;
+// Records stay under 1023 bytes: MariaDB's file logger (sql_errlog) cuts longer ones there, newline included
+// (logger_vprintf()'s 1 KB buffer in mysys/file_logger.c; live on 10.11), which would test truncation, not rotation.
+const payload = 'x'.repeat(700);
+// A file may pass the size limit by one record before it rotates.
+const recordSlackBytes = 2_048;
+// Statements between two listings of the log files.
+const batch = 8;
+/** Where writing stops whatever the plugin did: enough log for rotations + 2 rotations, a minute, a statement cap. */
+const limits = { bytes: (rotations + 3) * rotateSizeBytes, ms: 60_000, statements: 20_000 };
+
+/**
+ * Follows a log through rotations from its listings: each new identity of the current file is one rotation, and the
+ * bytes written are the largest size seen of every file, so a rotated or dropped file still counts.
+ */
+export interface RotationProgress {
+  rotationsSeen: number;
+  loggedBytes: number;
+}
+
+export function trackRotation(): { see(files: LogFile[]): RotationProgress } {
+  const sizes = new Map<string, number>();
+  const currents = new Set<string>();
+  return {
+    see(files) {
+      for (const f of files) sizes.set(f.fileId, Math.max(sizes.get(f.fileId) ?? 0, f.sizeBytes));
+      const current = files.find((f) => f.generation === 0);
+      if (current) currents.add(current.fileId);
+      const loggedBytes = [...sizes.values()].reduce((a, b) => a + b, 0);
+      return { rotationsSeen: Math.max(0, currents.size - 1), loggedBytes };
+    },
+  };
+}
+
+/** Writing stops once the configured rotations and one more happened (the oldest must go), or at a limit. */
+export const rotationDone = (p: RotationProgress, sizeBytes: number, statements: number, elapsedMs: number) =>
+  p.rotationsSeen > rotations ||
+  p.loggedBytes >= (limits.bytes / rotateSizeBytes) * sizeBytes ||
+  statements >= limits.statements ||
+  elapsedMs >= limits.ms;
+
+/**
+ * Rotation by size: the check writes logged statements until the plugin has rotated `rotations` + 1 times, however
+ * long each record is (server_audit_query_log_limit may cut it), bounded in log bytes, time and statements.
+ */
+export const rotation: LifecycleStep = {
+  id: 'rotation',
+  title: `rotates by size into .1..${rotations} and stays bounded`,
+  async run(ctx) {
+    if (ctx.profile.log.file === null) return notApplicable('rotation', 'writes no file');
+    if (!ctx.audited.checks) {
+      return notApplicable('rotation', `the run's user filter does not audit the checks' account`, {
+        account: ctx.checks.user,
+      });
+    }
+    if (!ctx.expected.logsSuccessfulQueries && ctx.expected.failedQueryCodes.length === 0) {
+      return notApplicable(
+        'rotation',
+        'this configuration logs no statement, so the check cannot fill the log',
+      );
+    }
+    const settings = ctx.profile.log.rotation;
+    const sizeBytes = Math.max(settings?.minSizeBytes ?? 0, rotateSizeBytes);
+    if (settings)
+      await runSteps(ctx.server, settings.configure(sizeBytes, rotations), 'Configuring rotation');
+    await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
+    const tracker = trackRotation();
+    const started = Date.now();
+    let statements = 0;
+    let progress = tracker.see(await listLogFiles(ctx.server, ctx.profile));
+    let example = '';
+    while (!rotationDone(progress, sizeBytes, statements, Date.now() - started)) {
+      for (let i = 0; i < batch; i++) example = await loggedStatement(ctx, `rot-${statements++}-`, payload);
+      progress = tracker.see(await listLogFiles(ctx.server, ctx.profile));
+    }
+    await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
+
+    const files = await listLogFiles(ctx.server, ctx.profile);
+    if (settings?.restore) await runSteps(ctx.server, settings.restore, 'Restoring rotation');
+    const rotated = files
+      .map((f) => f.generation)
+      .filter((g) => g > 0)
+      .sort((a, b) => a - b);
+    const boundBytes = (rotations + 1) * (sizeBytes + recordSlackBytes);
+    const totalOnDisk = totalBytes(files);
+    const expected = ctx.expected.rotates
+      ? { rotatedFiles: Array.from({ length: rotations }, (_, i) => i + 1), withinBound: true }
+      : { rotatedFiles: [], withinBound: false };
+    return check(
+      'rotation',
+      expected,
+      { rotatedFiles: rotated, withinBound: totalOnDisk <= boundBytes },
+      toJson({
+        account: ctx.checks.user,
+        // loggedStatement's SELECT of the marker and the padding (FROM a missing table where only failures are logged).
+        statement: `SELECT '${example}<${payload.length} × x>' AS auditbench_marker`,
+        rotateSizeBytes: sizeBytes,
+        rotations,
+        rotationsSeen: progress.rotationsSeen,
+        statementsSent: statements,
+        loggedBytes: progress.loggedBytes,
+        writtenForMs: Date.now() - started,
+        totalBytesOnDisk: totalOnDisk,
+        boundBytes,
+        files: files.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes })),
+      }),
+    );
+  },
+};
