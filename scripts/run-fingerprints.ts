@@ -18,13 +18,18 @@ async function main(): Promise<void> {
     return;
   }
   const { loadRuns } = await import(pathToFileURL(loader).href);
+  // The loader takes the registry as a parameter since issue 20; an older checkout's loader ignores it.
+  const registryFile = path.join(root, 'fixtures/plugins/index.ts');
+  const registry = (await present(registryFile))
+    ? (await import(pathToFileURL(registryFile).href)).profiles
+    : undefined;
   const { configHash } = await import(pathToFileURL(path.join(root, 'src/history/config-hash.ts')).href);
   const runs: {
     id: string;
     profile: unknown;
     optionFile: { sha256: string } | null;
     maxOverheadPct: number;
-  }[] = await loadRuns({ configPath: path.resolve(root, configPath), runIds: null });
+  }[] = await loadRuns({ configPath: path.resolve(root, configPath), runIds: null }, registry);
   const fingerprints = Object.fromEntries(
     runs.map((run) => [
       run.id,

@@ -7,6 +7,7 @@ import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
 import { smokeSizes } from '../src/completeness/setup.ts';
 import { loadConfig } from '../src/config/env.ts';
+import { profiles } from '../fixtures/plugins/index.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { configHash } from '../src/history/config-hash.ts';
@@ -111,4 +112,4 @@ function completenessSuite(run: ResolvedRun): void {
   });
 }
 
-for (const run of await loadRuns(config)) completenessSuite(run);
+for (const run of await loadRuns(config, profiles)) completenessSuite(run);

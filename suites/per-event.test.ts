@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
+import { profiles } from '../fixtures/plugins/index.ts';
 import { loadRuns, loadTraffic } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { configHash } from '../src/history/config-hash.ts';
@@ -20,7 +21,7 @@ import type { StartedServer } from '../src/servers/started-server.ts';
 // every configured run this server can try (CI: server_audit, SQL_ERROR_LOG, the general log), about a minute each on
 // smoke. Records carry the run's id, so the report puts them beside that run's sysbench figure for the cross-check.
 const config = loadConfig();
-const runs = await loadRuns(config);
+const runs = await loadRuns(config, profiles);
 const plan = perEventPlans[config.workload];
 // AUDITBENCH_TRAFFIC, else the configuration file's `traffic`, else the illustrative default.
 const traffic: Traffic = await loadTraffic(config);

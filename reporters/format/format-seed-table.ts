@@ -1,23 +1,17 @@
 import Table from 'cli-table3';
-import { mcafeeAudit } from '../../fixtures/plugins/mcafee-audit.ts';
-import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
-import type { PluginProfile } from '../../src/plugins/profile.ts';
+import { profiles } from '../../fixtures/plugins/index.ts';
+import type { PluginProfile, ProfileRegistry, SeedPluginReference } from '../../src/plugins/profile.ts';
 import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { runLabel, serverLabel, uninstallRestarts, wrapText } from './format-summary.ts';
-import { type SeedPluginReference, seedReference } from './seed-reference.ts';
+import { seedReference } from './seed-reference.ts';
 
-/** The seed's two plugins, in the seed's order, with what this run and the seed each say about them. */
-const SEED_PLUGINS: { profile: PluginProfile; seed: SeedPluginReference }[] = [
-  { profile: mcafeeAudit, seed: seedReference.plugins.AUDIT },
-  { profile: serverAudit, seed: seedReference.plugins.SERVER_AUDIT },
-];
-
-const FORMAT_NAMES: Record<string, string> = {
-  server_audit: 'CSV text, a line per event',
-  mcafee_json: 'JSON, an object per line',
-};
+/** The plugins the seed measured (those whose profile carries its figures), in the seed's order. */
+const seedPlugins = (registry: ProfileRegistry): { profile: PluginProfile; seed: SeedPluginReference }[] =>
+  Object.values(registry)
+    .flatMap((profile) => (profile.seed ? [{ profile, seed: profile.seed }] : []))
+    .sort((a, b) => a.seed.column - b.seed.column);
 
 export const SEED_ROWS = [
   'TPS without a plugin',
@@ -83,7 +77,6 @@ function uninstallCell(r: PluginResult, profile: PluginProfile): string {
 }
 
 function runColumn(r: PluginResult, profile: PluginProfile): SeedTableColumn {
-  const format = profile.log.format;
   return {
     kind: 'run',
     heading: runLabel(r),
@@ -94,7 +87,7 @@ function runColumn(r: PluginResult, profile: PluginProfile): SeedTableColumn {
       lossCell(r),
       fixed(r.logBytesPerTxn, 0),
       fixed(r.measurement?.logMbPerMin),
-      format === null ? 'none' : (FORMAT_NAMES[format] ?? format),
+      profile.log.format === null ? 'none' : (profile.log.formatName ?? profile.log.format),
       rotationCell(r),
       failedCell(r),
       uninstallCell(r, profile),
@@ -162,8 +155,11 @@ export function lifecycleFindings(r: PluginResult): string[] {
  * The seed's comparison in its own shape, one column per result of server_audit or McAfee AUDIT and the seed's
  * figures beside each plugin's; null unless at least one of them was measured in this run.
  */
-export function seedTable(results: readonly PluginResult[]): SeedTable | null {
-  const picked = SEED_PLUGINS.map((p) => ({
+export function seedTable(
+  results: readonly PluginResult[],
+  registry: ProfileRegistry = profiles,
+): SeedTable | null {
+  const picked = seedPlugins(registry).map((p) => ({
     ...p,
     runs: results.filter((r) => r.plugin === p.profile.name),
   }));

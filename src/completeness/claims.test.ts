@@ -1,8 +1,9 @@
 import { expect, test } from 'vitest';
 import { generalLog } from '../../fixtures/plugins/general-log.ts';
 import { nullAudit } from '../../fixtures/plugins/null-audit.ts';
+import { serverAuditClaims } from '../../fixtures/plugins/server-audit.ts';
 import { sqlErrorLog } from '../../fixtures/plugins/sql-error-log.ts';
-import { completenessSetupFor, serverAuditClaims } from './claims.ts';
+import { completenessSetupFor } from './claims.ts';
 
 test.for([
   [

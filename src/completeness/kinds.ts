@@ -1,18 +1,12 @@
+import type { Claim, Claims, EventKind } from '../plugins/completeness-claims.ts';
 import type { PluginExpectations } from '../plugins/profile.ts';
 
-/** The events the marker workload can tell apart, each carrying its own marker. */
-export const eventKinds = ['read', 'write', 'failed', 'ddl', 'connect', 'failedLogin'] as const;
-export type EventKind = (typeof eventKinds)[number];
+// The kinds and claims are part of a profile (profile.completeness), so their types live beside it in src/plugins.
+export { type Claim, type Claims, type EventKind, eventKinds } from '../plugins/completeness-claims.ts';
+
 /** Kinds issued as one SQL statement with the marker in a comment. */
 export type StatementKind = Extract<EventKind, 'read' | 'write' | 'failed' | 'ddl'>;
 export const statementKinds: StatementKind[] = ['read', 'write', 'failed', 'ddl'];
-
-/**
- * What the configuration says about a kind: each marker exactly once (`logged`), none (`absent`), or not judged
- * (`unchecked`: the profile says nothing about it).
- */
-export type Claim = 'logged' | 'absent' | 'unchecked';
-export type Claims = Record<EventKind, Claim>;
 
 /**
  * Claims that follow from the profile's expectations alone: successful statements when it logs successful queries,

@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
+import { profiles } from '../../fixtures/plugins/index.ts';
 import { loadRuns, loadTraffic } from './load-runs.ts';
 
 let dir = '';
@@ -27,10 +28,10 @@ test('a configuration outside the repository resolves its runs and option files'
     'ok.config.ts',
     `[{ plugin: 'server_audit' }, { id: 'connect', plugin: 'server_audit', cnf: fromCnf('audit.cnf') }]`,
   );
-  const runs = await loadRuns({ configPath: file, runIds: null });
+  const runs = await loadRuns({ configPath: file, runIds: null }, profiles);
   expect(runs.map((r) => r.id)).toEqual(['server_audit', 'connect']);
   expect(runs[1]?.startupOptions).toEqual({ 'loose-server_audit_events': 'CONNECT' });
-  const only = await loadRuns({ configPath: file, runIds: ['connect'] });
+  const only = await loadRuns({ configPath: file, runIds: ['connect'] }, profiles);
   expect(only.map((r) => r.id)).toEqual(['connect']);
 });
 
@@ -67,7 +68,7 @@ test.for([
   ],
 ] as [string, string, string][])('%s is one line naming the field', async ([name, runs, message]) => {
   const file = await write(`${name.replaceAll(' ', '-')}.config.ts`, runs);
-  const error = await loadRuns({ configPath: file, runIds: null }).then(
+  const error = await loadRuns({ configPath: file, runIds: null }, profiles).then(
     () => null,
     (e: Error) => e,
   );
@@ -76,11 +77,11 @@ test.for([
 });
 
 test('a missing file, or a run id the file lacks, stops the run', async () => {
-  await expect(loadRuns({ configPath: path.join(dir, 'none.ts'), runIds: null })).rejects.toThrow(
+  await expect(loadRuns({ configPath: path.join(dir, 'none.ts'), runIds: null }, profiles)).rejects.toThrow(
     /AUDITBENCH_CONFIG: no configuration file at .*none\.ts/,
   );
   const file = await write('one.config.ts', `[{ plugin: 'general_log' }]`);
-  await expect(loadRuns({ configPath: file, runIds: ['server_audit'] })).rejects.toThrow(
+  await expect(loadRuns({ configPath: file, runIds: ['server_audit'] }, profiles)).rejects.toThrow(
     'AUDITBENCH_RUNS names server_audit, which one.config.ts does not declare; its runs are general_log',
   );
 });

@@ -3,8 +3,7 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import { type ProfileName, profileNames, profiles } from '../../fixtures/plugins/index.ts';
-import type { PluginProfile } from '../plugins/profile.ts';
+import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
 import { defaultTraffic } from '../projection/default-traffic.ts';
 import { parseTraffic, type Traffic, trafficSchema } from '../projection/traffic.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
@@ -38,40 +37,44 @@ const customProfile = z.looseObject({
   log: z.looseObject({}),
   maxOverheadPct: overheadLimitPct,
 });
-const runSchema = z.strictObject({
-  id: z.string().regex(RUN_ID, 'must be 1–64 lowercase letters, digits, . _ or -').optional(),
-  title: z.string().trim().min(1).optional(),
-  plugin: z.unknown().transform((plugin, ctx) => {
-    if (typeof plugin === 'string') {
-      const key = plugin.trim().toLowerCase();
-      if ((profileNames as string[]).includes(key)) return key as ProfileName;
+/** A run's fields; `plugin` names one of `builtIn` (null: any name, when only the traffic is read) or is a profile. */
+const runSchemaFor = (builtIn: readonly string[] | null) =>
+  z.strictObject({
+    id: z.string().regex(RUN_ID, 'must be 1–64 lowercase letters, digits, . _ or -').optional(),
+    title: z.string().trim().min(1).optional(),
+    plugin: z.unknown().transform((plugin, ctx) => {
+      if (typeof plugin === 'string') {
+        const key = plugin.trim().toLowerCase();
+        if (builtIn === null || builtIn.includes(key)) return key;
+        ctx.addIssue({
+          code: 'custom',
+          message: `is not a built-in profile: use one of ${builtIn.join(', ')}`,
+        });
+        return z.NEVER;
+      }
+      const custom = customProfile.safeParse(plugin);
+      if (custom.success) return custom.data;
+      const issue = custom.error.issues[0];
       ctx.addIssue({
         code: 'custom',
-        message: `is not a built-in profile: use one of ${profileNames.join(', ')}`,
+        message: `must be a built-in profile's name or a profile object (${issue?.path.join('.') || 'it'}: ${issue?.message})`,
       });
       return z.NEVER;
-    }
-    const custom = customProfile.safeParse(plugin);
-    if (custom.success) return custom.data;
-    const issue = custom.error.issues[0];
-    ctx.addIssue({
-      code: 'custom',
-      message: `must be a built-in profile's name or a profile object (${issue?.path.join('.') || 'it'}: ${issue?.message})`,
-    });
-    return z.NEVER;
-  }),
-  settings: settings.optional(),
-  startupOptions: settings.optional(),
-  cnf: z.strictObject({ kind: z.literal('option-file'), path: z.string().min(1) }).optional(),
-  expected: z.looseObject({}).optional(),
-  maxOverheadPct: overheadLimitPct.optional(),
-  traffic: measuredTrafficSchema.optional(),
-});
+    }),
+    settings: settings.optional(),
+    startupOptions: settings.optional(),
+    cnf: z.strictObject({ kind: z.literal('option-file'), path: z.string().min(1) }).optional(),
+    expected: z.looseObject({}).optional(),
+    maxOverheadPct: overheadLimitPct.optional(),
+    traffic: measuredTrafficSchema.optional(),
+  });
 const projectionKeys = Object.keys(trafficSchema.shape) as (keyof Traffic)[];
-const configSchema = z.strictObject({
-  runs: z.array(runSchema).min(1, 'must declare at least one run'),
-  traffic: trafficSchema.partial().extend(measuredTrafficSchema.shape).optional(),
-});
+const configSchemaFor = (builtIn: readonly string[] | null) =>
+  z.strictObject({
+    runs: z.array(runSchemaFor(builtIn)).min(1, 'must declare at least one run'),
+    traffic: trafficSchema.partial().extend(measuredTrafficSchema.shape).optional(),
+  });
+type ParsedConfig = z.infer<ReturnType<typeof configSchemaFor>>;
 
 /** One line naming the file, the field and the value, as the env settings' errors do. */
 function describeIssue(file: string, input: unknown, issue: z.core.$ZodIssue): string {
@@ -123,9 +126,9 @@ async function readOptionFile(
   }
 }
 
-async function readConfigFile(file: string): Promise<z.infer<typeof configSchema>> {
+async function readConfigFile(file: string, builtIn: readonly string[] | null): Promise<ParsedConfig> {
   const raw = await importConfig(file);
-  const parsed = configSchema.safeParse(raw);
+  const parsed = configSchemaFor(builtIn).safeParse(raw);
   if (!parsed.success) throw new Error(describeIssue(file, raw, parsed.error.issues[0] as z.core.$ZodIssue));
   return parsed.data;
 }
@@ -143,7 +146,7 @@ export async function loadTraffic(config: Pick<Config, 'configPath' | 'trafficPa
     });
     return parseTraffic(text, `AUDITBENCH_TRAFFIC (${config.trafficPath})`);
   }
-  const given = (await readConfigFile(path.resolve(config.configPath))).traffic ?? {};
+  const given = (await readConfigFile(path.resolve(config.configPath), null)).traffic ?? {};
   const projection = Object.fromEntries(
     Object.entries(given).filter(([k]) => projectionKeys.includes(k as keyof Traffic)),
   );
@@ -167,14 +170,22 @@ async function readScript(
   return { path: given, sha256: createHash('sha256').update(text).digest('hex') };
 }
 
-/** Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. */
-export async function loadRuns(config: Pick<Config, 'configPath' | 'runIds'>): Promise<ResolvedRun[]> {
+/**
+ * Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. A run's
+ * `plugin: 'name'` is looked up in `registry` (the project's is fixtures/plugins/index.ts).
+ */
+export async function loadRuns(
+  config: Pick<Config, 'configPath' | 'runIds'>,
+  registry: ProfileRegistry,
+): Promise<ResolvedRun[]> {
   const file = path.resolve(config.configPath);
-  const parsed = await readConfigFile(file);
+  const parsed = await readConfigFile(file, Object.keys(registry));
   const runs: ResolvedRun[] = [];
   for (const [index, run] of parsed.runs.entries()) {
     const base: PluginProfile =
-      typeof run.plugin === 'string' ? profiles[run.plugin] : (run.plugin as unknown as PluginProfile);
+      typeof run.plugin === 'string'
+        ? (registry[run.plugin] as PluginProfile)
+        : (run.plugin as unknown as PluginProfile);
     const where = `${path.basename(file)}: runs[${index}]`;
     const optionFile = run.cnf ? await readOptionFile(path.dirname(file), run.cnf, `${where}.cnf`) : null;
     const topTraffic = parsed.traffic as MeasuredTrafficInput | undefined;

@@ -1,39 +1,25 @@
+import type { PluginProfile } from '../plugins/profile.ts';
 import type { ServerInfo } from '../servers/started-server.ts';
 import type { CellOutcome } from './cell.ts';
 
-/** What a matrix cell is expected to come to when it differs from the default ('works', or 'skipped' off-flavor). */
-export interface CellExpectation {
-  plugin: string;
-  server: (info: ServerInfo) => boolean;
-  outcome: CellOutcome;
-  why: string;
-}
-
-export const cellExpectations: CellExpectation[] = [
-  {
-    plugin: 'MariaDB server_audit',
-    server: (s) => s.flavor === 'mysql' && /^(8\.[1-9]|9\.)/.test(s.version),
-    outcome: 'incompatible',
-    why: "MariaDB's server_audit.so needs the MariaDB/MySQL 5.x plugin API: MySQL 9.7 refuses it (undefined symbol: PSI_server)",
-  },
-  {
-    plugin: 'McAfee/Trellix AUDIT',
-    server: (s) => s.target !== 'local',
-    outcome: 'unavailable',
-    why: 'built from source for the local mariadbd only (scripts/plugins/build-mcafee-audit.sh): its THD offsets belong to that binary; v1.2.5 knows no MySQL after 8.4.5',
-  },
-];
-
+/**
+ * What a matrix cell is expected to come to: what the profile's matrix expectations say for this server, else
+ * 'works' on the flavors it is built for and 'skipped' on the others.
+ */
 export function expectedOutcome(
-  plugin: string,
-  flavors: string[],
+  profile: Pick<PluginProfile, 'flavors' | 'matrix'>,
   server: ServerInfo,
 ): { outcome: CellOutcome; why: string } {
-  const override = cellExpectations.find((e) => e.plugin === plugin && e.server(server));
+  const override = profile.matrix?.expectations.find((e) => e.server(server));
   if (override) return { outcome: override.outcome, why: override.why };
-  if (!flavors.includes(server.flavor)) return { outcome: 'skipped', why: `not for ${server.flavor}` };
+  if (!profile.flavors.includes(server.flavor))
+    return { outcome: 'skipped', why: `not for ${server.flavor}` };
   return { outcome: 'works', why: 'the plugin is built for this server' };
 }
+
+/** The profiles the matrix crosses with every server, in the registry's order. */
+export const matrixProfiles = (registry: Readonly<Record<string, PluginProfile>>): PluginProfile[] =>
+  Object.values(registry).filter((p) => p.matrix?.crossed === true);
 
 /**
  * Libraries lent to images that lack them, so the matrix can try one server's plugin on another: MariaDB's

@@ -1,7 +1,7 @@
-import type { ServerFlavor } from '../servers/started-server.ts';
+import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
+import type { CompletenessSetup } from './completeness-claims.ts';
 import type { LogFormat } from './logs/index.ts';
 import type { Step } from './steps.ts';
-import type { AuditedTraffic, UserFilter } from './user-filter.ts';
 
 /** What a plugin is expected to do; the suite checks the server's behaviour against each entry. */
 export interface PluginExpectations {
@@ -45,6 +45,8 @@ export interface LogFileOutput {
   /** Current log file, relative to the datadir. Rotated files are `<file>.<n>`. */
   file: string;
   format: LogFormat;
+  /** The format in a reader's words, for the reports (e.g. 'CSV text, a line per event'); default the format id. */
+  formatName?: string;
   rotation: RotationSettings | null;
 }
 
@@ -64,6 +66,40 @@ export interface StatusCounterOutput {
 }
 
 export type PluginOutput = LogFileOutput | StatusCounterOutput;
+
+/** A matrix cell that comes to something other than the default ('works' on its flavors, 'skipped' elsewhere). */
+export interface CellExpectation {
+  server: (info: ServerInfo) => boolean;
+  outcome: 'incompatible' | 'unavailable' | 'crash-loop';
+  why: string;
+}
+
+/** Where the plugin stands in the matrix of servers. */
+export interface MatrixPlacement {
+  /** Crossed with every server: it can be tried live with what Debian ships. */
+  crossed: boolean;
+  expectations: CellExpectation[];
+}
+
+/**
+ * The hand-run evaluation this project automates measured two plugins once each (reporters/format/seed-reference.ts
+ * holds its setup and baseline); a plugin it measured carries its figures, printed beside this run's as reference.
+ */
+export interface SeedPluginReference {
+  /** The plugin and version the evaluation ran: the seed column's heading. */
+  label: string;
+  /** Its column's place in the seed's own table (1 = first). */
+  column: number;
+  transactions: number;
+  tps: number;
+  /** Log written during the 5-minute run, as the evaluation gave it (a total, in its own rounding). */
+  logBytesTotal: number;
+  logTotalAsGiven: string;
+  logFormat: string;
+  rotation: string;
+  logsFailedStatements: string;
+  uninstallNeedsRestart: string;
+}
 
 /** A plugin is data: everything the suite needs to install, drive, read and judge it. */
 export interface PluginProfile {
@@ -94,17 +130,15 @@ export interface PluginProfile {
    * What the plugin logs under given settings (names normalised to lowercase with _, values as plain text, e.g.
    * { server_audit_events: 'CONNECT' }): the run's expectations start from this, then the run's own overrides.
    */
-  expectationsFor?: (
-    settings: Readonly<Record<string, string>>,
-    traffic: AuditedTraffic,
-  ) => Partial<PluginExpectations>;
-  /**
-   * The plugin's user filter under given settings (same form as expectationsFor's), or null when it logs every
-   * account: decides whether the measured traffic is audited at all, before anything is measured.
-   */
-  userFilter?: (settings: Readonly<Record<string, string>>) => UserFilter | null;
+  expectationsFor?: (settings: Readonly<Record<string, string>>) => Partial<PluginExpectations>;
   /** What differs on one flavor (e.g. MySQL rewrites passwords in the general log, MariaDB does not). */
   expectedOn?: Partial<Record<ServerFlavor, Partial<PluginExpectations>>>;
+  /** What the completeness check claims and how it turns the log over; absent: completeness is not checked. */
+  completeness?: CompletenessSetup;
+  /** Absent: not in the matrix, and every server of its flavors is expected to work. */
+  matrix?: MatrixPlacement;
+  /** The seed evaluation's figures, for a plugin it measured. */
+  seed?: SeedPluginReference;
 }
 
 /** The expectations that hold on this flavor of server. */
@@ -112,3 +146,6 @@ export const expectationsOn = (profile: PluginProfile, flavor: ServerFlavor): Pl
   ...profile.expected,
   ...profile.expectedOn?.[flavor],
 });
+
+/** Built-in profiles by their one id (fixtures/plugins/index.ts holds the project's; a test may hand in its own). */
+export type ProfileRegistry = Readonly<Record<string, PluginProfile>>;

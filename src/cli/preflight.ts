@@ -2,10 +2,11 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
+import { profiles } from '../../fixtures/plugins/index.ts';
+import { type Config, loadConfig } from '../config/env.ts';
+import { loadRuns, loadTraffic } from '../config/load-runs.ts';
 import { serverOsUser } from '../servers/server-account.ts';
 import { findServerBinary } from '../servers/server-binary.ts';
-import { type Config, loadConfig } from './env.ts';
-import { loadRuns, loadTraffic } from './load-runs.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -31,7 +32,7 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<Co
   if (config.pluginDir)
     await checkDir('AUDITBENCH_PLUGIN_DIR', config.pluginDir, 'the folder holding the plugin .so');
   if (!options.servers) return config;
-  await loadRuns(config);
+  await loadRuns(config, profiles);
   await loadTraffic(config);
   if (config.target === 'local') {
     await findServerBinary(config.mysqldPath, config.searchPath, options.probeMs ?? PROBE_MS);
