@@ -1,5 +1,6 @@
 import type { BlockInterference } from '../machine/block-interference.ts';
 import { type InterferenceOptions, sampledBlock } from '../machine/sampled-block.ts';
+import type { EventCounts } from '../plugins/logs/event-class.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { abbaOrder } from '../stats/adaptive.ts';
@@ -22,6 +23,8 @@ export interface MeasuredRun {
   /** Transactions and seconds while the plugin was on, for bytes per transaction and MB per minute. */
   onTransactions: number;
   onSeconds: number;
+  /** Events the plugin wrote in plugin-on time (src/bench/log-poller.ts); null when it writes no parsed log. */
+  onEvents?: EventCounts | null;
 }
 
 export interface Block {
@@ -95,6 +98,7 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
         result: run.result,
         schedule: run.schedule,
         logBytes: run.logBytes,
+        onEvents: run.onEvents,
         onTransactions: share.transactions,
         onSeconds: share.seconds,
       },
@@ -111,13 +115,13 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
   let pending: Partial<TpsPair> = {};
   for (const arm of abbaOrder(ctx.workload.pairs)) {
     await runSteps(ctx.server, ctx.subject.arms[arm], `Turning ${ctx.subject.label} ${arm}`);
-    const watcher = await watchLogGrowth(ctx.server, ctx.subject.log);
+    const watcher = await watchLogGrowth(ctx.server, ctx.subject.log, arm);
     const outcome = await (ctx.runner ?? realSysbench).run(
       ctx.server.connection,
       ctx.workload,
       ctx.cpus ? { cpus: ctx.cpus } : {},
     );
-    const logBytes = await watcher.stop();
+    const log = await watcher.stop();
     if (!outcome.ok) throw new Error(`The plugin-${arm} sysbench run is invalid: ${outcome.reason}`);
     const { result } = outcome;
     const on = arm === 'on';
@@ -125,7 +129,8 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
       arm,
       result,
       schedule: [{ atS: 0, arm }],
-      logBytes,
+      logBytes: log.bytes,
+      onEvents: log.onEvents,
       onTransactions: on ? result.transactions : 0,
       onSeconds: on ? result.durationS : 0,
     });

@@ -1,25 +1,129 @@
+import type { LogFile } from '../plugins/log-files.ts';
 import { LogGrowth } from '../plugins/log-files.ts';
 import { listLogFiles } from '../plugins/log-reader.ts';
+import { countEvents, type EventCounts, noEvents } from '../plugins/logs/event-class.ts';
+import { logParsers } from '../plugins/logs/index.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import type { StartedServer } from '../servers/started-server.ts';
+import type { Arm } from '../stats/tps-pair.ts';
 
 // Rotation renames files; listing every second keeps each file in view long before it can be deleted.
 const pollMs = 1_000;
 
-/** Counts the bytes a plugin's log grows by while a run is in progress, across rotations. */
-export async function watchLogGrowth(server: StartedServer, profile: PluginProfile | null) {
-  if (profile === null) return { stop: async (): Promise<number> => 0 };
-  const growth = new LogGrowth(await listLogFiles(server, profile));
+/** What a run's log watch found: bytes written over the whole run, and the events written while the arm was on. */
+export interface LogWatchResult {
+  bytes: number;
+  /** Events in plugin-on time, by class and by user; null when the plugin writes no parsed log (A/A, counters). */
+  onEvents: EventCounts | null;
+}
+
+export interface LogWatch {
+  /** Records where each log file ends as `arm` begins: bytes written from an 'on' mark to the next are on-time's. */
+  mark(arm: Arm): Promise<void>;
+  stop(): Promise<LogWatchResult>;
+}
+
+interface Mark {
+  arm: Arm;
+  sizes: Map<string, number>;
+}
+
+const sizesOf = (files: LogFile[]) => new Map(files.map((f) => [f.fileId, f.sizeBytes]));
+
+/**
+ * Follows a plugin's log while a run is in progress: the bytes it grows by across rotations, and where each file
+ * ended at every arm switch. The switch is marked after the server acknowledged it, so the byte ranges between an
+ * 'on' mark and the next one hold exactly what the plugin wrote in plugin-on time, whatever the format's timestamps
+ * (server_audit's are whole seconds in the server's local time, too coarse for 5 s segments).
+ */
+export async function watchLogGrowth(
+  server: StartedServer,
+  profile: PluginProfile | null,
+  firstArm: Arm = 'on',
+): Promise<LogWatch> {
+  if (profile === null) return { mark: async () => {}, stop: async () => ({ bytes: 0, onEvents: null }) };
+  const initial = await listLogFiles(server, profile);
+  const growth = new LogGrowth(initial);
+  const marks: Mark[] = [{ arm: firstArm, sizes: sizesOf(initial) }];
   let pending: Promise<void> = Promise.resolve();
   const timer = setInterval(() => {
     pending = pending.then(async () => growth.observe(await listLogFiles(server, profile))).catch(() => {});
   }, pollMs);
   return {
-    async stop(): Promise<number> {
+    async mark(arm: Arm): Promise<void> {
+      const files = await listLogFiles(server, profile);
+      growth.observe(files);
+      marks.push({ arm, sizes: sizesOf(files) });
+    },
+    async stop(): Promise<LogWatchResult> {
       clearInterval(timer);
       await pending;
-      growth.observe(await listLogFiles(server, profile));
-      return growth.bytesWritten;
+      const files = await listLogFiles(server, profile);
+      growth.observe(files);
+      marks.push({ arm: 'off', sizes: sizesOf(files) });
+      const onEvents = await countOnEvents(server, profile, files, marks);
+      return { bytes: growth.bytesWritten, onEvents };
     },
   };
+}
+
+/** One file's bytes [fromByte, toByte) written in plugin-on time. */
+interface OnRange {
+  fileId: string;
+  fromByte: number;
+  toByte: number;
+}
+
+/** The byte ranges from each 'on' mark to the next mark, per file (a file new since the mark starts at 0). */
+export function onRanges(marks: Mark[]): OnRange[] {
+  const ranges: OnRange[] = [];
+  for (const [i, mark] of marks.entries()) {
+    const next = marks[i + 1];
+    if (mark.arm !== 'on' || !next) continue;
+    for (const [fileId, toByte] of next.sizes) {
+      const fromByte = mark.sizes.get(fileId) ?? 0;
+      if (toByte > fromByte) ranges.push({ fileId, fromByte, toByte });
+    }
+  }
+  return ranges;
+}
+
+/**
+ * The record boundaries around a byte range: a record cut at the start belongs to the range before, one cut at the
+ * end to this one, so each line is counted once. A multi-line record (Percona's XML) cut by a switch is dropped.
+ */
+export function lineAligned(buf: Buffer, fromByte: number, toByte: number): Buffer {
+  let start = Math.min(fromByte, buf.length);
+  if (start > 0 && buf[start - 1] !== 0x0a) {
+    const nl = buf.indexOf(0x0a, start);
+    start = nl === -1 ? buf.length : nl + 1;
+  }
+  let end = Math.min(toByte, buf.length);
+  if (end > 0 && buf[end - 1] !== 0x0a) {
+    const nl = buf.indexOf(0x0a, end);
+    end = nl === -1 ? buf.length : nl + 1;
+  }
+  return buf.subarray(start, Math.max(start, end));
+}
+
+async function countOnEvents(
+  server: StartedServer,
+  profile: PluginProfile,
+  files: LogFile[],
+  marks: Mark[],
+): Promise<EventCounts | null> {
+  const format = profile.log.format;
+  if (format === null) return null;
+  const parse = logParsers[format];
+  const counts = noEvents();
+  const ranges = onRanges(marks);
+  for (const file of files) {
+    const own = ranges.filter((r) => r.fileId === file.fileId);
+    // A file rotated away before the run ended is not read: its on-time events go uncounted.
+    if (own.length === 0) continue;
+    const buf = await server.readFile(file.name);
+    for (const r of own)
+      countEvents(format, parse(lineAligned(buf, r.fromByte, r.toByte).toString('utf8')).events, counts);
+  }
+  return counts;
 }

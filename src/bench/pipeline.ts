@@ -4,6 +4,7 @@ import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import type { Workload } from '../workload/workload.ts';
+import type { TrafficSeen } from './audit-events.ts';
 import { measureOverhead, type Progress } from './measure-overhead.ts';
 import { type MeasuredSubject, pluginSubject, type SysbenchRunner } from './subject.ts';
 import { summariseCalibration, summariseMeasurement } from './summarise.ts';
@@ -27,6 +28,8 @@ export interface GateOptions {
   interference?: InterferencePolicy;
   /** How sysbench is started: the run's traffic (accounts, added load), or a test's scripted runner. */
   runner?: SysbenchRunner;
+  /** The accounts the traffic used and what it added (an idle plugin fails the gate), and what the added load sent. */
+  traffic?: TrafficSeen & { sent?: () => Record<string, number> };
 }
 
 /** Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict. */
@@ -40,6 +43,7 @@ export async function measureGate(
   await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
   const sized = options.oneBlock ? { ...workload, maxPairs: workload.pairs } : workload;
   const policy = options.interference ?? 'warn';
+  const sentBefore = options.traffic?.sent?.() ?? {};
   const sample = await measureOverhead(server, pluginSubject(profile), sized, {
     limitPct: options.limitPct,
     progress: options.progress,
@@ -53,10 +57,16 @@ export async function measureGate(
     calibration: options.calibration,
     interference: policy,
     runToRunSdLog: workload.runToRunSdLog,
+    ...(options.traffic && { traffic: options.traffic }),
+    ...(options.traffic?.sent && { addedSent: sentSince(sentBefore, options.traffic.sent()) }),
   });
   options.progress(`${measurement.verdict}: ${measurement.reason}`);
+  if (measurement.auditEvents?.advice) options.progress(measurement.auditEvents.advice);
   return measurement;
 }
+
+const sentSince = (before: Record<string, number>, after: Record<string, number>) =>
+  Object.fromEntries(Object.entries(after).map(([kind, n]) => [kind, n - (before[kind] ?? 0)]));
 
 /**
  * Both arms run the same no-op statement, so the A/A design needs no plugin: one calibration serves every run on
@@ -108,12 +118,18 @@ export async function calibrate(
 export interface GatePolicy {
   inconclusive: 'fail' | 'pass';
   interference: InterferencePolicy;
+  /** AUDITBENCH_IDLE: what a measurement of an idle plugin (none of the traffic logged) does; fail unless 'pass'. */
+  idle?: 'fail' | 'pass';
 }
 
 /** What the gate says about a measurement: null when it passes, else the one-line failure message. */
 export function gateFailure(measurement: Measurement, policy: GatePolicy, where: string): string | null {
   const disturbed = interferenceFailure(measurement.interference, policy.interference);
   if (disturbed) return `${where}: ${disturbed}`;
+  const events = measurement.auditEvents;
+  if (events?.idle && policy.idle !== 'pass') {
+    return `${where}: ${events.advice ?? 'measured an idle plugin'} (an idle plugin fails the gate; AUDITBENCH_IDLE=pass accepts it)`;
+  }
   if (measurement.verdict === 'pass') return null;
   if (measurement.verdict === 'inconclusive' && policy.inconclusive === 'pass') return null;
   const advice =

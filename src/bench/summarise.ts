@@ -7,6 +7,7 @@ import { pairedOverhead } from '../stats/paired-overhead.ts';
 import { isNonEmpty } from '../stats/tps-pair.ts';
 import { decideVerdict } from '../stats/verdict.ts';
 import type { Design } from '../workload/workload.ts';
+import { summariseAuditEvents, type TrafficSeen } from './audit-events.ts';
 import type { OverheadSample } from './measure-overhead.ts';
 
 export interface SummaryContext {
@@ -18,6 +19,10 @@ export interface SummaryContext {
   interference?: InterferencePolicy;
   /** The workload's run-to-run spread, carried by the interval (src/stats/paired-overhead.ts). */
   runToRunSdLog?: number;
+  /** The accounts the measured traffic used and what it added: decides whether an idle plugin was measured. */
+  traffic?: TrafficSeen;
+  /** What the added load sent (src/traffic/added-load.ts), recorded beside the figures. */
+  addedSent?: Measurement['addedSent'];
 }
 
 function describeDesign(design: Design): string {
@@ -43,8 +48,11 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
   const onTransactions = runs.reduce((sum, r) => sum + r.onTransactions, 0);
   const onSeconds = runs.reduce((sum, r) => sum + r.onSeconds, 0);
   const interference = interferenceOf(sample.blocks, context.interference);
+  const auditEvents = summariseAuditEvents(runs, context.pluginSettings, context.traffic);
   return {
     ...(interference && { interference }),
+    ...(auditEvents && { auditEvents }),
+    ...(context.addedSent && { addedSent: context.addedSent }),
     baselineTps: mean(pairs.map((p) => p.offTps) as [number, ...number[]]),
     pluginTps: mean(pairs.map((p) => p.onTps) as [number, ...number[]]),
     overheadPct: estimate.estimatePct,

@@ -1,3 +1,4 @@
+import type { EventCounts } from '../plugins/logs/event-class.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
@@ -20,6 +21,8 @@ export interface ToggledRun {
   /** When each arm began, in seconds on sysbench's clock (0 = threads started). */
   schedule: ArmSwitch[];
   logBytes: number;
+  /** Events the plugin wrote in plugin-on time, by class and user; null when it writes no parsed log. */
+  onEvents: EventCounts | null;
 }
 
 // sysbench connects its threads before printing 'Threads started!'; on a busy 2-core machine that takes well under
@@ -71,7 +74,7 @@ export async function toggledRun(
   const segmentMs = workload.design.segmentS * 1000;
   const setArm = (arm: Arm) => runSteps(server, arms[arm], `Turning ${subject.label} ${arm}`);
   await setArm(order[0] ?? 'off');
-  const watcher = await watchLogGrowth(server, subject.log);
+  const watcher = await watchLogGrowth(server, subject.log, order[0] ?? 'off');
   let started: () => void = () => {};
   const threadsStarted = new Promise<void>((resolve) => {
     started = resolve;
@@ -97,11 +100,12 @@ export async function toggledRun(
       // ABBA repeats an arm across a pair boundary; the boundary is still recorded so segments stay paired.
       if (order[index - 1] !== arm) await setArm(arm);
       schedule.push({ atS: (Date.now() - t0) / 1000, arm });
+      await watcher.mark(arm);
     }
     return 'started';
   })();
   const [outcome, start] = await Promise.allSettled([run, switching]);
-  const logBytes = await watcher.stop();
+  const log = await watcher.stop();
   await setArm('off');
   if (start.status === 'rejected') throw start.reason;
   if (start.value === 'late') {
@@ -121,5 +125,5 @@ export async function toggledRun(
     );
   }
   const result = outcome.value.result;
-  return { result, schedule, logBytes };
+  return { result, schedule, logBytes: log.bytes, onEvents: log.onEvents };
 }

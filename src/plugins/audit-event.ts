@@ -15,6 +15,8 @@ export interface AuditEvent {
   queryText: string;
   /** Server error number; 0 for success; null when the format records none. */
   errorCode: number | null;
+  /** The plugin's own command name where `operation` generalises it (McAfee's `cmd`: select, insert, Connect). */
+  command?: string;
 }
 
 /** A parser for one log format: one line (or record) in, one event out. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { serverFlavors, targetNames } from '../config/lists.ts';
+import { faultRecordSchema } from '../faults/fault-record.ts';
 import { interferenceSchema } from '../machine/block-interference.ts';
 import { perEventSchema } from '../per-event/record.ts';
 
@@ -90,6 +91,8 @@ export const measurementSchema = z.object({
   interference: interferenceSchema.optional(),
   /** Audit events per transaction by class, and whether the measured traffic was audited at all. */
   auditEvents: auditEventsSchema.optional(),
+  /** What traffic.added actually sent over the whole measurement (warm-up included), by kind: statements or logins. */
+  addedSent: z.record(z.string(), z.number()).optional(),
 });
 
 /** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */
@@ -195,6 +198,8 @@ export const pluginResultSchema = z.object({
   machine: machineSchema.optional(),
   /** Completeness phases (suites/completeness.test.ts), when that suite ran for this plugin. */
   completeness: z.array(completenessPhaseSchema).optional(),
+  /** Fault phases (suites/faults.test.ts): disk full, frozen, moved, copytruncate, unwritable dirs; when that suite ran. */
+  faults: z.array(faultRecordSchema).optional(),
   /** Per-event costs, their production projection and the cross-check with sysbench (suites/per-event.test.ts). */
   perEvent: perEventSchema.optional(),
   /** The measured traffic: accounts, added rates, the DBA's script; absent in results before it. */

@@ -74,6 +74,7 @@ function parseActivity(record: Json): RecordOutcome {
     object: objects.map((o) => (o.db ? `${o.db}.${o.name}` : o.name)).join(','),
     queryText: typeof query !== 'string' || query === cmd || query === 'n/a' ? '' : query,
     errorCode,
+    command: cmd,
   });
 }
 
