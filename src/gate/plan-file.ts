@@ -1,0 +1,66 @@
+// The gate command hands its comparisons to suites/gate.test.ts in a JSON file (AUDITBENCH_GATE_PLAN), and the
+// suite hands each verdict back in a JSON-lines file beside it, so the command can print them at the end.
+import { appendFile, readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import type { GateItem } from './plan.ts';
+import type { BaseHeadVerdict } from './verdict.ts';
+
+export type Comparison = Extract<GateItem, { kind: 'compare' }>;
+
+export interface GatePlanFile {
+  /** The head's configuration file and the base's, in a checkout that lives until the suite ends. */
+  headConfig: string;
+  baseConfig: string;
+  baseRef: string;
+  maxRegressionPp: number;
+  comparisons: Comparison[];
+  verdictsFile: string;
+}
+
+const comparison = z.object({
+  kind: z.literal('compare'),
+  runId: z.string(),
+  because: z.string(),
+  design: z.enum(['toggle', 'restarts']),
+  why: z.string(),
+  differences: z.array(z.string()),
+});
+const planSchema = z.object({
+  headConfig: z.string().min(1),
+  baseConfig: z.string().min(1),
+  baseRef: z.string().min(1),
+  maxRegressionPp: z.number().gt(0),
+  comparisons: z.array(comparison),
+  verdictsFile: z.string().min(1),
+});
+
+export async function readGatePlan(file: string | undefined): Promise<GatePlanFile> {
+  if (!file) {
+    throw new Error(
+      'AUDITBENCH_GATE_PLAN is not set: suites/gate.test.ts measures what `auditbench gate` selected; run that instead',
+    );
+  }
+  const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+    throw new Error(
+      `AUDITBENCH_GATE_PLAN: cannot read ${file} (${error.code ?? error.message}); run auditbench gate`,
+    );
+  });
+  return planSchema.parse(JSON.parse(text));
+}
+
+export interface RecordedVerdict extends BaseHeadVerdict {
+  runId: string;
+  design: Comparison['design'];
+  pairs: number;
+}
+
+export const recordVerdict = (file: string, verdict: RecordedVerdict): Promise<void> =>
+  appendFile(file, `${JSON.stringify(verdict)}\n`);
+
+export async function readVerdicts(file: string): Promise<RecordedVerdict[]> {
+  const text = await readFile(file, 'utf8').catch(() => '');
+  return text
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as RecordedVerdict);
+}
