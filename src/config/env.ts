@@ -27,6 +27,8 @@ export interface Config {
   builtPluginDir: string | null;
   /** What an inconclusive verdict does to the gate: fail (default, the safe side) or pass. */
   inconclusive: 'fail' | 'pass';
+  /** AUDITBENCH_IDLE: what a measurement of an idle plugin (none of its traffic logged) does; fail when unset. */
+  idle?: 'fail' | 'pass';
   /** bench:precision: overhead measurements and A/A runs to repeat. */
   precisionRuns: { overhead: number; aa: number };
   /** PATH, where the server binary and sysbench are searched. */
@@ -249,6 +251,7 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),
     builtPluginDir: read(env, 'AUDITBENCH_BUILT_PLUGIN_DIR', fields.nonEmpty, null),
     inconclusive: read(env, 'AUDITBENCH_INCONCLUSIVE', fields.inconclusive, 'fail'),
+    ...(env.AUDITBENCH_IDLE !== undefined && { idle: read(env, 'AUDITBENCH_IDLE', fields.inconclusive, 'fail') }),
     precisionRuns: {
       overhead: read(env, 'AUDITBENCH_PRECISION_RUNS', fields.count, 5),
       aa: read(env, 'AUDITBENCH_PRECISION_AA_RUNS', fields.count, 10),
