@@ -13,8 +13,8 @@
 // deciding the interval. Below 5 pairs nothing is trimmed and this is the plain t interval.
 //
 // Run to run: the pairs of one run share whatever that run's minutes were like, so repeated null controls on
-// this VM scatter more than each run's own interval says (bench:coverage measured it: README, "Do the 95%
-// intervals keep their promise?"). `runToRunSdLog` is that extra spread on the log scale, added to the
+// this VM scatter more than each run's own interval says (bench:coverage measured it: docs/measurements/
+// 2026-12-01-coverage-smoke.md). `runToRunSdLog` is that extra spread on the log scale, added to the
 // standard error's square (a random-effects interval: √(SE² + τ²)); it does not shrink with more pairs.
 import { createRng } from './random.ts';
 import { tQuantile } from './student-t.ts';

@@ -36,7 +36,7 @@ const byCondition = (condition: string) =>
   recorded.filter((t) => t.condition === condition).map((t) => t.tpsPerSecond);
 
 describe('coverage on recorded traces (every one-block window, both ABBA phases)', () => {
-  // Floors a little under what the recorded traces gave (README: "Interval coverage"): a change to the segmenting
+  // Floors a little under what the recorded traces gave (docs/measurements/2026-12-01-coverage-smoke.md): a change to the segmenting
   // or the estimator that loses coverage on this machine's real noise fails here.
   test.for([
     { condition: 'quiet', overheadPct: 0, floor: 0.7 },

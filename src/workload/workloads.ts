@@ -3,7 +3,7 @@ import type { Workload, WorkloadName } from './workload.ts';
 
 // τ for smoke, on the log scale (0.009 ≈ 0.9 pp): the method-of-moments estimate from the 40 SQL_ERROR_LOG null
 // controls of bench:coverage on 2026-12-01 (their estimates scattered with sd 1.6 pp; their own standard errors
-// said 1.3 pp). README, "Do the 95% intervals keep their promise?", has the coverage with and without it.
+// said 1.3 pp). docs/measurements/2026-12-01-coverage-smoke.md has the coverage with and without it.
 const TAU_SMOKE = 0.009;
 
 /** The named workloads, smallest first. */
