@@ -34,6 +34,7 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
         ...(record.settings !== undefined && { settings: record.settings }),
         ...(record.configHash !== undefined && { configHash: record.configHash }),
         ...(record.machine !== undefined && { machine: record.machine }),
+        ...(record.traffic !== undefined && { traffic: record.traffic }),
       };
       byKey.set(id, result);
     }

@@ -1,7 +1,14 @@
 import type { ServerFlavor, TargetName } from '../config/lists.ts';
 import type { PerEvent } from '../per-event/record.ts';
 import type { LifecycleCheck } from './lifecycle-check.ts';
-import type { Calibration, CompletenessPhase, Machine, MatrixCellRecord, Measurement } from './schema.ts';
+import type {
+  Calibration,
+  CompletenessPhase,
+  Machine,
+  MatrixCellRecord,
+  Measurement,
+  TrafficRecord,
+} from './schema.ts';
 
 /** Identifies one plugin × server × workload; the reporter groups records by it. */
 export interface ResultKey {
@@ -22,6 +29,8 @@ export interface ResultKey {
   configHash?: string;
   /** The measuring machine, so a report merged from shards on other machines still says where it ran. */
   machine?: Machine;
+  /** The run's measured traffic (accounts, added rates, script, prepared statements), as resolved. */
+  traffic?: TrafficRecord;
 }
 
 /** What a suite test attaches to task.meta.auditbench: one lifecycle check, or the overhead measurement. */
