@@ -17,94 +17,103 @@ import { getWorkload } from '../src/workload/workloads.ts';
 
 // What `auditbench gate` selected (AUDITBENCH_GATE_PLAN): each changed run's base and head configurations measured
 // side by side on one server, judged on the head's loss against the base. New runs go through suites/runs.test.ts.
-const config = loadConfig();
-const plan = await readGatePlan(process.env.AUDITBENCH_GATE_PLAN);
-const headRuns = await loadRuns({ configPath: plan.headConfig, runIds: null }, profiles);
-const baseRuns = await loadRuns({ configPath: plan.baseConfig, runIds: null }, profiles);
-const workload = getWorkload(config.workload);
+// Outside the gate (`auditbench test` runs every suite) there is nothing to compare.
+const planFile = process.env.AUDITBENCH_GATE_PLAN;
+if (planFile) await gateSuite(planFile);
+else test.skip('base beside head: only `auditbench gate` has a selection to measure', () => {});
 
-const find = (runs: ResolvedRun[], id: string, side: string): ResolvedRun => {
-  const run = runs.find((r) => r.id === id);
-  if (!run) throw new Error(`The ${side} configuration does not declare run ${id}, which the gate selected`);
-  return run;
-};
+async function gateSuite(planFile: string): Promise<void> {
+  const config = loadConfig();
+  const plan = await readGatePlan(planFile);
+  const headRuns = await loadRuns({ configPath: plan.headConfig, runIds: null }, profiles);
+  const baseRuns = await loadRuns({ configPath: plan.baseConfig, runIds: null }, profiles);
+  const workload = getWorkload(config.workload);
 
-// Each arm of the restarts design is its own run after a restart: fewer pairs per block keep a block near a
-// toggled one's length, and the adaptive loop adds blocks while the budget allows.
-const sizedFor = (comparison: Comparison): Workload =>
-  comparison.design === 'restarts' ? { ...workload, pairs: Math.min(workload.pairs, 3) } : workload;
-
-/** The server's own value of each setting only one side sets, so the other arm can put it back. */
-async function serverValues(server: StartedServer, names: string[]): Promise<Record<string, string>> {
-  const values: Record<string, string> = {};
-  for (const name of names) {
-    const { rows } = await server.query(`SELECT @@GLOBAL.${name} AS value`);
-    const value = rows[0]?.value;
-    values[name] = sqlLiteralOf(typeof value === 'number' || value === null ? value : String(value ?? ''));
-  }
-  return values;
-}
-
-describe(`${plan.comparisons.length} run(s), base beside head on one server, ${workload.name} workload`, () => {
-  let server: StartedServer | undefined;
-  let compared = 0;
-  const log = (what: string) => (message: string) =>
-    console.log(`[gate · ${what} · ${workload.name}] ${message}`);
-  const started = (): StartedServer => {
-    if (!server) throw new Error('The server did not start; see the error of the first test');
-    return server;
+  const find = (runs: ResolvedRun[], id: string, side: string): ResolvedRun => {
+    const run = runs.find((r) => r.id === id);
+    if (!run)
+      throw new Error(`The ${side} configuration does not declare run ${id}, which the gate selected`);
+    return run;
   };
 
-  beforeAll(async () => {
-    server = await startServer(config);
-    await prepareMeasurement(server, workload, log('server'));
-  });
-  afterAll(async () => {
-    await server?.stop();
-  });
+  // Each arm of the restarts design is its own run after a restart: fewer pairs per block keep a block near a
+  // toggled one's length, and the adaptive loop adds blocks while the budget allows.
+  const sizedFor = (comparison: Comparison, workload: Workload): Workload =>
+    comparison.design === 'restarts' ? { ...workload, pairs: Math.min(workload.pairs, 3) } : workload;
 
-  for (const comparison of plan.comparisons) {
-    const names = nameConfigurations(comparison.runId, comparison.differences);
-    test(`${names}: the head costs at most ${plan.maxRegressionPp} points more than the base`, async (context) => {
-      const base = find(baseRuns, comparison.runId, `base's (${plan.baseRef})`);
-      const head = find(headRuns, comparison.runId, "head's");
-      const progress = log(comparison.runId);
-      // The previous comparison's plugin may linger until a restart (MariaDB answers UNINSTALL with 1620).
-      if (compared++ > 0) await started().restart();
-      const skip = await unavailableReason(started(), head.profile);
-      if (skip) context.skip(skip);
-      await runSteps(started(), head.profile.install, `Installing ${head.profile.name}`);
-      const subject = comparisonSubject(
-        base,
-        head,
-        comparison.design,
-        await serverValues(started(), unsetOnOneSide(base, head)),
-      );
-      progress(`${comparison.why}; ${comparison.differences.join(', ')}`);
-      const sample = await measureOverhead(started(), subject, sizedFor(comparison), {
-        limitPct: plan.maxRegressionPp,
-        progress,
-        interference: config.interference,
-      });
-      const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
-      const verdict = judgeBaseHead(estimate, plan.maxRegressionPp, names);
-      progress(`${verdict.verdict}: ${verdict.reason}`);
-      await recordVerdict(plan.verdictsFile, {
-        ...verdict,
-        runId: comparison.runId,
-        design: comparison.design,
-        pairs: estimate.pairCount,
-      });
-      await runSteps(started(), head.profile.uninstall, `Uninstalling ${head.profile.name}`).catch(
-        (error: unknown) => progress(`uninstall: ${error instanceof Error ? error.message : String(error)}`),
-      );
-      if (failsGate(verdict, config.inconclusive)) {
-        const advice =
-          verdict.verdict === 'inconclusive'
-            ? ' (inconclusive fails the gate: a longer workload narrows it, or set AUDITBENCH_INCONCLUSIVE=pass)'
-            : '';
-        expect.fail(`${verdict.reason}${advice}`);
-      }
-    });
+  /** The server's own value of each setting only one side sets, so the other arm can put it back. */
+  async function serverValues(server: StartedServer, names: string[]): Promise<Record<string, string>> {
+    const values: Record<string, string> = {};
+    for (const name of names) {
+      const { rows } = await server.query(`SELECT @@GLOBAL.${name} AS value`);
+      const value = rows[0]?.value;
+      values[name] = sqlLiteralOf(typeof value === 'number' || value === null ? value : String(value ?? ''));
+    }
+    return values;
   }
-});
+
+  describe(`${plan.comparisons.length} run(s), base beside head on one server, ${workload.name} workload`, () => {
+    let server: StartedServer | undefined;
+    let compared = 0;
+    const log = (what: string) => (message: string) =>
+      console.log(`[gate · ${what} · ${workload.name}] ${message}`);
+    const started = (): StartedServer => {
+      if (!server) throw new Error('The server did not start; see the error of the first test');
+      return server;
+    };
+
+    beforeAll(async () => {
+      server = await startServer(config);
+      await prepareMeasurement(server, workload, log('server'));
+    });
+    afterAll(async () => {
+      await server?.stop();
+    });
+
+    for (const comparison of plan.comparisons) {
+      const names = nameConfigurations(comparison.runId, comparison.differences);
+      test(`${names}: the head costs at most ${plan.maxRegressionPp} points more than the base`, async (context) => {
+        const base = find(baseRuns, comparison.runId, `base's (${plan.baseRef})`);
+        const head = find(headRuns, comparison.runId, "head's");
+        const progress = log(comparison.runId);
+        // The previous comparison's plugin may linger until a restart (MariaDB answers UNINSTALL with 1620).
+        if (compared++ > 0) await started().restart();
+        const skip = await unavailableReason(started(), head.profile);
+        if (skip) context.skip(skip);
+        await runSteps(started(), head.profile.install, `Installing ${head.profile.name}`);
+        const subject = comparisonSubject(
+          base,
+          head,
+          comparison.design,
+          await serverValues(started(), unsetOnOneSide(base, head)),
+        );
+        progress(`${comparison.why}; ${comparison.differences.join(', ')}`);
+        const sample = await measureOverhead(started(), subject, sizedFor(comparison, workload), {
+          limitPct: plan.maxRegressionPp,
+          progress,
+          interference: config.interference,
+        });
+        const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
+        const verdict = judgeBaseHead(estimate, plan.maxRegressionPp, names);
+        progress(`${verdict.verdict}: ${verdict.reason}`);
+        await recordVerdict(plan.verdictsFile, {
+          ...verdict,
+          runId: comparison.runId,
+          design: comparison.design,
+          pairs: estimate.pairCount,
+        });
+        await runSteps(started(), head.profile.uninstall, `Uninstalling ${head.profile.name}`).catch(
+          (error: unknown) =>
+            progress(`uninstall: ${error instanceof Error ? error.message : String(error)}`),
+        );
+        if (failsGate(verdict, config.inconclusive)) {
+          const advice =
+            verdict.verdict === 'inconclusive'
+              ? ' (inconclusive fails the gate: a longer workload narrows it, or set AUDITBENCH_INCONCLUSIVE=pass)'
+              : '';
+          expect.fail(`${verdict.reason}${advice}`);
+        }
+      });
+    }
+  });
+}

@@ -134,7 +134,7 @@ async function measure(
       verdictsFile: path.join(dir, 'verdicts.jsonl'),
     };
     await writeFile(path.join(dir, 'plan.json'), JSON.stringify(plan));
-    const ids = selection.items.map((item) => item.runId);
+    const ids = alone.map((item) => item.runId);
     const code = await setupAndRunVitest('bench', ['--project', 'suites', ...files, ...vitestArgs], context, {
       AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'smoke',
       AUDITBENCH_CONFIG: selection.headConfig,
