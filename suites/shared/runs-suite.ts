@@ -9,8 +9,15 @@ import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/
 import { describeMachine } from '../../src/results/machine.ts';
 import type { Calibration } from '../../src/results/schema.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
+import { type AccountSession, accountSession } from '../../src/servers/account-session.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import type { StartedServer } from '../../src/servers/started-server.ts';
+import {
+  dropTrafficAccounts,
+  type TrafficConnections,
+  trafficConnections,
+} from '../../src/servers/traffic-accounts.ts';
+import { runnerAs } from '../../src/workload/run-as.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
 /**
@@ -39,13 +46,20 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       log('server')(`started on 127.0.0.1:${server.connection.port}`);
     });
     afterAll(async () => {
+      // An external server keeps nothing of the run: the traffic's accounts go with it.
+      if (server) await dropTrafficAccounts(server);
       await server?.stop();
     });
 
     test('A/A calibration (no plugin in either arm) shows no overhead', async () => {
       const progress = log('A/A');
-      await prepareMeasurement(started(), workload, progress);
-      calibration = await calibrate(started(), workload, progress, config.interference);
+      // The tables are loaded and the noise measured as the first run's application account, as its traffic will be.
+      const accounts = runs[0]?.traffic.accounts;
+      const runner = accounts
+        ? runnerAs((await trafficConnections(started(), accounts)).application)
+        : undefined;
+      await prepareMeasurement(started(), workload, progress, runner);
+      calibration = await calibrate(started(), workload, progress, config.interference, runner);
       expect(
         calibration.containsZero,
         'the A/A interval should contain 0: the design is biased or the machine drifted',
@@ -62,6 +76,8 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     const hash = configHash(profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null });
     let skipReason: string | null = null;
     let lifecycle: ReturnType<typeof lifecycleContext> | undefined;
+    let connections: TrafficConnections | undefined;
+    const sessions: AccountSession[] = [];
 
     const key = (): ResultKey => ({
       runId: run.id,
@@ -88,6 +104,8 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       try {
         const result = await step.run(lifecycle);
         context.task.meta.auditbench = { ...key(), kind: 'lifecycle', check: result };
+        const failure = (result.details as { failure?: unknown } | undefined)?.failure;
+        if (!result.ok && typeof failure === 'string') expect.fail(`${run.id}: ${failure}`);
         expect(result.observed, `${run.title}: ${result.check}`).toEqual(result.expected);
       } catch (error) {
         if (!context.task.meta.auditbench && server) {
@@ -106,7 +124,14 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       beforeAll(async () => {
         // The previous run's plugin may linger until a restart (MariaDB answers UNINSTALL with 1620).
         if (runsStarted++ > 0) await started().restart();
-        lifecycle = lifecycleContext(started(), profile);
+        connections = await trafficConnections(started(), run.traffic.accounts);
+        sessions.push(accountSession(connections.checks), accountSession(connections.application));
+        const [checks, application] = sessions as [AccountSession, AccountSession];
+        lifecycle = lifecycleContext(started(), profile, {
+          checks,
+          application,
+          ...(run.userFilter ? { audited: run.userFilter.audited, refusal: run.userFilter.refusal } : {}),
+        });
         skipReason = await unavailableReason(started(), profile);
         progress(skipReason ? `skipped: ${skipReason}` : `run ${run.id}, limit ${limitPct}%`);
       });
@@ -121,11 +146,16 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
 
       test(`overhead under the ${workload.name} workload is within ${limitPct}%`, async (context) => {
         skipIfUnavailable(context);
+        // Decided from the settings: measuring traffic the plugin does not audit would price an idle plugin.
+        if (run.userFilter?.refusal) expect.fail(`${run.id}: ${run.userFilter.refusal}`);
+        if (!connections)
+          throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
         const measurement = await measureGate(started(), profile, workload, {
           limitPct,
           calibration,
           progress,
           interference: config.interference,
+          runner: runnerAs(connections.application),
         });
         context.task.meta.auditbench = { ...key(), kind: 'measurement', measurement };
         const where = `${run.title} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
@@ -134,6 +164,9 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       });
 
       for (const step of lifecycleSteps.afterMeasure) test(step.title, (context) => runCheck(step, context));
+      afterAll(async () => {
+        for (const session of sessions.splice(0)) await session.close();
+      });
     });
   }
 }

@@ -1,0 +1,127 @@
+import { sysbenchDatabase } from '../workload/sysbench-args.ts';
+import { newPassword, redact } from './server-account.ts';
+import { SqlError } from './sql-session.ts';
+import type { ConnectionOptions, StartedServer } from './started-server.ts';
+
+/** The accounts a run's traffic logs in as (ResolvedRun.traffic.accounts); 'root' means the server's own admin. */
+export interface TrafficAccounts {
+  application: string;
+  checks: string;
+}
+
+/** How sysbench and the checks reach the server, each as its own account. */
+export interface TrafficConnections {
+  application: ConnectionOptions;
+  checks: ConnectionOptions;
+}
+
+export const ROOT_ACCOUNT = 'root';
+
+/**
+ * What each role may do, and why. sysbench creates database `auditbench` if missing, creates, fills, indexes and drops
+ * its sbtest tables, and runs OLTP on them. The checks send marker SELECTs (no privilege), statements that fail on a
+ * missing table in that database (SELECT there, so the server answers 1146 rather than 1142 "denied"), and the masking
+ * check's CREATE USER / DROP USER of a throwaway account (the CREATE USER privilege, nothing narrower allows it).
+ */
+const GRANTS: Record<keyof TrafficAccounts, string[]> = {
+  application: [`SELECT, INSERT, UPDATE, DELETE, CREATE, DROP, INDEX ON \`${sysbenchDatabase}\`.*`],
+  checks: [`SELECT ON \`${sysbenchDatabase}\`.*`, 'CREATE USER ON *.*'],
+};
+
+// '%' for TCP; 'localhost' too, so an anonymous ''@'localhost' on an external box cannot shadow the account.
+const HOSTS = ['%', 'localhost'] as const;
+
+const ER_CANNOT_USER = 1396;
+
+/** Per server: the accounts created on it and their passwords (random, never printed; they survive restarts). */
+const created = new WeakMap<StartedServer, Map<string, string>>();
+
+const quote = (value: string): string => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+
+/**
+ * The traffic's connections on this server, creating each account the first time a server sees it (root runs the
+ * CREATE USER and GRANTs). An account that already exists on the server is refused rather than taken over: on an
+ * external box it may be a real one.
+ */
+export async function trafficConnections(
+  server: StartedServer,
+  accounts: TrafficAccounts,
+): Promise<TrafficConnections> {
+  const roles = (Object.keys(GRANTS) as (keyof TrafficAccounts)[]).filter(
+    (r) => accounts[r] !== ROOT_ACCOUNT,
+  );
+  const byName = new Map<string, string[]>();
+  for (const role of roles)
+    byName.set(accounts[role], [...(byName.get(accounts[role]) ?? []), ...GRANTS[role]]);
+  for (const [name, grants] of byName) await ensureAccount(server, name, grants);
+  const as = (name: string): ConnectionOptions =>
+    name === ROOT_ACCOUNT
+      ? server.connection
+      : { ...server.connection, user: name, password: passwordOf(server, name) };
+  return { application: as(accounts.application), checks: as(accounts.checks) };
+}
+
+function passwordOf(server: StartedServer, name: string): string {
+  const password = created.get(server)?.get(name);
+  if (password === undefined) throw new Error(`Account '${name}' was not created on this server`);
+  return password;
+}
+
+async function ensureAccount(server: StartedServer, name: string, grants: string[]): Promise<void> {
+  const known = created.get(server) ?? new Map<string, string>();
+  created.set(server, known);
+  const password = known.get(name);
+  if (password !== undefined) {
+    // Same account named for another role (e.g. checks = application): it gets that role's grants as well.
+    for (const host of HOSTS)
+      await asRoot(
+        server,
+        grants.map((g) => `GRANT ${g} TO ${quote(name)}@'${host}'`),
+        password,
+      );
+    return;
+  }
+  const fresh = newPassword();
+  const users = HOSTS.map((host) => `${quote(name)}@'${host}' IDENTIFIED BY ${quote(fresh)}`).join(', ');
+  try {
+    await server.query(`CREATE USER ${users}`);
+  } catch (error) {
+    if (error instanceof SqlError && error.errno === ER_CANNOT_USER) {
+      throw new Error(
+        `traffic.accounts: account '${name}' already exists on the server at ${server.connection.host}:${server.connection.port}; auditbench creates and drops the traffic's accounts itself, so name one that does not exist (or drop it)`,
+      );
+    }
+    throw new Error(`Creating account '${name}' failed: ${redact(String(error), [fresh])}`);
+  }
+  known.set(name, fresh);
+  for (const host of HOSTS) {
+    await asRoot(
+      server,
+      grants.map((g) => `GRANT ${g} TO ${quote(name)}@'${host}'`),
+      fresh,
+    );
+  }
+}
+
+async function asRoot(server: StartedServer, statements: string[], secret: string): Promise<void> {
+  for (const sql of statements) {
+    await server.query(sql).catch((error: unknown) => {
+      throw new Error(redact(error instanceof Error ? error.message : String(error), [secret]), {
+        cause: error,
+      });
+    });
+  }
+}
+
+/** Drops every account trafficConnections created on this server (an external box keeps none of them). */
+export async function dropTrafficAccounts(server: StartedServer): Promise<string[]> {
+  const names = [...(created.get(server)?.keys() ?? [])];
+  for (const name of names) {
+    await server.query(`DROP USER IF EXISTS ${HOSTS.map((h) => `${quote(name)}@'${h}'`).join(', ')}`);
+  }
+  created.delete(server);
+  return names;
+}
+
+/** The passwords of the accounts made on this server, for redacting anything that could carry one. */
+export const accountSecrets = (server: StartedServer): string[] => [...(created.get(server)?.values() ?? [])];
