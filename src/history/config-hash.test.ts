@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { perconaAuditLog } from '../../fixtures/plugins/percona-audit-log.ts';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
+import { mergeMeasuredTraffic } from '../config/measured-traffic.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { canonicalJson, configHash } from './config-hash.ts';
 
@@ -34,4 +35,20 @@ test('title and limit are not configuration: changing them keeps the hash', () =
 
 test('profiles that differ only in startup options (Percona formats) hash apart', () => {
   expect(configHash(perconaAuditLog('JSON'))).not.toBe(configHash(perconaAuditLog('CSV')));
+});
+
+test('default traffic keeps the hash a run had before traffic existed; any other traffic changes it', () => {
+  const run = { id: 'server_audit', optionFileSha256: null };
+  const traffic = mergeMeasuredTraffic(undefined, undefined, null);
+  expect(configHash(serverAudit, { ...run, traffic })).toBe(configHash(serverAudit, run));
+  const changed = [
+    mergeMeasuredTraffic({ added: { connectionsPerS: 5 } }, undefined, null),
+    mergeMeasuredTraffic(undefined, { preparedStatements: false }, null),
+    mergeMeasuredTraffic(undefined, { accounts: { application: 'app' } }, null),
+    mergeMeasuredTraffic(undefined, undefined, { path: 'kv.lua', sha256: 'a'.repeat(64) }),
+  ];
+  const hashes = changed.map((t) => configHash(serverAudit, { ...run, traffic: t }));
+  expect(new Set([configHash(serverAudit, run), ...hashes]).size).toBe(changed.length + 1);
+  const edited = mergeMeasuredTraffic(undefined, undefined, { path: 'kv.lua', sha256: 'b'.repeat(64) });
+  expect(configHash(serverAudit, { ...run, traffic: edited })).not.toBe(hashes[3]);
 });

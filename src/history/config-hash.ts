@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isDefaultTraffic, type MeasuredTraffic } from '../config/measured-traffic.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 
 /** The parts of a profile that change what is measured; titles, log readers and limits are left out on purpose. */
@@ -32,10 +33,12 @@ export function canonicalJson(value: unknown): string {
  */
 export function configHash(
   profile: PluginProfile,
-  run?: { id: string; optionFileSha256: string | null },
+  run?: { id: string; optionFileSha256: string | null; traffic?: MeasuredTraffic },
 ): string {
   // A run's option file is hashed by its content, so an edit to a comment in it is a change the gate sees.
-  const extra = run ? { runId: run.id, optionFile: run.optionFileSha256 } : {};
+  // Its traffic (accounts, added rates, script content, prepared statements) too; default traffic leaves today's hash.
+  const traffic = run?.traffic && !isDefaultTraffic(run.traffic) ? { traffic: run.traffic } : {};
+  const extra = run ? { runId: run.id, optionFile: run.optionFileSha256, ...traffic } : {};
   const digest = createHash('sha256').update(canonicalJson({ ...effectiveConfiguration(profile), ...extra }));
   return digest.digest('hex').slice(0, 12);
 }

@@ -57,4 +57,26 @@ describe('sysbench arguments', () => {
   ])('rejects $field = $value', ({ field, value, make }) => {
     expect(make).toThrow(`Workload 'smoke': ${field} must be a whole number of at least 1, got ${value}`);
   });
+
+  test("a DBA's script replaces the test and gets only the options every script accepts", () => {
+    const own = { ...workloads.smoke, script: '/cfg/kv.lua' };
+    expect(prepareArgs(tcp, own)).toEqual([
+      '/cfg/kv.lua',
+      '--db-driver=mysql',
+      '--mysql-host=127.0.0.1',
+      '--mysql-port=33999',
+      '--mysql-user=bench',
+      '--mysql-db=auditbench',
+      '--threads=4',
+      'prepare',
+    ]);
+    expect(runArgs(tcp, own, 7)).not.toContain('--tables=4');
+  });
+
+  test('preparedStatements: false sends statements as text, the default leaves sysbench its auto mode', () => {
+    expect(runArgs(tcp, { ...workloads.smoke, preparedStatements: false }, 7)).toContain(
+      '--db-ps-mode=disable',
+    );
+    expect(runArgs(tcp, workloads.smoke, 7).some((a) => a.startsWith('--db-ps-mode'))).toBe(false);
+  });
 });

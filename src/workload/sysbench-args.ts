@@ -23,6 +23,15 @@ function tableArgs(conn: ConnectionOptions, workload: Workload): string[] {
   for (const field of ['tables', 'tableSize', 'threads'] as const) {
     assertWholeNumber(workload, field, workload[field]);
   }
+  // sysbench refuses an option a script does not declare: a DBA's script gets only what every script accepts.
+  if (workload.script) {
+    return [
+      workload.script,
+      ...connectionArgs(conn),
+      `--mysql-db=${sysbenchDatabase}`,
+      `--threads=${workload.threads}`,
+    ];
+  }
   return [
     workload.test,
     ...connectionArgs(conn),
@@ -60,6 +69,8 @@ export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: 
     // sysbench 1.0's default 'special' distribution hammers a few hot rows, adding lock contention
     // that has nothing to do with auditing; uniform spreads access over the whole table.
     '--rand-type=uniform',
+    // sysbench's default (auto) prepares each statement on the server; some plugins log an execution twice.
+    ...(workload.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
     'run',
   ];
 }

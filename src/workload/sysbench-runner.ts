@@ -49,6 +49,16 @@ export async function prepareSysbench(
     conn,
     opts,
   );
+  // A DBA's script need not have a cleanup command: its own prepare builds (and rebuilds) its schema.
+  if (workload.script) {
+    await sysbenchStep(
+      `prepare of traffic.script ${workload.script}`,
+      prepareArgs(conn, workload),
+      conn,
+      opts,
+    );
+    return;
+  }
   await sysbenchStep(`cleanup of ${what}`, cleanupArgs(conn, workload), conn, opts);
   await sysbenchStep(`prepare of ${what}`, prepareArgs(conn, workload), conn, opts);
 }
@@ -61,6 +71,9 @@ export async function cleanupSysbench(
 ): Promise<void> {
   await sysbenchStep(`cleanup of ${workload.test}`, cleanupArgs(conn, workload), conn, opts);
 }
+
+const STANDARD_FORM =
+  "its report must have sysbench's standard form: one transaction per call of event(), sysbench's own per-second lines and summary, no report hooks of its own";
 
 /** One measured (or warm-up) run against tables prepareSysbench loaded. */
 export async function runSysbench(
@@ -77,7 +90,9 @@ export async function runSysbench(
     onThreadsStarted: opts.onThreadsStarted,
     cpus: opts.cpus,
   });
-  return judgeSysbenchRun(exit, { maxIgnoredErrorPct: workload.maxIgnoredErrorPct });
+  const run = judgeSysbenchRun(exit, { maxIgnoredErrorPct: workload.maxIgnoredErrorPct });
+  if (run.ok || !workload.script || run.result) return run;
+  return { ...run, reason: `traffic.script ${workload.script}: ${run.reason} (${STANDARD_FORM})` };
 }
 
 async function sysbenchStep(

@@ -48,6 +48,13 @@ export interface Workload {
   pinCpus: boolean;
   /** Ignored SQL errors (deadlocks, lock waits) a valid run may have, in percent of its transactions. */
   maxIgnoredErrorPct: number;
+  /**
+   * The DBA's own sysbench Lua script (absolute path) run instead of `test` (traffic.script): its `prepare` builds
+   * its schema, its options keep their defaults (auditbench passes no --tables/--table-size to it).
+   */
+  script?: string;
+  /** false runs statements as plain text (--db-ps-mode=disable, traffic.preparedStatements); default true. */
+  preparedStatements?: boolean;
   /** Server options applied for this workload (reported with the figures they produced). */
   serverOptions: Record<string, string>;
 }
