@@ -1,0 +1,168 @@
+import mysql from 'mysql2/promise';
+import type { MeasuredTraffic } from '../config/measured-traffic.ts';
+import type { ConnectionOptions } from '../servers/started-server.ts';
+import { sysbenchDatabase } from '../workload/sysbench-args.ts';
+
+/** The kinds of statement or login traffic.added sends, and the count results.json records for each. */
+export const addedKinds = ['connections', 'failedLogins', 'ddl', 'dcl'] as const;
+export type AddedKind = (typeof addedKinds)[number];
+export type AddedCounts = Record<AddedKind | 'errors', number>;
+
+const rateField: Record<AddedKind, keyof MeasuredTraffic['added']> = {
+  connections: 'connectionsPerS',
+  failedLogins: 'failedLoginsPerS',
+  ddl: 'ddlPerS',
+  dcl: 'dclPerS',
+};
+
+const WRONG_PASSWORD = 'auditbench-wrong-password';
+const SCRATCH_TABLE = `\`${sysbenchDatabase}\`.auditbench_scratch`;
+const SCRATCH_ACCOUNT = "'auditbench_scratch'@'localhost'";
+const CONNECT_TIMEOUT_MS = 5_000;
+const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
+
+export const addedRates = (traffic: MeasuredTraffic): [AddedKind, number][] =>
+  addedKinds.map((k): [AddedKind, number] => [k, traffic.added[rateField[k]]]).filter(([, r]) => r > 0);
+
+/** Refuses a server that is not on this machine: the added load opens connections at a rate, locally only. */
+export function assertLocal(conn: ConnectionOptions): void {
+  if (conn.socketPath || LOCAL_HOSTS.has(conn.host)) return;
+  throw new Error(
+    `traffic.added sends connections and statements to 127.0.0.1 or a socket only, and this server is at ${conn.host}:${conn.port}: remove traffic.added for this target`,
+  );
+}
+
+const connect = (conn: ConnectionOptions, user = conn.user, password = conn.password) =>
+  mysql.createConnection({
+    ...(conn.socketPath ? { socketPath: conn.socketPath } : { host: conn.host, port: conn.port }),
+    user,
+    password,
+    connectTimeout: CONNECT_TIMEOUT_MS,
+  });
+
+interface Sessions {
+  /** sysbench's account: the new connections and DDL log in as it. */
+  app: ConnectionOptions;
+  /** An administrator's account (the server's own): GRANT/REVOKE need it, as in production. */
+  admin: ConnectionOptions;
+  /** The account whose logins fail (wrong password). */
+  failingUser: string;
+}
+
+/** One operation of a kind: the i-th (0-based), so CREATE and DROP, GRANT and REVOKE alternate. */
+type Operation = (i: number) => Promise<void>;
+
+async function operations(kind: AddedKind, s: Sessions, open: mysql.Connection[]): Promise<Operation> {
+  if (kind === 'connections') {
+    return async () => {
+      const c = await connect(s.app);
+      try {
+        await c.query('SELECT 1');
+      } finally {
+        await c.end().catch(() => c.destroy());
+      }
+    };
+  }
+  if (kind === 'failedLogins') {
+    return async () => {
+      const c = await connect(s.app, s.failingUser, WRONG_PASSWORD).catch((error: { errno?: number }) => {
+        if (error.errno === 1045) return null;
+        throw error;
+      });
+      if (c) {
+        await c.end().catch(() => c.destroy());
+        throw new Error(`a login as ${s.failingUser} with a wrong password succeeded`);
+      }
+    };
+  }
+  const session = await connect(kind === 'ddl' ? s.app : s.admin);
+  open.push(session);
+  if (kind === 'ddl') {
+    await session.query(`DROP TABLE IF EXISTS ${SCRATCH_TABLE}`);
+    return async (i) => {
+      await session.query(
+        i % 2 === 0 ? `CREATE TABLE ${SCRATCH_TABLE} (id INT)` : `DROP TABLE ${SCRATCH_TABLE}`,
+      );
+    };
+  }
+  await session.query(`CREATE USER IF NOT EXISTS ${SCRATCH_ACCOUNT}`);
+  return async (i) => {
+    await session.query(
+      i % 2 === 0
+        ? `GRANT SELECT ON \`${sysbenchDatabase}\`.* TO ${SCRATCH_ACCOUNT}`
+        : `REVOKE SELECT ON \`${sysbenchDatabase}\`.* FROM ${SCRATCH_ACCOUNT}`,
+    );
+  };
+}
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    if (signal.aborted) return resolve();
+    const timer = setTimeout(done, Math.max(0, ms));
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+
+/**
+ * Sends one kind at a fixed rate until stopped: the i-th operation is due at i/rate seconds; one that falls behind
+ * (a slow server) is not made up for, so the load never bursts.
+ */
+async function paced(op: Operation, perS: number, signal: AbortSignal, counts: AddedCounts, kind: AddedKind) {
+  const start = Date.now();
+  for (let i = 0; !signal.aborted; i++) {
+    const dueMs = start + (i * 1000) / perS;
+    if (Date.now() - dueMs > 1000) i = Math.floor(((Date.now() - start) * perS) / 1000);
+    await sleep(start + (i * 1000) / perS - Date.now(), signal);
+    if (signal.aborted) break;
+    try {
+      await op(i);
+      counts[kind] += 1;
+    } catch {
+      counts.errors += 1;
+    }
+  }
+}
+
+export interface AddedLoad {
+  /** Stops sending, waits for the operations in flight, closes the sessions. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts traffic.added's load against a local server; it stops when `stop` is called or after `maxS` seconds,
+ * whichever comes first, so a run that hangs cannot leave it running.
+ */
+export async function startAddedLoad(
+  rates: [AddedKind, number][],
+  sessions: Sessions,
+  counts: AddedCounts,
+  maxS: number,
+): Promise<AddedLoad> {
+  assertLocal(sessions.app);
+  const abort = new AbortController();
+  const limit = setTimeout(() => abort.abort(), maxS * 1000);
+  const open: mysql.Connection[] = [];
+  const loops: Promise<void>[] = [];
+  try {
+    for (const [kind, perS] of rates) {
+      loops.push(paced(await operations(kind, sessions, open), perS, abort.signal, counts, kind));
+    }
+  } catch (error) {
+    abort.abort();
+    clearTimeout(limit);
+    await Promise.allSettled(open.map((c) => c.end()));
+    throw new Error(`traffic.added could not start: ${(error as Error).message}`, { cause: error });
+  }
+  return {
+    async stop() {
+      abort.abort();
+      clearTimeout(limit);
+      await Promise.allSettled(loops);
+      await Promise.allSettled(open.map((c) => c.end().catch(() => c.destroy())));
+    },
+  };
+}

@@ -1,0 +1,77 @@
+import type { SysbenchRunner } from '../bench/subject.ts';
+import type { MeasuredTraffic } from '../config/measured-traffic.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
+import { type AddedCounts, type AddedLoad, addedRates, assertLocal, startAddedLoad } from './added-load.ts';
+
+/** A SysbenchRunner that carries traffic.added, and what it sent so far. */
+export interface AddedTrafficRunner extends SysbenchRunner {
+  /** Counts sent since the runner was made, by kind (connections, failedLogins, ddl, dcl) and errors. */
+  sent(): Record<string, number>;
+  /** The accounts the added load logs in as (the application's, DCL's administrator, the failing login). */
+  accounts: string[];
+}
+
+// Past sysbench's --time the load has no reason to go on; this bounds it if sysbench hangs.
+const OVERRUN_S = 60;
+
+/**
+ * Wraps a runner so that every run (warm-up, A/A, gate) carries the added load: it starts when sysbench's threads
+ * start and stops when sysbench ends. New connections and DDL log in as `application` (the traffic's application
+ * account, runnerAs's connection; by default the connection sysbench is handed), failed logins as the application
+ * account with a wrong password, GRANT/REVOKE as the server's administrator.
+ */
+export function withAddedTraffic(
+  runner: SysbenchRunner,
+  server: StartedServer,
+  traffic: MeasuredTraffic,
+  application?: ConnectionOptions,
+): AddedTrafficRunner {
+  const rates = addedRates(traffic);
+  const counts: AddedCounts = { connections: 0, failedLogins: 0, ddl: 0, dcl: 0, errors: 0 };
+  const kinds = new Set(rates.map(([k]) => k));
+  const accounts = [
+    ...(kinds.has('connections') || kinds.has('ddl') ? [(application ?? server.connection).user] : []),
+    ...(kinds.has('dcl') ? [server.connection.user] : []),
+    ...(kinds.has('failedLogins') ? [traffic.accounts.application] : []),
+  ];
+  if (rates.length === 0) return { ...runner, sent: () => ({}), accounts: [] };
+  assertLocal(server.connection);
+  return {
+    prepare: runner.prepare,
+    accounts,
+    sent: () => ({ ...Object.fromEntries(rates.map(([k]) => [k, counts[k]])), errors: counts.errors }),
+    async run(conn, workload, opts = {}) {
+      let load: Promise<AddedLoad> | undefined;
+      const durationS = opts.durationS ?? workload.durationS;
+      const sessions = {
+        app: application ?? conn,
+        admin: server.connection,
+        failingUser: traffic.accounts.application,
+      };
+      const begin = () => {
+        load ??= startAddedLoad(rates, sessions, counts, durationS + OVERRUN_S);
+      };
+      const outcome = await runner
+        .run(conn, workload, {
+          ...opts,
+          onThreadsStarted: () => {
+            begin();
+            opts.onThreadsStarted?.();
+          },
+        })
+        .then(
+          (run) => ({ run }),
+          (error: unknown) => ({ error }),
+        );
+      // A load that could not start (its session refused) fails the run: its figures would not carry it.
+      const started = await load?.then(
+        (l) => ({ l }),
+        (error: unknown) => ({ error }),
+      );
+      if (started && 'l' in started) await started.l.stop();
+      if ('error' in outcome) throw outcome.error;
+      if (started && 'error' in started) throw started.error;
+      return outcome.run;
+    },
+  };
+}
