@@ -1,21 +1,24 @@
 // The HTML report's opening chart: every run's overhead interval against its own limit, ranked. Pure, like chart-specs.
 import type { TopLevelSpec } from 'vega-lite';
 import type { PluginResult } from '../../src/results/schema.ts';
-import { runLabel, serverLabel } from '../format/format-summary.ts';
+import { serverLabel } from '../format/format-summary.ts';
+import { type RunStatus, runIdOf, runStatus } from '../format/run-status.ts';
 import { SCHEMA, WIDTH } from './chart-specs.ts';
 
 export interface OverviewRow {
-  /** The y-axis label: run, server and workload; unique within the chart. */
+  /** The y-axis label: the run's id, with server and workload when runs differ in them; unique within the chart. */
   run: string;
   estimate: number;
   lower: number;
   upper: number;
   limitPct: number;
   verdict: PluginResult['verdict'];
+  /** The run's status over its lifecycle checks and its overhead: what the bar's colour says. */
+  status: RunStatus;
 }
 
 // Red stays the limit's colour, as in every other chart of the report.
-const verdictScale = {
+const statusScale = {
   domain: ['pass', 'inconclusive', 'fail'],
   range: ['#54a24b', '#f58518', '#6a3d9a'],
 };
@@ -29,12 +32,13 @@ export function overviewRows(results: readonly PluginResult[]): OverviewRow[] {
   const where = (r: PluginResult) => `${serverLabel(r)} · ${r.workload}`;
   const oneWhere = new Set(measured.map(where)).size <= 1;
   const rows = measured.map((r) => ({
-    run: oneWhere ? runLabel(r) : `${runLabel(r)} · ${where(r)}`,
+    run: oneWhere ? runIdOf(r) : `${runIdOf(r)} · ${where(r)}`,
     estimate: r.overheadPct ?? 0,
     lower: r.overheadCi95?.[0] ?? r.overheadPct ?? 0,
     upper: r.overheadCi95?.[1] ?? r.overheadPct ?? 0,
     limitPct: r.limitPct,
     verdict: r.verdict,
+    status: runStatus(r).status,
   }));
   // Vega-Lite merges equal labels into one band: number the repeats.
   const seen = new Map<string, number>();
@@ -86,10 +90,10 @@ export function overviewSpec(results: readonly PluginResult[]): TopLevelSpec | n
               x2: { field: 'upper' },
               y,
               color: {
-                field: 'verdict',
+                field: 'status',
                 type: 'nominal',
-                scale: verdictScale,
-                legend: { orient: 'bottom', title: 'verdict' },
+                scale: statusScale,
+                legend: { orient: 'bottom', title: 'status' },
               },
             },
           },

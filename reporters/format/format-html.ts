@@ -47,9 +47,10 @@ section { border-top: 1px solid #ddd; margin-top: 2rem; }
 figure { margin: 1rem 0; }
 figure svg { max-width: 100%; height: auto; }
 .empty { color: #777; font-style: italic; }
-table { border-collapse: collapse; margin: 1rem 0; font-size: 13px; }
+table { border-collapse: collapse; margin: 1rem 0; font-size: 13px; max-width: 100%; }
 caption { text-align: left; font-weight: 600; padding-bottom: 0.4rem; }
-th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; }
+th, td { border: 1px solid #ddd; padding: 0.25rem 0.5rem; text-align: left; vertical-align: top; overflow-wrap: break-word; }
+td { overflow-wrap: anywhere; }
 thead small { display: block; font-weight: normal; color: #555; }
 .seed { background: #f6f6f6; color: #555; }
 .note { font-size: 13px; color: #555; }`;

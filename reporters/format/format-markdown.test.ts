@@ -32,7 +32,7 @@ test('a recorded run: one table row per result, the reason, the comparison and t
   const row = lines.find((l) => l.startsWith('| MariaDB server_audit |')) ?? '';
   expect(header.split(' | ')).toHaveLength(row.split(' | ').length);
   expect(row).toContain(
-    '| 565.6 | 520.2 | 7.3 [-24.7, 31.0] | 50 | pass | ±24.1 (≥31.2) | −2.7 [-30.7, 25.2] | 102.8 | 3350 | yes | yes | no | 9 ok |',
+    '| 565.6 | 520.2 | 7.3 [-24.7, 31.0] | 50 | pass | ±24.1 (≥31.2) | −2.7 [-30.7, 25.2] | 102.8 | 3350 | – | yes | yes | no | 9 ok |',
   );
   expect(header).toContain('| vs main (pp) |');
   // The recorded run measured server_audit, so the seed's table follows, with the seed's figures beside it.

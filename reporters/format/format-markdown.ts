@@ -1,6 +1,7 @@
 import type { Comparison } from '../../src/history/compare.ts';
 import type { Revision } from '../../src/history/entry.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
+import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { formatCompletenessMarkdown } from './format-completeness.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
@@ -9,6 +10,7 @@ import { formatPerEventMarkdown } from './format-per-event.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
 import { formatVariantsMarkdown, variantGroups } from './format-variants.ts';
+import { seedRuns } from './seed-runs.ts';
 
 export interface MarkdownInput {
   results: PluginResult[];
@@ -50,6 +52,7 @@ const HEAD = [
   'vs BASE (pp)',
   'log MB/min',
   'log bytes/txn',
+  'audit events/txn',
   'rotates?',
   'logs failed statements?',
   'uninstall needs restart?',
@@ -75,6 +78,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
       change(comparisons[i]),
       fixed(r.measurement?.logMbPerMin),
       fixed(r.logBytesPerTxn, 0),
+      auditEventsCell(r),
       yesNo(f.rotates),
       yesNo(f.logsFailed),
       yesNo(f.uninstallRestart),
@@ -83,13 +87,16 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
       .map(cell)
       .join(' | ');
   });
-  const seed = seedTable(results);
+  const seed = seedTable(seedRuns(results));
   const seedSection = seed
     ? ["### The seed's comparison, this run beside it", '', formatSeedTableMarkdown(seed), '']
     : [];
-  const reasons = results.flatMap((r) =>
-    r.measurement ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`] : [],
-  );
+  const reasons = results.flatMap((r) => {
+    const logged = auditEventsLine(r);
+    return r.measurement
+      ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`, ...(logged ? [`  - ${cell(logged)}`] : [])]
+      : [];
+  });
   const completeness = formatCompletenessMarkdown(results);
   const interference = interferenceLines(results).map((line) => `- ${cell(line)}`);
   if (interference.length > 0) interference.push('');

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { type PluginResult, resultsFileSchema } from '../../src/results/schema.ts';
+import { sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { formatSummary, lifecycleCell, runLabel, wrapText } from './format-summary.ts';
 
 const result: PluginResult = {
@@ -89,4 +90,20 @@ test('a result without a measurement shows dashes, not zeros', () => {
   ]);
   expect(text).toContain('error');
   expect(text).not.toContain('NaN');
+});
+
+test('a sweep: ids in the table, each title once under it, and what each configuration logged', () => {
+  const results = sweepReportInput().file.results;
+  const text = formatSummary(results);
+  const rows = text.split('\n').filter((line) => line.startsWith('│ '));
+  expect(rows.some((line) => line.startsWith('│ incl-users-app '))).toBe(true);
+  expect(text).not.toContain('│ MariaDB');
+  expect(text).toContain(
+    'runs:\n- server_audit: MariaDB server_audit\n- incl-users-app: MariaDB server_audit',
+  );
+  expect(text).toContain(
+    '- dml-no-select on mariadb 10.11.19 (local): logged 4.0 audit events per transaction',
+  );
+  expect(text).toContain('│ 0.0 IDLE   │');
+  for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(120);
 });

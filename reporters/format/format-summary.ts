@@ -1,8 +1,10 @@
 import Table from 'cli-table3';
 import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
+import { auditEventsLine, eventsPerTxn } from './format-audit-events.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { estimateText, fixed } from './format-numbers.ts';
+import { runIdOf } from './run-status.ts';
 
 export const yesNo = (value: boolean | undefined): string =>
   value === undefined ? '?' : value ? 'yes' : 'no';
@@ -81,6 +83,11 @@ export function facts(result: PluginResult) {
   };
 }
 
+const eventsCell = (r: PluginResult): string => {
+  const events = r.measurement?.auditEvents;
+  return events ? `\n${fixed(eventsPerTxn(events))}${events.idle ? ' IDLE' : ''}` : '';
+};
+
 // Sums to 111: with 9 borders, 120 columns. Cells wrap inside their column.
 const COLUMNS: [string, number][] = [
   ['run', 18],
@@ -89,13 +96,20 @@ const COLUMNS: [string, number][] = [
   ['limit', 7],
   ['verdict', 14],
   ['TPS\noff → on', 10],
-  ['log MB/min\nB/txn', 12],
+  ['log MB/min\nB/txn\nevents/txn', 12],
   ['lifecycle', 11],
 ];
 
+/** Under the table: what each run id is, once per id, for the ids that are not their title already. */
+function runTitles(results: PluginResult[], widthCols: number): string[] {
+  const titles = new Map(results.filter((r) => runIdOf(r) !== r.title).map((r) => [runIdOf(r), r.title]));
+  if (titles.size === 0) return [];
+  return ['runs:', ...[...titles].map(([id, title]) => wrapText(`- ${id}: ${title}`, widthCols, '  '))];
+}
+
 /**
- * The terminal summary, at most 120 columns: one row per plugin × server × workload, then each measurement's
- * verdict in words. The full table (every figure and fact) is in summary.md and results.json.
+ * The terminal summary, at most 120 columns: one row per run id × server × workload, what each id is, then each
+ * measurement's verdict in words. The full table (every figure and fact) is in summary.md and results.json.
  */
 export function formatSummary(results: PluginResult[], widthCols = 120): string {
   const table = new Table({
@@ -108,21 +122,24 @@ export function formatSummary(results: PluginResult[], widthCols = 120): string 
     const noise = r.noiseFloorPct === null ? '' : `\nA/A ±${fixed(r.noiseFloorPct)}`;
     const [version] = r.server.version.split('-');
     table.push([
-      runLabel(r),
+      runIdOf(r),
       `${r.server.flavor} ${version}\n${r.server.target}, ${r.workload}`,
       `${overheadCell(r)}${noise}`,
       `${fixed(r.limitPct, 0)}%`,
       `${r.verdict}${interferenceMark(r)}`,
       `${fixed(r.baselineTps)} →\n${fixed(r.pluginTps)}`,
-      `${fixed(r.measurement?.logMbPerMin)}\n${fixed(r.logBytesPerTxn, 0)} B/txn`,
+      `${fixed(r.measurement?.logMbPerMin)}\n${fixed(r.logBytesPerTxn, 0)} B/txn${eventsCell(r)}`,
       lifecycleCell(r),
     ]);
   }
-  const reasons = results.flatMap((r) =>
-    r.measurement
-      ? [wrapText(`- ${runLabel(r)} on ${serverLabel(r)}: ${r.measurement.reason}`, widthCols, '  ')]
-      : [],
-  );
+  // Each measurement's verdict in words, then what its configuration logged.
+  const reasons = results.flatMap((r) => {
+    if (!r.measurement) return [];
+    const logged = auditEventsLine(r);
+    return [r.measurement.reason, ...(logged ? [logged] : [])].map((line) =>
+      wrapText(`- ${runIdOf(r)} on ${serverLabel(r)}: ${line}`, widthCols, '  '),
+    );
+  });
   const interference = interferenceLines(results).map((line) => wrapText(`- ${line}`, widthCols, '  '));
-  return [table.toString(), ...reasons, ...interference].join('\n');
+  return [table.toString(), ...runTitles(results, widthCols), ...reasons, ...interference].join('\n');
 }

@@ -5,6 +5,7 @@ import { formatPerEventText } from './format-per-event.ts';
 import { formatSeedTableText, seedTable } from './format-seed-table.ts';
 import { formatSummary } from './format-summary.ts';
 import { formatVariantsText, variantGroups } from './format-variants.ts';
+import { seedRuns } from './seed-runs.ts';
 
 /** One block of the terminal summary: a heading line and its body, or null when the run has nothing for it. */
 export interface TextSection {
@@ -33,7 +34,7 @@ export const TERMINAL_SECTIONS: readonly TextSection[] = [
   {
     heading: "The seed's comparison, this run beside it",
     body: (f) => {
-      const seed = seedTable(f.results);
+      const seed = seedTable(seedRuns(f.results));
       return seed ? formatSeedTableText(seed) : null;
     },
   },

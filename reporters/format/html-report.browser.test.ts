@@ -5,7 +5,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { chromium } from 'playwright-core';
 import { expect, test } from 'vitest';
-import { recordedReportInput } from '../../test/support/report-fixtures.ts';
+import { recordedReportInput, sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { buildHtmlReport } from './html-report.ts';
 
 // Debian's chromium; Playwright's own browser download cannot be fetched here.
@@ -74,7 +74,7 @@ test('index.html renders in headless Chromium: no console error, no request, eve
     const table = await page
       .locator('section')
       .first()
-      .locator('table')
+      .locator('table', { hasText: "The seed's comparison" })
       .evaluate((t) => ({
         rows: t.querySelectorAll('tbody tr').length,
         right: t.getBoundingClientRect().right,
@@ -82,6 +82,52 @@ test('index.html renders in headless Chromium: no console error, no request, eve
       }));
     expect(table.rows).toBe(9);
     expect(table.right).toBeLessThanOrEqual(table.viewport);
+  } finally {
+    await browser.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}, 60_000);
+
+test('a sweep in Chromium: the overview labels runs by id, counts a failed lifecycle as a failure, and every table fits', async (context) => {
+  if (!existsSync(CHROMIUM))
+    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-html-'));
+  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
+  try {
+    const file = path.join(dir, 'index.html');
+    await writeFile(file, await buildHtmlReport(sweepReportInput()));
+    const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
+    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    const overview = page.locator('section').first();
+    expect(await overview.locator('p').first().textContent()).toMatch(
+      /^4 runs: 2 pass, 2 fail \(incl-users-app: 4 lifecycle checks failed .*; ddl-dcl-from-cnf: measured an idle plugin\)\.$/,
+    );
+    // The y axis of the ranked chart: Vega draws each label as a text element of the axis.
+    const labels = await overview
+      .locator('figure[data-chart="overview"] .role-axis-label text')
+      .allTextContents();
+    expect(labels.filter((l) => !/^−?\d+$/.test(l)).sort()).toEqual([
+      'ddl-dcl-from-cnf',
+      'dml-no-select',
+      'incl-users-app',
+      'server_audit',
+    ]);
+    const legend = await overview
+      .locator('table:has(caption:text-is("Runs"))')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => row.querySelector('th')?.textContent));
+    expect(legend).toEqual(['server_audit', 'incl-users-app', 'ddl-dcl-from-cnf', 'dml-no-select']);
+    const tables = await page.locator('table').evaluateAll((all) =>
+      all.map((t) => ({
+        caption: t.querySelector('caption')?.textContent,
+        right: t.getBoundingClientRect().right,
+        viewport: t.ownerDocument.documentElement.clientWidth,
+      })),
+    );
+    for (const t of tables) expect(t.right, `${t.caption} fits the page`).toBeLessThanOrEqual(t.viewport);
+    expect(
+      await overview.locator('table', { hasText: "The seed's comparison" }).locator('thead th').count(),
+    ).toBe(3);
   } finally {
     await browser.close();
     await rm(dir, { recursive: true, force: true });

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { recordedReportInput } from '../../test/support/report-fixtures.ts';
+import { recordedReportInput, sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { escapeHtml, formatHtmlReport } from './format-html.ts';
 import { buildHtmlReport } from './html-report.ts';
 
@@ -27,12 +27,15 @@ test('every chart of a recorded run is rendered SVG with its marks; an unfinishe
 test('the report opens with the overview: the ranked chart, the seed table and the lifecycle findings', async () => {
   const html = await buildHtmlReport(recordedReportInput());
   const overview = html.split('<section>')[1] ?? '';
-  expect(overview).toMatch(/^\n<h2>Overview<\/h2>\n<p>2 runs: 1 pass, 1 error\.<\/p>/);
+  expect(overview).toMatch(
+    /^\n<h2>Overview<\/h2>\n<p>2 runs: 1 pass, 1 error \(Unmeasured &lt;plugin&gt; &amp; co: no measurement finished\)\.<\/p>/,
+  );
   expect(overview).toContain('No overhead estimate: Unmeasured &lt;plugin&gt; &amp; co.');
   expect(overview).toContain('<caption>The seed&#39;s comparison, this run beside it</caption>');
-  expect(overview.match(/<tr><th scope="row">/g)).toHaveLength(9);
+  // Two rows of the runs' legend, nine of the seed's table: one column for the plugin, not one per result of it.
+  expect(overview.match(/<tr><th scope="row">/g)).toHaveLength(11);
   expect(overview).toContain(
-    '<tr><th scope="row">throughput loss % [95% CI]</th><td>7.3 [-24.7, 31.0]</td><td>–</td><td class="seed">40.8 (one run)</td></tr>',
+    '<tr><th scope="row">throughput loss % [95% CI]</th><td>7.3 [-24.7, 31.0]</td><td class="seed">40.8 (one run)</td></tr>',
   );
   expect(overview).toContain('<h3>Lifecycle findings</h3>');
   expect(overview).toContain('<li>MariaDB server_audit: all 9 lifecycle checks as the profile expects.</li>');
@@ -47,4 +50,32 @@ test('text is escaped, SVG is not', () => {
   });
   expect(html).toContain('<title>a &lt; b</title>');
   expect(html).toContain('<figure class="chart" data-chart="trend"><svg></svg></figure>');
+});
+
+test('a sweep: the overview counts a failed lifecycle as a failure, names runs by id, and shows the stock run once', async () => {
+  const html = await buildHtmlReport(sweepReportInput());
+  const overview = html.split('<section>')[1] ?? '';
+  expect(overview).toContain(
+    '<p>4 runs: 2 pass, 2 fail (incl-users-app: 4 lifecycle checks failed (logs-query, failed-queries, masks-password, rotation); ddl-dcl-from-cnf: measured an idle plugin).</p>',
+  );
+  // The chart's axis labels are the run ids, and the legend says what each id is.
+  const chart = overview.match(/data-chart="overview">([\s\S]*?)<\/figure>/)?.[1] ?? '';
+  for (const id of ['server_audit', 'incl-users-app', 'ddl-dcl-from-cnf', 'dml-no-select'])
+    expect(chart).toContain(`>${id}</text>`);
+  expect(chart).not.toContain('(server_au');
+  expect(overview).toContain(
+    '<tr><th scope="row">dml-no-select</th><td>pass</td><td>MariaDB server_audit (server_audit_events=QUERY_DML_NO_SELECT)</td></tr>',
+  );
+  // The seed's table: the stock run and the seed, once.
+  const seed = overview.slice(overview.indexOf('<caption>The seed'));
+  expect(seed.match(/<th scope="col"/g)).toHaveLength(3);
+  expect(seed).toContain('<td>9.1 [5.1, 13.1]</td>');
+});
+
+test('each measurement says what the configuration logged; an idle one shows its advice', async () => {
+  const html = await buildHtmlReport(sweepReportInput());
+  expect(html).toContain(
+    '<p>logged 34.0 audit events per transaction (QUERY 20.0, TABLE 14.0), 3350 log bytes; 34.0 of them from the traffic&#39;s accounts (auditbench_app, auditbench_checks)</p>',
+  );
+  expect(html).toContain('<p>measured an idle plugin: this traffic has none of the events it logs (');
 });

@@ -5,6 +5,7 @@ import { overheadSpec, timelineSpec, trendEntries, trendSpec } from '../charts/c
 import { diskUseSpec } from '../charts/disk-use-spec.ts';
 import { overviewSpec } from '../charts/overview-spec.ts';
 import { renderSvg } from '../charts/render-chart.ts';
+import { auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { completenessSection } from './format-completeness.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
@@ -12,6 +13,8 @@ import { interferenceLines } from './format-interference.ts';
 import { perEventSection } from './format-per-event.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
 import { runLabel } from './format-summary.ts';
+import { runIdOf, runStatus, statusLine } from './run-status.ts';
+import { seedRuns } from './seed-runs.ts';
 
 export interface HtmlReportInput {
   file: ResultsFile;
@@ -67,19 +70,36 @@ function seedHtmlTable(table: SeedTable): HtmlTable {
   };
 }
 
-/** The opening section: every run ranked against its limit, the seed's table, and what the lifecycle checks found. */
+/** What a run is: its plugin and settings as its title names them, and the option file it came from. */
+function settingsText(r: PluginResult): string {
+  const file = r.settings?.optionFile ? `; option file ${r.settings.optionFile}` : '';
+  return `${r.title}${file}`;
+}
+
+/** The overview chart's legend: each run id, its status and why, and what it measured. */
+function runsTable(results: readonly PluginResult[]): HtmlTable {
+  return {
+    caption: 'Runs',
+    head: [{ text: 'run' }, { text: 'status' }, { text: 'plugin and settings' }],
+    rows: results.map((r) => {
+      const { status, why } = runStatus(r);
+      return [runIdOf(r), why ? `${status}: ${why}` : status, settingsText(r)];
+    }),
+  };
+}
+
+/**
+ * The opening section: every run ranked against its limit under its id, a legend of what each id is, the seed's
+ * table, and what the lifecycle checks found. A run counts as failed when its overhead or a lifecycle check failed.
+ */
 async function overviewSection(results: readonly PluginResult[]): Promise<ReportSection> {
   const spec = overviewSpec(results);
-  const seed = seedTable(results);
-  const counts = ['pass', 'fail', 'inconclusive', 'error'].flatMap((verdict) => {
-    const n = results.filter((r) => r.verdict === verdict).length;
-    return n > 0 ? [`${n} ${verdict}`] : [];
-  });
-  const unmeasured = results.filter((r) => r.overheadPct === null).map(runLabel);
+  const seed = seedTable(seedRuns(results));
+  const unmeasured = results.filter((r) => r.overheadPct === null).map(runIdOf);
   return {
     heading: 'Overview',
     lines: [
-      `${results.length} run${results.length === 1 ? '' : 's'}: ${counts.join(', ')}.`,
+      statusLine(results),
       ...(unmeasured.length > 0 ? [`No overhead estimate: ${unmeasured.join(', ')}.`] : []),
     ],
     figures: [
@@ -89,7 +109,7 @@ async function overviewSection(results: readonly PluginResult[]): Promise<Report
         empty: 'No run has an overhead estimate yet.',
       },
     ],
-    tables: seed ? [seedHtmlTable(seed)] : [],
+    tables: [runsTable(results), ...(seed ? [seedHtmlTable(seed)] : [])],
     list: { heading: 'Lifecycle findings', items: results.flatMap(lifecycleFindings) },
   };
 }
@@ -104,6 +124,7 @@ export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
         heading: `${runLabel(r)} · ${r.server.flavor} ${r.server.version} (${r.server.target}) · ${r.workload}`,
         lines: [
           r.measurement?.reason ?? `verdict ${r.verdict}: no measurement finished`,
+          ...[auditEventsLine(r)].filter((line) => line !== null),
           ...(comparison ? [formatComparison(comparison, input.maxRegressionPp)] : []),
           ...interferenceLines([r]),
         ],

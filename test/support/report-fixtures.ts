@@ -1,9 +1,15 @@
 import { readFileSync } from 'node:fs';
+import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import type { HtmlReportInput } from '../../reporters/format/html-report.ts';
 import { compareWithBase } from '../../src/history/compare.ts';
 import { toHistoryEntries } from '../../src/history/entry.ts';
 import { parseHistory } from '../../src/history/parse-history.ts';
-import { type PluginResult, type ResultsFile, resultsFileSchema } from '../../src/results/schema.ts';
+import {
+  type AuditEvents,
+  type PluginResult,
+  type ResultsFile,
+  resultsFileSchema,
+} from '../../src/results/schema.ts';
 
 const read = (name: string) =>
   readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
@@ -35,4 +41,92 @@ export function recordedReportInput(): HtmlReportInput {
   const entries = toHistoryEntries(file, revision, 'run-now');
   const comparisons = compareWithBase(entries, prior, { baseBranch: 'main', maxRegressionPp: 5 });
   return { file, revision, entries, comparisons, prior, maxRegressionPp: 5 };
+}
+
+const APP_ACCOUNTS = ['auditbench_app', 'auditbench_checks'];
+
+/** Made-up counts in the shape the measurement records, for report tests: not a measurement. */
+const logged = (perTxnByClass: Record<string, number>): AuditEvents => ({
+  perTxnByClass,
+  fromTrafficPerTxn: Object.values(perTxnByClass).reduce((sum, n) => sum + n, 0),
+  accounts: APP_ACCOUNTS,
+  idle: false,
+  advice: null,
+});
+
+const IDLE_ADVICE =
+  'measured an idle plugin: this traffic has none of the events it logs (server_audit_events=CONNECT,QUERY_DDL,QUERY_DCL logged 0 events per transaction from auditbench_app, auditbench_checks); add traffic.added.connectionsPerS, ddlPerS or dclPerS';
+
+/** One run of a sweep, made from the recorded result: its id, settings, overhead and what it logged. */
+function sweepRun(
+  measured: PluginResult,
+  run: { id: string; settings: Record<string, string>; overheadPct: number; events: AuditEvents },
+): PluginResult {
+  const shown = Object.entries(run.settings).map(([k, v]) => `${k}=${v.replace(/^'(.*)'$/, '$1')}`);
+  const ci: [number, number] = [run.overheadPct - 4, run.overheadPct + 4];
+  const measurement = measured.measurement && {
+    ...measured.measurement,
+    overheadPct: run.overheadPct,
+    overheadCi95: ci,
+    auditEvents: run.events,
+  };
+  return {
+    ...measured,
+    runId: run.id,
+    title: shown.length > 0 ? `${measured.title} (${shown.join(', ')})` : measured.title,
+    overheadPct: run.overheadPct,
+    overheadCi95: ci,
+    measurement,
+    settings: {
+      global: { ...serverAudit.measureSettings, ...run.settings },
+      startup: {},
+      optionFile: null,
+    },
+  };
+}
+
+/**
+ * For report tests of a sweep: four runs of server_audit as issue 21 tried them, made from the recorded result. The
+ * stock run; one naming the application's account whose lifecycle failed (the checks' account is not included);
+ * an idle one (CONNECT, DDL and DCL under OLTP alone), which fails; and QUERY_DML_NO_SELECT.
+ */
+export function sweepReportInput(): HtmlReportInput {
+  const base = recordedReportInput();
+  const [measured] = base.file.results;
+  if (!measured) throw new Error('the recorded input holds a result');
+  const stock = sweepRun(measured, {
+    id: 'server_audit',
+    settings: {},
+    overheadPct: 9.1,
+    events: logged({ QUERY: 20, TABLE: 14, CONNECT: 0 }),
+  });
+  const inclUsers = sweepRun(measured, {
+    id: 'incl-users-app',
+    settings: { server_audit_incl_users: "'auditbench_app'" },
+    overheadPct: 8.4,
+    events: logged({ QUERY: 20, TABLE: 14 }),
+  });
+  inclUsers.lifecycle = measured.lifecycle.map((c) =>
+    ['logs-query', 'failed-queries', 'masks-password', 'rotation'].includes(c.check)
+      ? { ...c, ok: false, expected: true, observed: false }
+      : c,
+  );
+  const idle = sweepRun(measured, {
+    id: 'ddl-dcl-from-cnf',
+    settings: { server_audit_events: "'CONNECT,QUERY_DDL,QUERY_DCL'" },
+    overheadPct: 1.3,
+    events: { ...logged({ CONNECT: 0, QUERY: 0 }), fromTrafficPerTxn: 0, idle: true, advice: IDLE_ADVICE },
+  });
+  idle.verdict = 'fail';
+  if (idle.measurement) idle.measurement = { ...idle.measurement, verdict: 'fail', reason: IDLE_ADVICE };
+  const dml = sweepRun(measured, {
+    id: 'dml-no-select',
+    settings: { server_audit_events: "'QUERY_DML_NO_SELECT'" },
+    overheadPct: 7.0,
+    events: logged({ QUERY: 4 }),
+  });
+  const file = { ...base.file, results: [stock, inclUsers, idle, dml] };
+  const entries = toHistoryEntries(file, base.revision, '5eed5eed-0000-4000-8000-000000000021');
+  const comparisons = compareWithBase(entries, base.prior, { baseBranch: 'main', maxRegressionPp: 5 });
+  return { ...base, file, entries, comparisons, runId: '5eed5eed-0000-4000-8000-000000000021' };
 }

@@ -1,0 +1,48 @@
+import type { PluginResult } from '../../src/results/schema.ts';
+import { fixed } from './format-numbers.ts';
+
+/** The name a sweep's reports use for a result: its configuration run's id; results from before runs, their title. */
+export const runIdOf = (r: PluginResult): string => (r.runId && r.runId !== '' ? r.runId : r.title);
+
+export const STATUSES = ['pass', 'fail', 'inconclusive', 'error'] as const;
+export type RunStatus = (typeof STATUSES)[number];
+
+/**
+ * A run's status over everything it checked: a failed lifecycle check fails the run whatever its overhead verdict,
+ * and `why` says what failed (null for a pass).
+ */
+export function runStatus(r: PluginResult): { status: RunStatus; why: string | null } {
+  const failed = r.lifecycle.filter((c) => !c.ok).map((c) => c.check);
+  const lifecycle =
+    failed.length > 0
+      ? `${failed.length} lifecycle check${failed.length === 1 ? '' : 's'} failed (${failed.join(', ')})`
+      : null;
+  const idle = r.measurement?.auditEvents?.idle === true ? 'measured an idle plugin' : null;
+  const overhead =
+    r.verdict === 'fail' && !idle
+      ? `overhead ${fixed(r.overheadPct)}% against its ${fixed(r.limitPct, 0)}% limit`
+      : null;
+  if (r.verdict === 'error') {
+    return { status: 'error', why: ['no measurement finished', lifecycle].filter(Boolean).join('; ') };
+  }
+  const fails = [overhead, r.verdict === 'fail' ? idle : null, lifecycle].filter((s) => s !== null);
+  if (fails.length > 0) return { status: 'fail', why: fails.join('; ') };
+  if (r.verdict === 'inconclusive')
+    return {
+      status: 'inconclusive',
+      why: 'its interval holds the limit: neither within it nor over it at this precision',
+    };
+  return { status: 'pass', why: null };
+}
+
+/** `4 runs: 3 pass, 1 fail (incl-users: 4 lifecycle checks failed (logs-query, …))`: what the overview opens with. */
+export function statusLine(results: readonly PluginResult[]): string {
+  const statuses = results.map((r) => ({ id: runIdOf(r), ...runStatus(r) }));
+  const counts = STATUSES.flatMap((status) => {
+    const these = statuses.filter((s) => s.status === status);
+    if (these.length === 0) return [];
+    const why = status === 'pass' ? '' : ` (${these.map((s) => `${s.id}: ${s.why}`).join('; ')})`;
+    return [`${these.length} ${status}${why}`];
+  });
+  return `${results.length} run${results.length === 1 ? '' : 's'}: ${counts.join(', ')}.`;
+}
