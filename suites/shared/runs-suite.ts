@@ -17,6 +17,12 @@ import {
   type TrafficConnections,
   trafficConnections,
 } from '../../src/servers/traffic-accounts.ts';
+import {
+  checkOwnScripts,
+  measuredRunTraffic,
+  needsOwnCalibration,
+  trafficRecord,
+} from '../../src/traffic/run-traffic.ts';
 import { runnerAs } from '../../src/workload/run-as.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
@@ -27,6 +33,7 @@ import { getWorkload } from '../../src/workload/workloads.ts';
  */
 export function runsSuite(config: Config, runs: ResolvedRun[]): void {
   const workload = getWorkload(config.workload);
+  checkOwnScripts(runs, config.configPath);
   let server: StartedServer | undefined;
   let calibration: Calibration | null = null;
   let runsStarted = 0;
@@ -73,10 +80,16 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     const { profile } = run;
     const limitPct = resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct);
     const progress = log(run.title);
-    const hash = configHash(profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null });
+    const hash = configHash(profile, {
+      id: run.id,
+      optionFileSha256: run.optionFile?.sha256 ?? null,
+      traffic: run.traffic,
+    });
     let skipReason: string | null = null;
     let lifecycle: ReturnType<typeof lifecycleContext> | undefined;
     let connections: TrafficConnections | undefined;
+    // A run with a script or added load gets an A/A of its own traffic; others share the suite's.
+    let ownCalibration: Calibration | null = null;
     const sessions: AccountSession[] = [];
 
     const key = (): ResultKey => ({
@@ -93,6 +106,7 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       },
       configHash: hash,
       machine: describeMachine(),
+      traffic: trafficRecord(run.traffic),
     });
     const skipIfUnavailable = (context: TestContext) => {
       if (skipReason) context.skip(skipReason);
@@ -138,10 +152,29 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
 
       for (const step of lifecycleSteps.beforeMeasure) test(step.title, (context) => runCheck(step, context));
 
-      test('A/A calibration of this server and workload applies', (context) => {
+      test('A/A calibration of this server and workload applies', async (context) => {
         skipIfUnavailable(context);
-        if (!calibration) throw new Error('The shared A/A calibration did not finish; see its test');
-        context.task.meta.auditbench = { ...key(), kind: 'calibration', calibration };
+        if (needsOwnCalibration(run.traffic) && connections) {
+          const measured = measuredRunTraffic(
+            started(),
+            run,
+            connections.application,
+            workload,
+            config.configPath,
+          );
+          if (measured.workload.script)
+            await prepareMeasurement(started(), measured.workload, progress, measured.runner);
+          ownCalibration = await calibrate(
+            started(),
+            measured.workload,
+            progress,
+            config.interference,
+            measured.runner,
+          );
+        }
+        const applies = ownCalibration ?? calibration;
+        if (!applies) throw new Error('The shared A/A calibration did not finish; see its test');
+        context.task.meta.auditbench = { ...key(), kind: 'calibration', calibration: applies };
       });
 
       test(`overhead under the ${workload.name} workload is within ${limitPct}%`, async (context) => {
@@ -150,12 +183,20 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         if (run.userFilter?.refusal) expect.fail(`${run.id}: ${run.userFilter.refusal}`);
         if (!connections)
           throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
-        const measurement = await measureGate(started(), profile, workload, {
+        const measured = measuredRunTraffic(
+          started(),
+          run,
+          connections.application,
+          workload,
+          config.configPath,
+        );
+        const measurement = await measureGate(started(), profile, measured.workload, {
           limitPct,
-          calibration,
+          calibration: ownCalibration ?? calibration,
           progress,
           interference: config.interference,
-          runner: runnerAs(connections.application),
+          runner: measured.runner,
+          traffic: measured.seen,
         });
         context.task.meta.auditbench = { ...key(), kind: 'measurement', measurement };
         const where = `${run.title} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
