@@ -3,11 +3,13 @@ import { sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { isStockRun, seedRuns } from './seed-runs.ts';
 
 const [stock, inclUsers, idle, dml] = sweepReportInput().file.results;
-if (!stock?.settings || !inclUsers || !idle || !dml) throw new Error('the sweep fixture holds four runs');
+const stockSettings = stock?.settings;
+if (!stock || !stockSettings || !inclUsers || !idle || !dml)
+  throw new Error('the sweep fixture holds four runs');
 
 test("a stock run has the profile's own settings, no startup option and no option file", () => {
   expect([stock, inclUsers, idle, dml].map(isStockRun)).toEqual([true, false, false, false]);
-  const withStartup = { ...stock, settings: { ...stock.settings, startup: { 'loose-x': '1' } } };
+  const withStartup = { ...stock, settings: { ...stockSettings, startup: { 'loose-x': '1' } } };
   expect(isStockRun(withStartup)).toBe(false);
   expect(isStockRun({ ...stock, settings: undefined })).toBe(false);
 });
