@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { sampleEntry } from '../../test/support/sample-entry.ts';
+import { simulatePairs } from '../../test/support/simulation.ts';
 import { pairedOverhead } from '../stats/paired-overhead.ts';
 import { createRng } from '../stats/random.ts';
-import { simulatePairs } from '../stats/simulation.ts';
 import {
   baseBranchOf,
   baseStatus,
@@ -139,6 +139,21 @@ describe('compareWithBase', () => {
     expect(c).toMatchObject({ kind: 'compared', basis: 'same-config', verdict: 'regressed', changePp: 10 });
     expect(c?.kind === 'compared' && c.base.commit).toBe(base.commit);
     expect(c && failsGate(c, 'pass')).toBe(true);
+  });
+
+  test('a base from another hostname is labelled as such and never gates, even with the same fingerprint', () => {
+    const here = { ...current, hostname: 'runner-b' };
+    const [c] = compareWithBase([here], [{ ...base, hostname: 'runner-a' }], {
+      baseBranch: 'main',
+      maxRegressionPp: 5,
+    });
+    expect(c).toMatchObject({ kind: 'compared', verdict: 'regressed', crossMachine: true });
+    expect(c && failsGate(c, 'fail')).toBe(false);
+    const [same] = compareWithBase([here], [{ ...base, hostname: 'runner-b' }], {
+      baseBranch: 'main',
+      maxRegressionPp: 5,
+    });
+    expect(same).toMatchObject({ crossMachine: false });
   });
 
   test('inconclusive follows AUDITBENCH_INCONCLUSIVE; no limit gates nothing', () => {

@@ -27,6 +27,11 @@ export type Comparison =
       changePp: number;
       changeCi95: Ci95;
       verdict: RegressionVerdict;
+      /**
+       * The base entry came from another hostname (both known): same fingerprint or not, two machines differ by more
+       * than a plugin's change (issue 22: 17.5% and 26.6% for one plugin on two VMs alike), so it never gates.
+       */
+      crossMachine: boolean;
     };
 
 export interface CompareOptions {
@@ -123,13 +128,18 @@ export function compareWithBase(
       changePp: change.changePp,
       changeCi95: change.ci95,
       verdict: judgeChange(change.ci95, options.maxRegressionPp),
+      crossMachine: entry.hostname !== null && base.hostname !== null && entry.hostname !== base.hostname,
     };
   });
 }
 
-/** Whether a comparison fails the gate; inconclusive follows AUDITBENCH_INCONCLUSIVE like the overhead gate. */
+/**
+ * Whether a comparison fails the gate; inconclusive follows AUDITBENCH_INCONCLUSIVE like the overhead gate. A
+ * comparison across machines is shown for tracking and never fails it (`auditbench gate` measures base and head on
+ * one server instead).
+ */
 export function failsGate(comparison: Comparison, inconclusive: 'fail' | 'pass'): boolean {
-  if (comparison.kind !== 'compared') return false;
+  if (comparison.kind !== 'compared' || comparison.crossMachine) return false;
   return (
     comparison.verdict === 'regressed' || (comparison.verdict === 'inconclusive' && inconclusive === 'fail')
   );

@@ -20,6 +20,8 @@ export const historyEntrySchema = z.object({
   machine: z.object({ cpuModel: z.string(), cores: z.number().int(), memoryBytes: z.number() }),
   /** CPU model, cores and memory in one string: figures compare only between equal fingerprints. */
   fingerprint: z.string(),
+  /** The machine's hostname: equal fingerprints on two VMs still measure differently. Absent before; null unknown. */
+  hostname: z.string().nullable().default(null),
   verdict: z.enum(['pass', 'fail', 'inconclusive', 'error']),
   overheadPct: z.number().nullable(),
   overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
@@ -48,7 +50,7 @@ export function machineFingerprint(machine: Pick<Machine, 'cpuModel' | 'cores' |
 /** The history lines of one run; each result's own machine wins over the reporting machine's (merged shards). */
 export function toHistoryEntries(file: ResultsFile, revision: Revision, runId: string): HistoryEntry[] {
   return file.results.map((r) => {
-    const { cpuModel, cores, memoryBytes } = r.machine ?? file.machine;
+    const { cpuModel, cores, memoryBytes, hostname } = r.machine ?? file.machine;
     return {
       v: 1,
       runId,
@@ -63,6 +65,7 @@ export function toHistoryEntries(file: ResultsFile, revision: Revision, runId: s
       workload: r.workload,
       machine: { cpuModel, cores, memoryBytes },
       fingerprint: machineFingerprint({ cpuModel, cores, memoryBytes }),
+      hostname,
       verdict: r.verdict,
       overheadPct: r.overheadPct,
       overheadCi95: r.overheadCi95,

@@ -16,6 +16,7 @@ export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry
     workload: 'smoke',
     machine: { cpuModel: 'AMD EPYC', cores: 2, memoryBytes: 25_276_026_880 },
     fingerprint: 'AMD EPYC ×2, 24 GiB',
+    hostname: null,
     verdict: 'pass',
     overheadPct: 10,
     overheadCi95: [8, 12],
