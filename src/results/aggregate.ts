@@ -42,6 +42,8 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
       result.lifecycle.push(record.check);
     } else if (record.kind === 'completeness') {
       result.completeness = [...(result.completeness ?? []), record.completeness];
+    } else if (record.kind === 'faults') {
+      result.faults = [...(result.faults ?? []), record.fault];
     } else if (record.kind === 'per-event') {
       result.perEvent = record.perEvent;
     } else if (record.kind === 'calibration') {

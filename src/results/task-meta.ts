@@ -1,4 +1,5 @@
 import type { ServerFlavor, TargetName } from '../config/lists.ts';
+import type { FaultRecord } from '../faults/fault-record.ts';
 import type { PerEvent } from '../per-event/record.ts';
 import type { LifecycleCheck } from './lifecycle-check.ts';
 import type {
@@ -39,7 +40,8 @@ export type ResultRecord =
   | (ResultKey & { kind: 'measurement'; measurement: Measurement })
   | (ResultKey & { kind: 'calibration'; calibration: Calibration })
   | (ResultKey & { kind: 'completeness'; completeness: CompletenessPhase })
-  | (ResultKey & { kind: 'per-event'; perEvent: PerEvent });
+  | (ResultKey & { kind: 'per-event'; perEvent: PerEvent })
+  | (ResultKey & { kind: 'faults'; fault: FaultRecord });
 
 declare module 'vitest' {
   interface TaskMeta {

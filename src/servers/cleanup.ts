@@ -35,6 +35,12 @@ function installSignalHandlers(): void {
   }
 }
 
+// The fault phase (src/faults) loop-mounts filesystems inside the temp dir: thawed before the server is stopped (a
+// frozen write would hold it), unmounted after it (lazily if still busy), so rm never crosses into a mount.
+const mountsUnder = `findmnt -rn -o TARGET | grep -F -- "$2/"`;
+const thawMounts = `${mountsUnder} | while read -r m; do fsfreeze -u "$m" 2>/dev/null; done`;
+const unmountAll = `${mountsUnder} | sort -r | while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done`;
+
 /**
  * Starts a detached watchdog that outlives this process: once this process is gone (even by SIGKILL) and the
  * temp dir still exists, it kills the server started with that dir's my.cnf and deletes the dir.
@@ -43,9 +49,11 @@ export function startReaper(dir: string): void {
   const script = `
     while kill -0 "$1" 2>/dev/null && [ -d "$2" ]; do sleep 1; done
     [ -d "$2" ] || exit 0
+    ${thawMounts}
     pkill -TERM -f -- "--defaults-file=$2/my.cnf"
     for i in 1 2 3 4 5 6 7 8 9 10; do pgrep -f -- "--defaults-file=$2/my.cnf" >/dev/null || break; sleep 1; done
     pkill -KILL -f -- "--defaults-file=$2/my.cnf"
+    ${unmountAll}
     rm -rf -- "$2"`;
   const child = spawn('sh', ['-c', script, 'auditbench-reaper', String(process.pid), dir], {
     detached: true,
@@ -72,7 +80,10 @@ export async function sweepStale(tmpDir = os.tmpdir()): Promise<string[]> {
     const dir = path.join(tmpDir, name);
     const owner = Number(await readFile(path.join(dir, 'owner.pid'), 'utf8').catch(() => 'NaN'));
     if (!Number.isInteger(owner) || isAlive(owner)) continue;
+    const mounts = `findmnt -rn -o TARGET | grep -F -- "$1/"`;
+    await execa('sh', ['-c', `${mounts} | while read -r m; do fsfreeze -u "$m"; done`, 'sh', dir], { reject: false });
     await execa('pkill', ['-KILL', '-f', '--', `--defaults-file=${dir}/my.cnf`], { reject: false });
+    await execa('sh', ['-c', `${mounts} | while read -r m; do umount -l "$m"; done`, 'sh', dir], { reject: false });
     await rm(dir, { recursive: true, force: true });
     removed.push(dir);
   }

@@ -1,0 +1,97 @@
+import { describe, expect, test } from 'vitest';
+import type { FaultRecord } from '../../src/faults/fault-record.ts';
+import type { PluginResult } from '../../src/results/schema.ts';
+import {
+  faultRows,
+  faultsSection,
+  formatFaultsMarkdown,
+  formatFaultsText,
+  recordsCell,
+  serverCell,
+} from './format-faults.ts';
+
+const base: FaultRecord = {
+  fault: 'disk-full',
+  facts: { serverUp: true, recordsLost: true, recovery: 'by itself' },
+  mismatches: [],
+  longestStallS: 0.12,
+  tpsBefore: 410,
+  tpsDuring: 395,
+  markersAcked: 118,
+  markersLost: 117,
+  landed: null,
+  answer: null,
+  serverSaid: [],
+  counters: { Server_audit_writes_failed: '117' },
+  durationS: 9,
+};
+const moved: FaultRecord = {
+  ...base,
+  fault: 'moved',
+  facts: { writesMovedFile: true, recovery: 'after reopen' },
+  markersLost: 0,
+  counters: {},
+  landed: { 'after mv': { 'auditbench_faultlog/server_audit.log.2': 50 } },
+};
+const readOnly: FaultRecord = {
+  ...base,
+  fault: 'read-only-dir',
+  facts: { answer: 'warning', loggingOn: false },
+  longestStallS: null,
+  tpsBefore: null,
+  tpsDuring: null,
+  answer: "warning 1: SERVER AUDIT plugin can't create file",
+};
+const result = { title: 'MariaDB server_audit', faults: [base, moved, readOnly] } as PluginResult;
+
+describe('fault cells', () => {
+  test('a fault under load: server up, stall, TPS before → during; lost markers and failure counters', () => {
+    expect(serverCell(base)).toBe('up, longest stall 0.1 s, TPS 410 → 395');
+    expect(recordsCell(base)).toBe('117 of 118 lost; Server_audit_writes_failed 117');
+  });
+
+  test('a moved file says where the markers landed, by file name', () => {
+    expect(recordsCell(moved)).toBe('0 of 118 lost; after mv: 50 in server_audit.log.2');
+  });
+
+  test('an enable-time fault shows the answer and whether logging is on', () => {
+    expect(serverCell(readOnly)).toBe("warning: warning 1: SERVER AUDIT plugin can't create file");
+    expect(recordsCell(readOnly)).toBe('logging off');
+  });
+});
+
+describe('the fault table', () => {
+  test('one row per plugin × fault; a mismatch is named in the recovery cell', () => {
+    const differs = {
+      ...result,
+      faults: [
+        { ...base, mismatches: ['disk-full: recovery expected "by itself", observed "after restart"'] },
+      ],
+    };
+    expect(faultRows([differs])[0]?.[4]).toContain('differs from the profile');
+    expect(faultRows([result]).map((row) => row.slice(0, 2))).toEqual([
+      ['MariaDB server_audit', 'disk-full'],
+      ['MariaDB server_audit', 'moved'],
+      ['MariaDB server_audit', 'read-only-dir'],
+    ]);
+  });
+
+  test('every writer is empty without faults', () => {
+    const none = { title: 'x' } as PluginResult;
+    expect(formatFaultsText([none])).toBe('');
+    expect(formatFaultsMarkdown([none])).toBe('');
+    expect(faultsSection([none])).toBeNull();
+  });
+
+  test('markdown escapes pipes and has a header row', () => {
+    const md = formatFaultsMarkdown([{ ...result, title: 'a|b' }]);
+    expect(md).toContain('| plugin | fault | server | audit records | recovery |');
+    expect(md).toContain('a\\|b');
+  });
+
+  test('the text table aligns its columns', () => {
+    const lines = formatFaultsText([result]).split('\n');
+    expect(lines[0]?.startsWith('plugin')).toBe(true);
+    expect(lines[1]?.indexOf('disk-full')).toBe(lines[0]?.indexOf('fault'));
+  });
+});

@@ -1,0 +1,114 @@
+import type { FaultRecord } from '../../src/faults/fault-record.ts';
+import type { PluginResult } from '../../src/results/schema.ts';
+import type { HtmlTable, ReportSection } from './format-html.ts';
+import { fixed } from './format-numbers.ts';
+
+/** The fault table's columns: plugin × fault → what the server did, what the audit log kept, how logging came back. */
+export const FAULT_COLUMNS = ['plugin', 'fault', 'server', 'audit records', 'recovery'] as const;
+
+const isEnableFault = (r: FaultRecord) => r.fault === 'read-only-dir' || r.fault === 'missing-dir';
+
+/** What the server did: up or not, the longest wait of an audited statement, TPS before → during. */
+export function serverCell(r: FaultRecord): string {
+  if (isEnableFault(r)) return `${r.facts.answer}: ${r.answer ?? ''}`;
+  const up = r.facts.serverUp === false ? 'DOWN' : 'up';
+  const stall = r.longestStallS === null ? '' : `, longest stall ${fixed(r.longestStallS)} s`;
+  const tps = r.tpsBefore === null ? '' : `, TPS ${fixed(r.tpsBefore, 0)} → ${fixed(r.tpsDuring, 0)}`;
+  return `${up}${stall}${tps}`;
+}
+
+const counts = (byFile: Record<string, number>) =>
+  Object.entries(byFile)
+    .map(([file, n]) => `${n} in ${file.split('/').at(-1)}`)
+    .join(', ');
+
+/** What the audit log kept: markers lost of those acked, and for a moved or truncated file where they landed. */
+export function recordsCell(r: FaultRecord): string {
+  if (isEnableFault(r)) return r.facts.loggingOn ? 'logging on' : 'logging off';
+  const lost = `${r.markersLost} of ${r.markersAcked} lost`;
+  const where = Object.entries(r.landed ?? {}).map(
+    ([window, byFile]) => `${window}: ${counts(byFile) || 'none'}`,
+  );
+  const hole = r.facts.holeAfterTruncate === true ? ['NUL hole after truncate'] : [];
+  // A plugin's own failure counters (server_audit's Server_audit_writes_failed) say what it noticed.
+  const failed = Object.entries(r.counters)
+    .filter(([name, value]) => /fail/i.test(name) && value !== '0')
+    .map(([name, value]) => `${name} ${value}`);
+  return [lost, ...where, ...hole, ...failed].join('; ');
+}
+
+export const recoveryCell = (r: FaultRecord): string =>
+  typeof r.facts.recovery === 'string' ? r.facts.recovery : '—';
+
+/** One row per plugin × fault, in the order the phase ran them. */
+export function faultRows(results: readonly PluginResult[]): string[][] {
+  return results.flatMap((result) =>
+    (result.faults ?? []).map((r) => [
+      result.title,
+      r.fault,
+      serverCell(r),
+      recordsCell(r),
+      recoveryCell(r) +
+        (r.mismatches.length > 0 ? ` (differs from the profile: ${r.mismatches.join('; ')})` : ''),
+    ]),
+  );
+}
+
+/** A line for the suite's own log: one fault of one plugin. */
+export const formatFaultRecord = (r: FaultRecord): string =>
+  `${r.fault}: server ${serverCell(r)} | records ${recordsCell(r)} | recovery ${recoveryCell(r)}${
+    r.serverSaid.length > 0 ? `\n  error log: ${r.serverSaid.join('\n  error log: ')}` : ''
+  }`;
+
+/** The terminal summary's table; '' when no result carries faults. */
+export function formatFaultsText(results: readonly PluginResult[]): string {
+  const rows = faultRows(results);
+  if (rows.length === 0) return '';
+  const all = [FAULT_COLUMNS.map(String), ...rows];
+  const widths = FAULT_COLUMNS.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
+  return all
+    .map((row) =>
+      row
+        .map((c, i) => c.padEnd(widths[i] ?? 0))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+const mdCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** summary.md's fault table; '' when no result carries faults. */
+export function formatFaultsMarkdown(results: readonly PluginResult[]): string {
+  const rows = faultRows(results);
+  if (rows.length === 0) return '';
+  return [
+    '### Faults (disk full, frozen disk, log moved or truncated, unwritable directory)',
+    '',
+    `| ${FAULT_COLUMNS.join(' | ')} |`,
+    `|${' --- |'.repeat(FAULT_COLUMNS.length)}`,
+    ...rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
+    '',
+    'Stalls and TPS were measured under sysbench on the run\'s machine; "lost" counts probe markers the server answered that no log file holds.',
+    '',
+  ].join('\n');
+}
+
+/** The HTML report's fault section, or null when no result carries faults. */
+export function faultsSection(results: readonly PluginResult[]): ReportSection | null {
+  const rows = faultRows(results);
+  if (rows.length === 0) return null;
+  const table: HtmlTable = {
+    caption: 'plugin × fault',
+    head: FAULT_COLUMNS.map((text) => ({ text })),
+    rows,
+  };
+  return {
+    heading: 'Faults',
+    lines: [
+      "Each plugin's log on a small filesystem of the harness's own: filled, frozen (fsfreeze), the file moved (mv) or copied and truncated under load, and logging switched on into a read-only or missing directory. Recovery is the first step that brought records back: by itself, the plugin's reopen command, its enable steps, a restart.",
+    ],
+    figures: [],
+    tables: [table],
+  };
+}
