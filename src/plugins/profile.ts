@@ -1,8 +1,8 @@
 import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
-import type { FaultSupport } from '../faults/fault-profile.ts';
 import type { CompletenessSetup } from './completeness-claims.ts';
 import type { LogFormat } from './logs/index.ts';
 import type { Step } from './steps.ts';
+import type { AuditedTraffic, UserFilter } from './user-filter.ts';
 
 /** What a plugin is expected to do; the suite checks the server's behaviour against each entry. */
 export interface PluginExpectations {
@@ -131,7 +131,15 @@ export interface PluginProfile {
    * What the plugin logs under given settings (names normalised to lowercase with _, values as plain text, e.g.
    * { server_audit_events: 'CONNECT' }): the run's expectations start from this, then the run's own overrides.
    */
-  expectationsFor?: (settings: Readonly<Record<string, string>>) => Partial<PluginExpectations>;
+  expectationsFor?: (
+    settings: Readonly<Record<string, string>>,
+    traffic: AuditedTraffic,
+  ) => Partial<PluginExpectations>;
+  /**
+   * The plugin's user filter under given settings (same form as expectationsFor's), or null when it logs every
+   * account: decides whether the measured traffic is audited at all, before anything is measured.
+   */
+  userFilter?: (settings: Readonly<Record<string, string>>) => UserFilter | null;
   /** What differs on one flavor (e.g. MySQL rewrites passwords in the general log, MariaDB does not). */
   expectedOn?: Partial<Record<ServerFlavor, Partial<PluginExpectations>>>;
   /** What the completeness check claims and how it turns the log over; absent: completeness is not checked. */
@@ -140,8 +148,6 @@ export interface PluginProfile {
   matrix?: MatrixPlacement;
   /** The seed evaluation's figures, for a plugin it measured. */
   seed?: SeedPluginReference;
-  /** How the fault phase moves, reopens and judges its log (src/faults); absent: the phase skips it. */
-  faults?: FaultSupport;
 }
 
 /** The expectations that hold on this flavor of server. */
