@@ -46,6 +46,10 @@ export function differencesOf(base: Record<string, string>, head: Record<string,
   );
 }
 
+// my.cnf names carry loose- (src/config/settings.ts, toCnfOptions); the DBA wrote them without it.
+const withoutLoose = (options: Record<string, string>): Record<string, string> =>
+  Object.fromEntries(Object.entries(options).map(([k, v]) => [k.replace(/^loose-/, ''), v]));
+
 // The profile without the steps a run's startup options add to its install (my.cnf edit and restart).
 const procedures = (run: ResolvedRun) =>
   canonicalJson({
@@ -72,7 +76,7 @@ export function designFor(
       why: "the profile's install or enable steps changed, so base and head cannot share a server",
     };
   }
-  const startup = differencesOf(base.startupOptions, head.startupOptions);
+  const startup = differencesOf(withoutLoose(base.startupOptions), withoutLoose(head.startupOptions));
   const settings = differencesOf(base.settings, head.settings);
   if (startup.length > 0) {
     return {

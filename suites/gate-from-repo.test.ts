@@ -1,0 +1,75 @@
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { createDbaRepo, type DbaRepo } from '../test/support/dba-repo.ts';
+
+// The PR gate in a DBA's repository: auditbench packed and installed there, two runs (one reading an option file)
+// committed on main, then branches that change one thing each, gated with `npx auditbench gate`.
+
+const config = (events: string) => `import { defineConfig, fromCnf } from 'auditbench';
+
+export default defineConfig({
+  runs: [
+    { id: 'events', plugin: 'server_audit', settings: { server_audit_events: '${events}' } },
+    { id: 'ops-cnf', plugin: 'server_audit', cnf: fromCnf('ops/audit.cnf') },
+  ],
+});
+`;
+
+const optionFile = (rotations: number) => `[mariadb]
+server_audit_events = CONNECT
+server_audit_file_rotations = ${rotations}
+`;
+
+let repo: DbaRepo;
+const git = async (...args: string[]) => {
+  const result = await repo.exec('git', args);
+  if (result.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${result.all}`);
+};
+// Each gated branch measures one comparison on smoke: a toggled run, stopped once its interval clears the limit.
+const gate = (args: string[] = []) =>
+  repo.auditbench(['gate', ...args], {
+    env: { AUDITBENCH_MAX_REGRESSION_PP: '5', AUDITBENCH_DOCKER: '0' },
+    timeoutMs: 300_000,
+  });
+
+beforeAll(async () => {
+  repo = await createDbaRepo({ 'auditbench.config.ts': config('CONNECT'), 'ops/audit.cnf': optionFile(3) });
+}, 600_000);
+afterAll(async () => {
+  await repo?.[Symbol.asyncDispose]();
+});
+
+test('a changed option-file line selects exactly the run that reads it, with the reason and the design', async () => {
+  await git('checkout', '--quiet', '-b', 'rotations');
+  await repo.commit({ 'ops/audit.cnf': optionFile(5) }, 'Keep five rotated audit logs');
+  const listed = await gate(['--list']);
+  expect(listed.exitCode, listed.all).toBe(0);
+  expect(listed.all).toMatch(/1 file\(s\) changed since main/);
+  expect(listed.all).toContain(
+    'run ops-cnf: settings, profile or option file changed (server_audit_file_rotations: 3 → 5); startup options differ',
+  );
+  expect(listed.all).not.toContain('run events');
+  await git('checkout', '--quiet', 'main');
+});
+
+test('a branch that logs every query fails the gate with the paired base-vs-head difference', async () => {
+  await git('checkout', '--quiet', '-b', 'all-events');
+  await repo.commit({ 'auditbench.config.ts': config('CONNECT,QUERY') }, 'Audit every query');
+  const gated = await gate();
+  expect(gated.all).toMatch(
+    /FAILED: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY'\): head is \d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\), above the allowed 5 points \[toggle/,
+  );
+  expect(gated.exitCode, gated.all).toBe(1);
+  await git('checkout', '--quiet', 'main');
+}, 330_000);
+
+test('a branch whose change costs nothing measurable passes, naming both configurations', async () => {
+  await git('checkout', '--quiet', '-b', 'same-cost');
+  // QUERY_DDL adds nothing under sysbench OLTP, which sends no DDL while it measures.
+  await repo.commit({ 'auditbench.config.ts': config('CONNECT,QUERY_DDL') }, 'Audit DDL too');
+  const gated = await gate();
+  expect(gated.all).toMatch(
+    /passed: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY_DDL'\): head is -?\d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\), below the allowed 5 points/,
+  );
+  expect(gated.exitCode, gated.all).toBe(0);
+  await git('checkout', '--quiet', 'main');
+}, 330_000);
