@@ -1,3 +1,4 @@
+import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import type { CliContext } from './context.ts';
@@ -19,6 +20,8 @@ export function splitVitestArgs(argv: string[]): { help: boolean; vitest: string
   const passed = own.filter((arg) => arg !== '--help' && arg !== '-h');
   return { help: values.help === true, vitest: end === -1 ? passed : [...passed, ...argv.slice(end + 1)] };
 }
+
+const signalNumbers: Partial<Record<string, number>> = constants.signals;
 
 /** Environment both commands set: no Ryuk (its image needs a registry), published ports on localhost. */
 function harnessEnv(context: CliContext): Record<string, string | undefined> {
@@ -46,10 +49,20 @@ export async function setupAndRunVitest(
   // Local servers get the library setup built for this server unless AUDITBENCH_PLUGIN_DIR names a folder of yours.
   const built = await execa('scripts/plugins/build-mcafee-audit.sh', ['--print-dir'], inPackage);
   if (built.exitCode === 0 && built.stdout.trim()) env.AUDITBENCH_BUILT_PLUGIN_DIR = built.stdout.trim();
-  const vitest = await execa('vitest', ['run', ...vitestArgs], {
+  const vitest = execa('vitest', ['run', ...vitestArgs], {
     ...inPackage,
     preferLocal: true,
     stdio: 'inherit',
   });
-  return vitest.exitCode ?? 1;
+  // A CI timeout or kill stops this process; Vitest must hear it too, to stop its servers and write its reports.
+  // Ctrl-C reaches Vitest by itself (same process group): this process only waits for it.
+  const forward = (signal: NodeJS.Signals) => vitest.kill(signal);
+  const wait = () => {};
+  process.on('SIGTERM', forward).on('SIGHUP', forward).on('SIGINT', wait);
+  try {
+    const result = await vitest;
+    return result.exitCode ?? (result.signal ? 128 + (signalNumbers[result.signal] ?? 0) : 1);
+  } finally {
+    process.off('SIGTERM', forward).off('SIGHUP', forward).off('SIGINT', wait);
+  }
 }
