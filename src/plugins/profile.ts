@@ -1,4 +1,5 @@
 import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
+import type { FaultSupport } from '../faults/fault-profile.ts';
 import type { CompletenessSetup } from './completeness-claims.ts';
 import type { LogFormat } from './logs/index.ts';
 import type { Step } from './steps.ts';
@@ -148,6 +149,8 @@ export interface PluginProfile {
   matrix?: MatrixPlacement;
   /** The seed evaluation's figures, for a plugin it measured. */
   seed?: SeedPluginReference;
+  /** How the fault phase moves, reopens and judges its log (src/faults); absent: the phase skips it. */
+  faults?: FaultSupport;
 }
 
 /** The expectations that hold on this flavor of server. */
