@@ -33,6 +33,7 @@ const harnessSuites = [
   'suites/pack-install.test.ts',
   'suites/completeness.test.ts',
   'suites/per-event.test.ts',
+  'suites/faults.test.ts',
 ];
 
 export default defineConfig({
