@@ -59,8 +59,27 @@ const HEAD = [
   'lifecycle',
 ];
 
+/** A block of summary.md after the main table: its lines (ending in a blank one), or none. */
+export type MarkdownSection = (results: PluginResult[]) => string[];
+
+/** summary.md's blocks between the main table and the comparisons, in order; a new table is one more entry here. */
+export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
+  (results) => formatVariantsMarkdown(variantGroups(results)),
+  (results) => {
+    const seed = seedTable(seedRuns(results));
+    return seed
+      ? ["### The seed's comparison, this run beside it", '', formatSeedTableMarkdown(seed), '']
+      : [];
+  },
+  (results) => {
+    const completeness = formatCompletenessMarkdown(results);
+    return completeness ? [completeness] : [];
+  },
+  (results) => formatPerEventMarkdown(results),
+];
+
 /** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
-export function formatMarkdownSummary(input: MarkdownInput): string {
+export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_SECTIONS): string {
   const { results, comparisons, revision, baseBranch } = input;
   const head = `| ${HEAD.map((h) => cell(h.replace('BASE', baseBranch))).join(' | ')} |`;
   const rows = results.map((r, i) => {
@@ -87,17 +106,12 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
       .map(cell)
       .join(' | ');
   });
-  const seed = seedTable(seedRuns(results));
-  const seedSection = seed
-    ? ["### The seed's comparison, this run beside it", '', formatSeedTableMarkdown(seed), '']
-    : [];
   const reasons = results.flatMap((r) => {
     const logged = auditEventsLine(r);
     return r.measurement
       ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`, ...(logged ? [`  - ${cell(logged)}`] : [])]
       : [];
   });
-  const completeness = formatCompletenessMarkdown(results);
   const interference = interferenceLines(results).map((line) => `- ${cell(line)}`);
   if (interference.length > 0) interference.push('');
   return [
@@ -112,10 +126,7 @@ export function formatMarkdownSummary(input: MarkdownInput): string {
     ...reasons,
     '',
     ...interference,
-    ...formatVariantsMarkdown(variantGroups(results)),
-    ...seedSection,
-    ...(completeness ? [completeness] : []),
-    ...formatPerEventMarkdown(results),
+    ...sections.flatMap((section) => section(results)),
     `### Compared with ${baseBranch}`,
     '',
     ...comparisons.map((c) => `- ${formatComparison(c, input.maxRegressionPp)}`),

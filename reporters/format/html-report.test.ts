@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { recordedReportInput, sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { escapeHtml, formatHtmlReport } from './format-html.ts';
-import { buildHtmlReport } from './html-report.ts';
+import { buildHtmlReport, HTML_SECTIONS } from './html-report.ts';
 
 const figures = (html: string) =>
   [...html.matchAll(/<figure class="chart" data-chart="(\w+)"( data-empty)?>([\s\S]*?)<\/figure>/g)].map(
@@ -78,4 +78,10 @@ test('each measurement says what the configuration logged; an idle one shows its
     '<p>logged 34.0 audit events per transaction (QUERY 20.0, TABLE 14.0), 3350 log bytes; 34.0 of them from the traffic&#39;s accounts (auditbench_app, auditbench_checks)</p>',
   );
   expect(html).toContain('<p>measured an idle plugin: this traffic has none of the events it logs (');
+});
+
+test('a table of its own is one more entry in the section list, after the runs', async () => {
+  const faults = () => ({ heading: 'Faults', lines: ['one fault table'], figures: [] });
+  const html = await buildHtmlReport(recordedReportInput(), [...HTML_SECTIONS, faults]);
+  expect(html.split('<section>').at(-1)).toMatch(/^\n<h2>Faults<\/h2>\n<p>one fault table<\/p>/);
 });

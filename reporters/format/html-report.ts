@@ -114,8 +114,23 @@ async function overviewSection(results: readonly PluginResult[]): Promise<Report
   };
 }
 
+/** A section of index.html after the runs' own: built from the results, or null when they have nothing for it. */
+export type HtmlSection = (results: PluginResult[]) => ReportSection | null | Promise<ReportSection | null>;
+
+/** index.html's sections after each run's own, in order; a new table is one more entry here. */
+export const HTML_SECTIONS: readonly HtmlSection[] = [
+  (results) => completenessSection(results),
+  async (results) => {
+    const diskUse = diskUseSpec(results);
+    return perEventSection(results, diskUse ? await renderSvg(diskUse) : null);
+  },
+];
+
 /** index.html: an overview of every run, then per plugin and server, the TPS timeline, the overhead against the limit, and the trend. */
-export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
+export async function buildHtmlReport(
+  input: HtmlReportInput,
+  extraSections = HTML_SECTIONS,
+): Promise<string> {
   const { file, revision } = input;
   const sections: ReportSection[] = await Promise.all(
     file.results.map(async (r, i) => {
@@ -133,11 +148,9 @@ export async function buildHtmlReport(input: HtmlReportInput): Promise<string> {
     }),
   );
   sections.unshift(await overviewSection(file.results));
-  const completeness = completenessSection(file.results);
-  if (completeness) sections.push(completeness);
-  const diskUse = diskUseSpec(file.results);
-  const perEvent = perEventSection(file.results, diskUse ? await renderSvg(diskUse) : null);
-  if (perEvent) sections.push(perEvent);
+  for (const section of await Promise.all(extraSections.map((build) => build(file.results)))) {
+    if (section) sections.push(section);
+  }
   return formatHtmlReport({
     title: 'auditbench report',
     lines: [
