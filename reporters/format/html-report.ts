@@ -8,11 +8,11 @@ import { renderSvg } from '../charts/render-chart.ts';
 import { auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { completenessSection } from './format-completeness.ts';
+import { faultsSection } from './format-faults.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
 import { perEventSection } from './format-per-event.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
-import { runLabel } from './format-summary.ts';
 import { runIdOf, runStatus, statusLine } from './run-status.ts';
 import { seedRuns } from './seed-runs.ts';
 
@@ -120,6 +120,7 @@ export type HtmlSection = (results: PluginResult[]) => ReportSection | null | Pr
 /** index.html's sections after each run's own, in order; a new table is one more entry here. */
 export const HTML_SECTIONS: readonly HtmlSection[] = [
   (results) => completenessSection(results),
+  (results) => faultsSection(results),
   async (results) => {
     const diskUse = diskUseSpec(results);
     return perEventSection(results, diskUse ? await renderSvg(diskUse) : null);
@@ -136,8 +137,9 @@ export async function buildHtmlReport(
     file.results.map(async (r, i) => {
       const comparison = input.comparisons[i];
       return {
-        heading: `${runLabel(r)} · ${r.server.flavor} ${r.server.version} (${r.server.target}) · ${r.workload}`,
+        heading: `${runIdOf(r)} · ${r.server.flavor} ${r.server.version} (${r.server.target}) · ${r.workload}`,
         lines: [
+          ...(runIdOf(r) === r.title ? [] : [settingsText(r)]),
           r.measurement?.reason ?? `verdict ${r.verdict}: no measurement finished`,
           ...[auditEventsLine(r)].filter((line) => line !== null),
           ...(comparison ? [formatComparison(comparison, input.maxRegressionPp)] : []),
