@@ -11,12 +11,16 @@ export default defineConfig({
       plugin: 'server_audit',
       title: 'server_audit, DDL and DCL only',
       settings: { server_audit_events: ['QUERY_DDL', 'QUERY_DCL'] },
+      // OLTP has no DDL or DCL: without these the plugin would log nothing of the traffic (an idle plugin).
+      traffic: { added: { ddlPerS: 2, dclPerS: 2 } },
     },
     {
       id: 'server_audit-connect',
       plugin: 'server_audit',
       title: 'server_audit, connections only (from ops/audit.cnf)',
       cnf: fromCnf('ops/audit.cnf'),
+      // sysbench keeps its connections open: new ones are what a CONNECT-only configuration logs.
+      traffic: { added: { connectionsPerS: 10 } },
     },
   ],
 });
