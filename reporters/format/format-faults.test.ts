@@ -89,9 +89,13 @@ describe('the fault table', () => {
     expect(md).toContain('a\\|b');
   });
 
-  test('the text table aligns its columns', () => {
-    const lines = formatFaultsText([result]).split('\n');
-    expect(lines[0]?.startsWith('plugin')).toBe(true);
-    expect(lines[1]?.indexOf('disk-full')).toBe(lines[0]?.indexOf('fault'));
+  test('the terminal block names each fault once and keeps every line within 120 columns', () => {
+    const long = { ...readOnly, answer: 'x'.repeat(300) };
+    const text = formatFaultsText([{ ...result, faults: [base, long] }]);
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('MariaDB server_audit');
+    expect(lines[1]).toMatch(/^ {2}disk-full +server: up/);
+    expect(lines[2]).toMatch(/audit records: 117 of 118 lost/);
+    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);
   });
 });

@@ -60,20 +60,25 @@ export const formatFaultRecord = (r: FaultRecord): string =>
     r.serverSaid.length > 0 ? `\n  error log: ${r.serverSaid.join('\n  error log: ')}` : ''
   }`;
 
-/** The terminal summary's table; '' when no result carries faults. */
+const TERMINAL_COLUMNS = 120;
+const clip = (line: string) =>
+  line.length > TERMINAL_COLUMNS ? `${line.slice(0, TERMINAL_COLUMNS - 1)}…` : line;
+
+/** The terminal summary's table, a block per plugin and three lines per fault to stay within 120 columns; '' without faults. */
 export function formatFaultsText(results: readonly PluginResult[]): string {
-  const rows = faultRows(results);
-  if (rows.length === 0) return '';
-  const all = [FAULT_COLUMNS.map(String), ...rows];
-  const widths = FAULT_COLUMNS.map((_, i) => Math.max(...all.map((row) => (row[i] ?? '').length)));
-  return all
-    .map((row) =>
-      row
-        .map((c, i) => c.padEnd(widths[i] ?? 0))
-        .join('  ')
-        .trimEnd(),
-    )
-    .join('\n');
+  const blocks = results
+    .filter((r) => (r.faults?.length ?? 0) > 0)
+    .map((result) => {
+      const rows = faultRows([result]);
+      const width = Math.max(...rows.map((row) => (row[1] ?? '').length));
+      const lines = rows.flatMap(([, fault = '', server = '', records = '', recovery = '']) => [
+        `  ${fault.padEnd(width)}  server: ${server}`,
+        `  ${''.padEnd(width)}  audit records: ${records}`,
+        `  ${''.padEnd(width)}  recovery: ${recovery}`,
+      ]);
+      return [result.title, ...lines].map(clip).join('\n');
+    });
+  return blocks.join('\n\n');
 }
 
 const mdCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');

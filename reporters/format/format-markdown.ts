@@ -4,6 +4,7 @@ import type { PluginResult } from '../../src/results/schema.ts';
 import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { formatCompletenessMarkdown } from './format-completeness.ts';
+import { formatFaultsMarkdown } from './format-faults.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { formatPerEventMarkdown } from './format-per-event.ts';
@@ -74,6 +75,10 @@ export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
   (results) => {
     const completeness = formatCompletenessMarkdown(results);
     return completeness ? [completeness] : [];
+  },
+  (results) => {
+    const faults = formatFaultsMarkdown(results);
+    return faults ? [faults] : [];
   },
   (results) => formatPerEventMarkdown(results),
 ];

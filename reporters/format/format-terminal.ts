@@ -1,5 +1,6 @@
 import type { ResultsFile } from '../../src/results/schema.ts';
 import { formatCompletenessText } from './format-completeness.ts';
+import { formatFaultsText } from './format-faults.ts';
 import { formatMatrix } from './format-matrix.ts';
 import { formatPerEventText } from './format-per-event.ts';
 import { formatSeedTableText, seedTable } from './format-seed-table.ts';
@@ -30,6 +31,7 @@ export const TERMINAL_SECTIONS: readonly TextSection[] = [
     },
   },
   { heading: 'auditbench completeness', body: (f) => nonEmpty(formatCompletenessText(f.results)) },
+  { heading: 'auditbench faults', body: (f) => nonEmpty(formatFaultsText(f.results)) },
   { heading: 'auditbench cost per audited event', body: (f) => nonEmpty(formatPerEventText(f.results)) },
   {
     heading: "The seed's comparison, this run beside it",
