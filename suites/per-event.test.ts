@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { profiles } from '../fixtures/plugins/index.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { loadRuns, loadTraffic } from '../src/config/load-runs.ts';
+import type { Traffic } from '../src/config/projection-traffic.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { configHash } from '../src/history/config-hash.ts';
 import { measurePerEvent } from '../src/per-event/measure-per-event.ts';
@@ -12,7 +13,6 @@ import { unavailableReason } from '../src/plugins/availability.ts';
 import { expectationsOn } from '../src/plugins/profile.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { projectCost } from '../src/projection/project.ts';
-import type { Traffic } from '../src/projection/traffic.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';

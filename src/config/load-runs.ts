@@ -4,8 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
-import { defaultTraffic } from '../projection/default-traffic.ts';
-import { parseTraffic, type Traffic, trafficSchema } from '../projection/traffic.ts';
+import { defaultTraffic } from './default-traffic.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import type { Config } from './env.ts';
 import { overheadLimitPct } from './lists.ts';
@@ -15,6 +14,7 @@ import {
   mergeMeasuredTraffic,
 } from './measured-traffic.ts';
 import { OptionFileError, parseOptionFile } from './option-file.ts';
+import { parseTraffic, type Traffic, trafficSchema } from './projection-traffic.ts';
 import { defaultRunId, type LoadedOptionFile, type ResolvedRun, RUN_ID, resolveRun } from './runs.ts';
 import { settingProblem } from './settings.ts';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { trafficSchema } from '../projection/traffic.ts';
+import { trafficSchema } from '../config/projection-traffic.ts';
 import { operationKinds } from './operations.ts';
 
 const ci95 = z.tuple([z.number(), z.number()]);

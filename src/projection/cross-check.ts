@@ -3,7 +3,6 @@
 // per-statement µs to that. Predicted loss = added / (base + added). A ratio near 1 says the single-operation costs
 // carry over to the mix; far from 1 says something the single operations miss (contention, cache effects).
 import type { CrossCheck, OperationCost } from '../per-event/record.ts';
-import type { PluginResult } from '../results/schema.ts';
 
 /** Statements per transaction of a sysbench mix, by the measured kind that stands for them. */
 export interface StatementMix {
@@ -66,24 +65,4 @@ export function crossCheck(
     measuredCi95: sysbench.overheadCi95,
     ratio: sysbench.overheadPct > 0 ? predictedLossPct / sysbench.overheadPct : null,
   };
-}
-
-/**
- * A result with both a per-event measurement and a sysbench measurement gets their cross-check; others pass through.
- * The server used one core when the gate pinned it, else every core of the measuring machine.
- */
-export function withCrossCheck(result: PluginResult): PluginResult {
-  const { perEvent, measurement } = result;
-  if (!perEvent || !measurement) return result;
-  const serverCores = measurement.pinning !== null ? 1 : (result.machine?.cores ?? null);
-  const check =
-    serverCores === null
-      ? null
-      : crossCheck(perEvent.operations, {
-          baselineTps: measurement.baselineTps,
-          overheadPct: measurement.overheadPct,
-          overheadCi95: measurement.overheadCi95,
-          serverCores,
-        });
-  return { ...result, perEvent: { ...perEvent, crossCheck: check } };
 }

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import type { Traffic } from '../config/projection-traffic.ts';
 import type { OperationCost } from '../per-event/record.ts';
 import { diskUseGbAfter, projectCost } from './project.ts';
-import type { Traffic } from './traffic.ts';
 
 const cost = (kind: OperationCost['kind'], addedUs: number, logBytesPerOp: number | null): OperationCost => ({
   kind,

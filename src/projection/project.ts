@@ -1,9 +1,10 @@
 // From measured per-event costs and a traffic profile to what the plugin takes in production: CPU at the average
 // and peak rate, log volume per day, and disk, bounded by the plugin's rotation or growing until the disk is full.
 // Pure; the assumptions are the README's "Per-event cost and projection" section.
+
+import type { Traffic } from '../config/projection-traffic.ts';
 import type { OperationKind } from '../per-event/operations.ts';
 import type { OperationCost, Projection, RotationInForce } from '../per-event/record.ts';
-import type { Traffic } from './traffic.ts';
 
 const SECONDS_PER_DAY = 86_400;
 const BYTES_PER_GB = 1e9;

@@ -1,4 +1,4 @@
-import { withCrossCheck } from '../projection/cross-check.ts';
+import { withCrossCheck } from './cross-checked.ts';
 import type { PluginResult } from './schema.ts';
 import type { ResultKey, ResultRecord } from './task-meta.ts';
 

@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
+import { simulatePairs } from '../../test/support/simulation.ts';
 import { abbaOrder, nextBlockPairs, nextStep, type StoppingInput, warmedUp } from './adaptive.ts';
 import { pairedOverhead } from './paired-overhead.ts';
 import { createRng } from './random.ts';
-import { simulatePairs } from './simulation.ts';
 import type { Arm, TpsPair } from './tps-pair.ts';
 import { decideVerdict } from './verdict.ts';
 

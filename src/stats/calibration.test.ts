@@ -1,5 +1,6 @@
 import jStat from 'jstat';
 import { describe, expect, test } from 'vitest';
+import { simulatePairs } from '../../test/support/simulation.ts';
 import {
   calibrateNoise,
   minimumDetectableOverheadPct,
@@ -8,7 +9,6 @@ import {
 } from './calibration.ts';
 import { pairedOverhead } from './paired-overhead.ts';
 import { createRng } from './random.ts';
-import { simulatePairs } from './simulation.ts';
 import type { TpsPair } from './tps-pair.ts';
 import { decideVerdict } from './verdict.ts';
 

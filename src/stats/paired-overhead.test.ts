@@ -1,8 +1,8 @@
 import jStat from 'jstat';
 import { describe, expect, test } from 'vitest';
+import { simulatePairs } from '../../test/support/simulation.ts';
 import { bootstrapOverheadCi95, pairedOverhead } from './paired-overhead.ts';
 import { createRng } from './random.ts';
-import { simulatePairs } from './simulation.ts';
 import type { TpsPair } from './tps-pair.ts';
 
 // Reference written the long way: loops, textbook formulas, nothing shared with the code under test.

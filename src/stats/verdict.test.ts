@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
+import { simulatePairs } from '../../test/support/simulation.ts';
 import { pairedOverhead } from './paired-overhead.ts';
 import { createRng } from './random.ts';
-import { simulatePairs } from './simulation.ts';
 import { decideVerdict, withinNoise } from './verdict.ts';
 
 // Reference: the rule as a person would state it, checked against every interval shape.

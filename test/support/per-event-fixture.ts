@@ -1,5 +1,5 @@
+import { defaultTraffic } from '../../src/config/default-traffic.ts';
 import type { OperationCost, PerEvent } from '../../src/per-event/record.ts';
-import { defaultTraffic } from '../../src/projection/default-traffic.ts';
 import { projectCost } from '../../src/projection/project.ts';
 
 const operation = (

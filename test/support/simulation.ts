@@ -1,6 +1,6 @@
 // Synthetic experiments with a known true overhead, for checking intervals, verdicts and stopping rules.
-import type { Rng } from './random.ts';
-import type { NonEmpty, TpsPair } from './tps-pair.ts';
+import type { Rng } from '../../src/stats/random.ts';
+import type { NonEmpty, TpsPair } from '../../src/stats/tps-pair.ts';
 
 export interface PairSimulation {
   pairCount: number;

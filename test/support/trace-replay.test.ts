@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { workloads } from '../workload/workloads.ts';
-import { createRng } from './random.ts';
+import { createRng } from '../../src/stats/random.ts';
+import { workloads } from '../../src/workload/workloads.ts';
 import { replayCoverage, replayWindow } from './trace-replay.ts';
 
 const smoke = { segmentS: 3, pairs: 8 };

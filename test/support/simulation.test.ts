@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createRng } from './random.ts';
+import { createRng } from '../../src/stats/random.ts';
 import { simulatePairs } from './simulation.ts';
 
 describe('simulatePairs', () => {

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { defaultTraffic } from './default-traffic.ts';
-import { parseTraffic, trafficSchema } from './traffic.ts';
+import { parseTraffic, trafficSchema } from './projection-traffic.ts';
 
 test('the default profile is a valid traffic profile', () => {
   expect(trafficSchema.parse(defaultTraffic)).toEqual(defaultTraffic);

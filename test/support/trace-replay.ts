@@ -2,10 +2,10 @@
 // coverage on this machine's real noise (its speed steps, stalls and neighbours) instead of on a model of it.
 // Every window of a trace long enough for one block becomes one experiment: an ABBA schedule is laid over it,
 // the plugin-on seconds are scaled by a known overhead, and the interval must contain that overhead.
-import { abbaOrder } from './adaptive.ts';
-import { pairedOverhead } from './paired-overhead.ts';
-import { type ArmSwitch, segmentToggledRun, type TpsInterval } from './segments.ts';
-import type { Arm, NonEmpty } from './tps-pair.ts';
+import { abbaOrder } from '../../src/stats/adaptive.ts';
+import { pairedOverhead } from '../../src/stats/paired-overhead.ts';
+import { type ArmSwitch, segmentToggledRun, type TpsInterval } from '../../src/stats/segments.ts';
+import type { Arm, NonEmpty } from '../../src/stats/tps-pair.ts';
 
 export interface ReplayOptions {
   segmentS: number;
