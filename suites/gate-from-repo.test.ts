@@ -51,12 +51,13 @@ test('a changed option-file line selects exactly the run that reads it, with the
   await git('checkout', '--quiet', 'main');
 });
 
+// On a quiet machine the head's loss is surely above 5 points; a busy one can leave it straddling, which fails too.
 test('a branch that logs every query fails the gate with the paired base-vs-head difference', async () => {
   await git('checkout', '--quiet', '-b', 'all-events');
   await repo.commit({ 'auditbench.config.ts': config('CONNECT,QUERY') }, 'Audit every query');
   const gated = await gate();
   expect(gated.all).toMatch(
-    /FAILED: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY'\): head is \d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\), above the allowed 5 points \[toggle/,
+    /FAILED: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY'\): head is \d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\),? (above|straddles) the allowed 5 points.*\[toggle/,
   );
   expect(gated.exitCode, gated.all).toBe(1);
   await git('checkout', '--quiet', 'main');
