@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
+import { rmSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { execa, type Result } from 'execa';
+import { execa } from 'execa';
 
 // A DBA's repository for suites: this project packed once per process, installed offline as a dev dependency into a
 // fresh git repository under the temp dir, where files are committed and `npx auditbench …` runs as a DBA runs it.
@@ -24,6 +25,8 @@ let packed: Promise<string> | null = null;
 export function packAuditbench(): Promise<string> {
   packed ??= (async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-tarball-'));
+    // Suites in this process share the tarball; it goes when the process does.
+    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
     const result = await execa('npm', ['pack', '--silent', '--pack-destination', dir], {
       cwd: packageDir,
       timeout: 300_000,
@@ -67,7 +70,9 @@ async function writeOfflineProject(project: string, tarball: string): Promise<vo
   for (const name of dbaDevTools.slice(0, 2)) {
     devDependencies[name] = String(ours.packages[`node_modules/${name}`]?.version);
   }
-  const manifest = { name: 'dba-project', private: true, type: 'module', devDependencies };
+  // As docs/your-repository.md advises: none of the dependencies' install scripts is needed (npm 12 will not run them).
+  const allowScripts = { esbuild: false, ssh2: false, 'cpu-features': false, protobufjs: false };
+  const manifest = { name: 'dba-project', private: true, type: 'module', devDependencies, allowScripts };
   await writeFile(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
   const lock = {
     name: 'dba-project',
@@ -93,18 +98,28 @@ export function dbaEnv(extra: Record<string, string> = {}): Record<string, strin
   };
 }
 
+/** A finished command: its exit code (-1 when it was killed) and its output, stdout and stderr interleaved in `all`. */
+export interface CommandResult {
+  exitCode: number;
+  stdout: string;
+  stderr: string;
+  all: string;
+}
+
 export interface DbaRepo extends AsyncDisposable {
   /** The repository's directory (a git work tree on branch main). */
   dir: string;
+  /** What `npm ci` printed when the package was installed. */
+  installLog: string;
   /** Writes the files (paths relative to the repository) and commits them. */
   commit: (files: Record<string, string>, message: string) => Promise<void>;
   /** `npx --no-install auditbench …` in the repository, never rejecting; stdout and stderr are in `all`. */
   auditbench: (
     args: string[],
     options?: { env?: Record<string, string>; timeoutMs?: number },
-  ) => Promise<Result>;
+  ) => Promise<CommandResult>;
   /** Any command in the repository (git, npx tsc), never rejecting. */
-  exec: (file: string, args: string[], options?: { env?: Record<string, string> }) => Promise<Result>;
+  exec: (file: string, args: string[], options?: { env?: Record<string, string> }) => Promise<CommandResult>;
 }
 
 /** A fresh git repository with the packed auditbench installed as a dev dependency and the files committed. */
@@ -113,7 +128,11 @@ export async function createDbaRepo(files: Record<string, string>): Promise<DbaR
   const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-dba-'));
   await writeOfflineProject(dir, tarball);
   // npm ci --offline: every package comes from the npm cache this repository's own `npm ci` filled.
-  await execa('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: dir, timeout: 300_000 });
+  const install = await execa('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    timeout: 300_000,
+    all: true,
+  });
   const git = (...args: string[]) => execa('git', args, { cwd: dir });
   await git('init', '--quiet', '--initial-branch=main');
   await git('config', 'user.email', 'dba@example.invalid');
@@ -129,21 +148,29 @@ export async function createDbaRepo(files: Record<string, string>): Promise<DbaR
   };
   await git('add', '--', '.gitignore', 'package.json', 'package-lock.json');
   await commit(files, 'auditbench as a dev dependency, and its configuration');
-  const exec: DbaRepo['exec'] = (file, args, options = {}) =>
-    execa(file, args, { cwd: dir, reject: false, all: true, env: dbaEnv(options.env), extendEnv: false });
+  const run = async (
+    file: string,
+    args: string[],
+    env: Record<string, string> | undefined,
+    timeoutMs: number,
+  ): Promise<CommandResult> => {
+    const result = await execa(file, args, {
+      cwd: dir,
+      reject: false,
+      all: true,
+      timeout: timeoutMs,
+      env: dbaEnv(env),
+      extendEnv: false,
+    });
+    return { exitCode: result.exitCode ?? -1, stdout: result.stdout, stderr: result.stderr, all: result.all };
+  };
   return {
     dir,
+    installLog: install.all,
     commit,
-    exec,
+    exec: (file, args, options = {}) => run(file, args, options.env, 300_000),
     auditbench: (args, options = {}) =>
-      execa('npx', ['--no-install', 'auditbench', ...args], {
-        cwd: dir,
-        reject: false,
-        all: true,
-        timeout: options.timeoutMs ?? 1_200_000,
-        env: dbaEnv(options.env),
-        extendEnv: false,
-      }),
+      run('npx', ['--no-install', 'auditbench', ...args], options.env, options.timeoutMs ?? 1_200_000),
     [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }),
   };
 }
