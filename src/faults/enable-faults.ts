@@ -1,7 +1,7 @@
 import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pluginState } from '../completeness/crash-phase.ts';
-import { runSteps } from '../plugins/steps.ts';
+import { runSteps, setGlobals } from '../plugins/steps.ts';
 import { counters, type FaultContext, setUpLogging } from './context.ts';
 import type { EnableAnswer, FaultFacts } from './fault-profile.ts';
 import type { FaultRecord } from './fault-record.ts';
@@ -24,7 +24,9 @@ async function enableInto(ctx: FaultContext, dir: string): Promise<Answer> {
       for (const w of outcome?.warnings ?? []) notes.push(`warning ${w.code}: ${w.message}`);
       if ((outcome?.warnings.length ?? 0) > 0) answer = 'warning';
     } catch (error) {
-      const message = String(error instanceof Error ? error.message : error).split('\n')[0] ?? '';
+      const message = serverWords(
+        String(error instanceof Error ? error.message : error).split('\n')[0] ?? '',
+      );
       answer = step.kind === 'restart' ? 'server did not start' : 'error';
       notes.push(message);
       break;
@@ -35,14 +37,27 @@ async function enableInto(ctx: FaultContext, dir: string): Promise<Answer> {
 
 /** Brings the server back (when the bad path kept it from starting) and logging back onto the fault filesystem. */
 async function restore(ctx: FaultContext, answer: EnableAnswer): Promise<void> {
-  await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`).catch(() => []);
-  const steps = ctx.support.logIn(ctx.fs.dir).filter((s) => s.kind !== 'restart');
+  const { server, profile, support } = ctx;
+  await runSteps(server, profile.disable, `Disabling ${profile.name}`).catch(() => []);
+  const logIn = support.logIn(ctx.fs.dir);
   if (answer === 'server did not start') {
-    await runSteps(ctx.server, steps, `Pointing ${ctx.profile.name} back`);
-    await ctx.server.restart();
+    await runSteps(
+      server,
+      logIn.filter((s) => s.kind !== 'restart'),
+      `Pointing ${profile.name} back`,
+    );
+    await server.restart();
+  } else {
+    // A log moved by my.cnf and a restart (SQL_ERROR_LOG) needs the restart before its plugin is back.
+    await runSteps(server, logIn, `Pointing ${profile.name} back`);
   }
-  await setUpLogging(ctx);
+  await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
+  await runSteps(server, support.enable ?? profile.enable, `Enabling ${profile.name}`);
 }
+
+// runSteps' message names the procedure and the step around the server's own words; the table keeps the latter.
+const serverWords = (message: string): string =>
+  /ERROR \d+ \(\w+\): .*?(?= \[in:|$)/.exec(message)?.[0] ?? message;
 
 async function enableFault(
   ctx: FaultContext,
@@ -51,9 +66,12 @@ async function enableFault(
 ): Promise<FaultRecord> {
   const startedMs = Date.now();
   const logBefore = await ctx.server.errorLogTail(400);
-  const { answer, said } = await enableInto(ctx, dir);
+  let { answer, said } = await enableInto(ctx, dir);
   const up = answer !== 'server did not start';
-  const { loggingOn } = up ? await pluginState(ctx.server, ctx.profile) : { loggingOn: false };
+  const state = up ? await pluginState(ctx.server, ctx.profile) : { installed: false, loggingOn: false };
+  const { loggingOn } = state;
+  // A plugin whose file opens at init (SQL_ERROR_LOG) is simply not loaded after the restart: its own kind of answer.
+  if (up && !state.installed) answer = 'plugin not loaded';
   const serverSaid = up ? newLines(logBefore, await ctx.server.errorLogTail(400)) : [];
   const values = up ? await counters(ctx).catch(() => ({})) : {};
   await restore(ctx, answer);

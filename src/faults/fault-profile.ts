@@ -25,7 +25,13 @@ export const recoveries = [
 export type Recovery = (typeof recoveries)[number];
 
 /** What the server answered when logging was switched on into a directory it cannot write. */
-export const enableAnswers = ['error', 'warning', 'silent', 'server did not start'] as const;
+export const enableAnswers = [
+  'error',
+  'warning',
+  'silent',
+  'plugin not loaded',
+  'server did not start',
+] as const;
 export type EnableAnswer = (typeof enableAnswers)[number];
 
 /**
