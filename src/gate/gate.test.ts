@@ -1,0 +1,64 @@
+import { expect, test } from 'vitest';
+import type { CliContext } from '../cli/context.ts';
+import { describeSelection, runGate } from './gate.ts';
+import type { GateSelection } from './select.ts';
+
+const context = (env: Record<string, string> = {}) => {
+  const out: string[] = [];
+  const ctx: CliContext = {
+    userDir: '/nonexistent',
+    packageDir: '/nonexistent',
+    version: '0.0.0',
+    env,
+    stdout: (text) => out.push(text),
+    stderr: (text) => out.push(text),
+  };
+  return { ctx, out };
+};
+
+test('the selection prints the base, then one line per run with its reason and design', () => {
+  const selection: GateSelection = {
+    repo: { root: '/repo' },
+    base: { ref: 'main', mergeBase: '7ac5f84d00000000000000000000000000000000' },
+    changed: ['ops/audit.cnf'],
+    headConfig: '/repo/auditbench.config.ts',
+    baseConfig: null,
+    items: [
+      {
+        kind: 'compare',
+        runId: 'ops-cnf',
+        because: 'settings, profile or option file changed',
+        design: 'restarts',
+        why: 'startup options differ: separate runs, a restart before each, base and head in ABBA order',
+        differences: ['server_audit_file_rotations: 3 → 5'],
+      },
+    ],
+    suites: null,
+    notes: [],
+    checkout: null,
+  };
+  expect(describeSelection(selection, 'auditbench.config.ts')).toEqual([
+    'auditbench gate: 1 file(s) changed since main (7ac5f84)',
+    '  run ops-cnf: settings, profile or option file changed (server_audit_file_rotations: 3 → 5); startup options differ: separate runs, a restart before each, base and head in ABBA order',
+  ]);
+  expect(describeSelection({ ...selection, items: [] }, 'auditbench.config.ts')[1]).toBe(
+    '  no run of auditbench.config.ts changed',
+  );
+});
+
+test('bad input is one line and exit 2 before git or a server is touched', async () => {
+  const unknown = context();
+  expect(await runGate(['--bogus'], unknown.ctx)).toBe(2);
+  expect(unknown.out.join('')).toMatch(
+    /^auditbench gate: Unknown option '--bogus'.*see auditbench gate --help/,
+  );
+  await expect(runGate([], context({ AUDITBENCH_MAX_REGRESSION_PP: 'five' }).ctx)).rejects.toThrow(
+    "AUDITBENCH_MAX_REGRESSION_PP must be a number of percentage points above 0 and at most 100, e.g. 5; got 'five'",
+  );
+});
+
+test('--help prints the usage and exits 0', async () => {
+  const help = context();
+  expect(await runGate(['--help'], help.ctx)).toBe(0);
+  expect(help.out.join('')).toContain('usage: auditbench gate [--list] [--base <ref>]');
+});
