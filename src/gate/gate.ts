@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import type { CliContext } from '../cli/context.ts';
 import { setupAndRunVitest } from '../cli/vitest-run.ts';
+import { loadConfig } from '../config/env.ts';
 import { describeItem } from './plan.ts';
 import { type GatePlanFile, readVerdicts } from './plan-file.ts';
 import { type GateSelection, selectForGate } from './select.ts';
@@ -47,18 +48,6 @@ export function describeSelection(selection: GateSelection, configShown: string)
   ];
 }
 
-function maxRegressionPp(env: GateContext['env']): number {
-  const raw = env.AUDITBENCH_MAX_REGRESSION_PP;
-  if (raw === undefined || raw.trim() === '') return DEFAULT_MAX_REGRESSION_PP;
-  const value = Number(raw);
-  if (!/^\d+(\.\d*)?$/.test(raw.trim()) || !(value > 0 && value <= 100)) {
-    throw new Error(
-      `AUDITBENCH_MAX_REGRESSION_PP must be a number of percentage points above 0 and at most 100, e.g. 5; got '${raw}'`,
-    );
-  }
-  return value;
-}
-
 const parseGateArgs = (argv: string[]) =>
   parseArgs({
     args: argv,
@@ -86,7 +75,9 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
       ? { ref: context.env.AUDITBENCH_BASE_REF, from: 'AUDITBENCH_BASE_REF' }
       : null;
   const configPath = context.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
-  const allowedPp = maxRegressionPp(context.env);
+  // Every setting is checked up front, as one line naming it (src/config/env.ts).
+  const config = loadConfig(context.env);
+  const allowedPp = config.maxRegressionPp ?? DEFAULT_MAX_REGRESSION_PP;
   const selection = await selectForGate({
     userDir: context.userDir,
     packageDir: context.packageDir,
@@ -98,7 +89,7 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
       `${describeSelection(selection, path.relative(context.userDir, selection.headConfig)).join('\n')}\n`,
     );
     if (values.list) return 0;
-    return await measure(selection, positionals, allowedPp, context);
+    return await measure(selection, positionals, { allowedPp, inconclusive: config.inconclusive }, context);
   } finally {
     await selection.checkout?.[Symbol.asyncDispose]();
   }
@@ -108,7 +99,7 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
 async function measure(
   selection: GateSelection,
   vitestArgs: string[],
-  allowedPp: number,
+  { allowedPp, inconclusive }: { allowedPp: number; inconclusive: 'fail' | 'pass' },
   context: GateContext,
 ) {
   const comparisons = selection.items.flatMap((item) => (item.kind === 'compare' ? [item] : []));
@@ -143,7 +134,6 @@ async function measure(
       ...(ids.length > 0 ? { AUDITBENCH_RUNS: ids.join(',') } : {}),
     });
     const verdicts = await readVerdicts(plan.verdictsFile);
-    const inconclusive = context.env.AUDITBENCH_INCONCLUSIVE === 'pass' ? 'pass' : 'fail';
     for (const v of verdicts) {
       const mark = failsGate(v, inconclusive)
         ? 'FAILED'
