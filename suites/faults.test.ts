@@ -1,3 +1,7 @@
+import { existsSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { profiles } from '../fixtures/plugins/index.ts';
 import { formatFaultRecord } from '../reporters/format/format-faults.ts';
@@ -82,3 +86,41 @@ function faultSuite(run: ResolvedRun): void {
 }
 
 for (const run of await loadRuns(config, profiles)) faultSuite(run);
+
+/** Reads the child's stdout until it says its filesystem is frozen; the mount point, or null if it exits first. */
+async function frozenMount(child: ResultPromise): Promise<string | null> {
+  let out = '';
+  for await (const chunk of child.stdout ?? []) {
+    out += String(chunk);
+    const at = /FROZEN (\S+)/.exec(out);
+    if (at?.[1]) return at[1];
+  }
+  return null;
+}
+
+const mountsUnder = async (dir: string) =>
+  (await execa('findmnt', ['-rn', '-o', 'TARGET'])).stdout.split('\n').filter((m) => m.startsWith(`${dir}/`));
+
+describe('faults: a run killed with SIGKILL mid-freeze', () => {
+  const why =
+    config.target === 'local' ? faultFsUnavailable() : 'the fault phase runs on the local target only';
+  test.skipIf(why !== null)(
+    'leaves no mount, frozen filesystem, server or temp dir (the reaper)',
+    async () => {
+      const child = execa(process.execPath, ['--import', 'tsx', 'suites/faults-sigkill-child.mts'], {
+        reject: false,
+        stderr: 'inherit',
+      });
+      const mountPoint = await frozenMount(child);
+      expect(mountPoint, 'the child did not get to a frozen filesystem').not.toBeNull();
+      const dir = path.dirname(path.dirname(mountPoint ?? ''));
+      child.kill('SIGKILL');
+      await child;
+      const deadlineMs = Date.now() + 30_000;
+      while (Date.now() < deadlineMs && ((await mountsUnder(dir)).length > 0 || existsSync(dir)))
+        await sleep(500);
+      expect(await mountsUnder(dir), `mounts left under ${dir}`).toEqual([]);
+      expect(existsSync(dir), `${dir} left behind`).toBe(false);
+    },
+  );
+});
