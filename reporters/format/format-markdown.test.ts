@@ -3,6 +3,7 @@ import { expect, test } from 'vitest';
 import { compareWithBase } from '../../src/history/compare.ts';
 import { toHistoryEntries } from '../../src/history/entry.ts';
 import { resultsFileSchema } from '../../src/results/schema.ts';
+import { sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { sampleEntry } from '../../test/support/sample-entry.ts';
 import { formatMarkdownSummary } from './format-markdown.ts';
 
@@ -44,4 +45,24 @@ test('a recorded run: one table row per result, the reason, the comparison and t
   );
   expect(markdown).toContain('### Compared with main');
   expect(markdown).toContain('**regression gate: off**');
+});
+
+test('a sweep: the status line counts a failed lifecycle, and each run says what it logged', () => {
+  const { file, comparisons } = sweepReportInput();
+  const markdown = formatMarkdownSummary({
+    results: file.results,
+    comparisons,
+    revision,
+    baseBranch: 'main',
+    generatedAt: file.generatedAt,
+    fingerprint: 'AMD EPYC ×2, 24 GiB',
+    maxRegressionPp: 5,
+    gateLine: 'regression gate: off',
+  });
+  expect(markdown).toContain('**4 runs: 2 pass, 2 fail (incl-users-app: 4 lifecycle checks failed (');
+  expect(markdown).toContain('| 3350 | 4.0 (QUERY 4.0) |');
+  expect(markdown).toContain('  - logged 4.0 audit events per transaction (QUERY 4.0), 3350 log bytes;');
+  // The seed's table: the stock run's column and the seed's, once.
+  const seed = markdown.split("### The seed's comparison")[1]?.split('\n')[2] ?? '';
+  expect(seed.split(' | ')).toHaveLength(3);
 });

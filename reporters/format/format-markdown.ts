@@ -11,6 +11,7 @@ import { formatPerEventMarkdown } from './format-per-event.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
 import { formatVariantsMarkdown, variantGroups } from './format-variants.ts';
+import { statusLine } from './run-status.ts';
 import { seedRuns } from './seed-runs.ts';
 
 export interface MarkdownInput {
@@ -123,6 +124,8 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_
     '## auditbench',
     '',
     `Commit \`${revision.commit.slice(0, 12)}\` on \`${revision.branch}\`, ${input.generatedAt}, ${input.fingerprint}.${input.runId ? ` This page shows run \`${input.runId.slice(0, 8)}\` only; \`results.json\` merges every recorded run (\`runs/index.json\`).` : ''}`,
+    '',
+    `**${cell(statusLine(results))}**`,
     '',
     head,
     `|${' --- |'.repeat(HEAD.length)}`,

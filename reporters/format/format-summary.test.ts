@@ -105,5 +105,6 @@ test('a sweep: ids in the table, each title once under it, and what each configu
     '- dml-no-select on mariadb 10.11.19 (local): logged 4.0 audit events per transaction',
   );
   expect(text).toContain('│ 0.0 IDLE   │');
+  expect(text).toContain('\n4 runs: 2 pass, 2 fail (incl-users-app: 4 lifecycle checks failed');
   for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(120);
 });

@@ -4,7 +4,7 @@ import type { PluginResult } from '../../src/results/schema.ts';
 import { auditEventsLine, eventsPerTxn } from './format-audit-events.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { estimateText, fixed } from './format-numbers.ts';
-import { runIdOf } from './run-status.ts';
+import { runIdOf, statusLine } from './run-status.ts';
 
 export const yesNo = (value: boolean | undefined): string =>
   value === undefined ? '?' : value ? 'yes' : 'no';
@@ -141,5 +141,11 @@ export function formatSummary(results: PluginResult[], widthCols = 120): string 
     );
   });
   const interference = interferenceLines(results).map((line) => wrapText(`- ${line}`, widthCols, '  '));
-  return [table.toString(), ...runTitles(results, widthCols), ...reasons, ...interference].join('\n');
+  return [
+    table.toString(),
+    ...runTitles(results, widthCols),
+    wrapText(statusLine(results), widthCols, '  '),
+    ...reasons,
+    ...interference,
+  ].join('\n');
 }
