@@ -9,7 +9,6 @@ import { auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { completenessSection } from './format-completeness.ts';
 import { faultsSection } from './format-faults.ts';
-import { faultsSection } from './format-faults.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
 import { perEventSection } from './format-per-event.ts';
@@ -121,7 +120,6 @@ export type HtmlSection = (results: PluginResult[]) => ReportSection | null | Pr
 /** index.html's sections after each run's own, in order; a new table is one more entry here. */
 export const HTML_SECTIONS: readonly HtmlSection[] = [
   (results) => completenessSection(results),
-  (results) => faultsSection(results),
   (results) => faultsSection(results),
   async (results) => {
     const diskUse = diskUseSpec(results);
