@@ -1,5 +1,5 @@
 import type { BlockInterference } from '../machine/block-interference.ts';
-import { type InterferenceOptions, sampledBlock } from '../machine/sampled-block.ts';
+import { type InterferenceOptions, type Probe, sampledBlock } from '../machine/sampled-block.ts';
 import type { EventCounts } from '../plugins/logs/event-class.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
@@ -7,7 +7,7 @@ import { abbaOrder } from '../stats/adaptive.ts';
 import { type ArmSwitch, segmentToggledRun } from '../stats/segments.ts';
 import type { Arm, TpsPair } from '../stats/tps-pair.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
-import type { Workload } from '../workload/workload.ts';
+import type { Design, Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 import { toggledRun } from './toggled-run.ts';
@@ -34,15 +34,35 @@ export interface Block {
   interference?: BlockInterference;
 }
 
+/**
+ * What one block runs: its pairs, how the arms interleave, and how long a whole-arm run lasts. measureOverhead
+ * derives it from the workload (the design the arms allow, the pairs the stopping rule asks for) and leaves the
+ * workload itself as what sysbench runs.
+ */
+export interface BlockPlan {
+  pairs: number;
+  design: Design;
+  /** One whole-arm run (runs design); a toggled run lasts 2 · pairs · segmentS. */
+  durationS: number;
+}
+
+/** Measuring seconds a block of this plan takes. */
+export const blockSeconds = (plan: BlockPlan): number =>
+  2 * plan.pairs * (plan.design.kind === 'toggle' ? plan.design.segmentS : plan.durationS);
+
 export interface BlockContext {
   server: StartedServer;
   subject: MeasuredSubject;
+  /** What sysbench runs (tables, threads, script, options). */
   workload: Workload;
+  plan: BlockPlan;
   cpus: string | undefined;
   /** The real sysbench unless a test injects one. */
   runner?: SysbenchRunner;
   /** AUDITBENCH_INTERFERENCE and the budget's end; without it a disturbed block is only marked (warn). */
   interference?: InterferenceOptions;
+  /** The machine sampler; tests pass a fake (src/machine/sampled-block.ts). */
+  probe?: Probe;
 }
 
 /** Which arm each per-second interval belongs to, judged at the interval's midpoint. */
@@ -66,17 +86,17 @@ export function onShare(
 }
 
 export const toggledBlock = (ctx: BlockContext): Promise<Block> =>
-  sampledBlock(() => toggledBlockOnce(ctx), ctx.interference, ctx.server.info.target);
+  sampledBlock(() => toggledBlockOnce(ctx), ctx.interference, ctx.server.info.target, ctx.probe);
 
 async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
-  const workload = ctx.workload;
-  if (workload.design.kind !== 'toggle') throw new Error(`Workload '${workload.name}' does not toggle`);
+  const { workload, plan } = ctx;
+  if (plan.design.kind !== 'toggle') throw new Error(`Workload '${workload.name}' does not toggle`);
   const run = await toggledRun(
     ctx.server,
     ctx.subject,
-    { ...workload, design: workload.design },
+    { ...workload, design: plan.design },
     {
-      pairs: workload.pairs,
+      pairs: plan.pairs,
       ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
       ...(ctx.runner ? { runner: ctx.runner } : {}),
     },
@@ -107,20 +127,19 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
 }
 
 export const runsBlock = (ctx: BlockContext, progress: (message: string) => void): Promise<Block> =>
-  sampledBlock(() => runsBlockOnce(ctx, progress), ctx.interference, ctx.server.info.target);
+  sampledBlock(() => runsBlockOnce(ctx, progress), ctx.interference, ctx.server.info.target, ctx.probe);
 
 async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => void): Promise<Block> {
   const runs: MeasuredRun[] = [];
   const pairs: TpsPair[] = [];
   let pending: Partial<TpsPair> = {};
-  for (const arm of abbaOrder(ctx.workload.pairs)) {
+  for (const arm of abbaOrder(ctx.plan.pairs)) {
     await runSteps(ctx.server, ctx.subject.arms[arm], `Turning ${ctx.subject.label} ${arm}`);
     const watcher = await watchLogGrowth(ctx.server, ctx.subject.log, arm);
-    const outcome = await (ctx.runner ?? realSysbench).run(
-      ctx.server.connection,
-      ctx.workload,
-      ctx.cpus ? { cpus: ctx.cpus } : {},
-    );
+    const outcome = await (ctx.runner ?? realSysbench).run(ctx.server.connection, ctx.workload, {
+      durationS: ctx.plan.durationS,
+      ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
+    });
     const log = await watcher.stop();
     if (!outcome.ok) throw new Error(`The plugin-${arm} sysbench run is invalid: ${outcome.reason}`);
     const { result } = outcome;

@@ -1,11 +1,12 @@
 import type { InterferencePolicy } from '../machine/policy.ts';
+import type { Probe } from '../machine/sampled-block.ts';
 import { runSteps } from '../plugins/steps.ts';
 import { NeedsRestartCommandError } from '../servers/external-server.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { nextBlockPairs, nextStep, warmedUp } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
 import type { Design, Workload } from '../workload/workload.ts';
-import { type Block, runsBlock, toggledBlock } from './blocks.ts';
+import { type Block, type BlockPlan, blockSeconds, runsBlock, toggledBlock } from './blocks.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 import type { ArmSteps } from './toggled-run.ts';
 
@@ -30,6 +31,8 @@ export interface MeasureOptions {
   runner?: SysbenchRunner;
   /** What a block measured while other processes used the CPUs does: warn (mark it), fail, or retry it. */
   interference?: InterferencePolicy;
+  /** The machine sampler blocks run under; tests pass a fake. */
+  probe?: Probe;
 }
 
 /**
@@ -101,8 +104,12 @@ export function effectiveWorkload(workload: Workload, arms: ArmSteps): Workload 
   return live || workload.design.kind === 'runs' ? workload : { ...workload, design: { kind: 'runs' } };
 }
 
-const blockSeconds = (w: Workload) =>
-  2 * w.pairs * (w.design.kind === 'toggle' ? w.design.segmentS : w.durationS);
+/** A block of `pairs` pairs in the workload's design. */
+const planOf = (workload: Workload, pairs: number): BlockPlan => ({
+  pairs,
+  design: workload.design,
+  durationS: workload.durationS,
+});
 
 /**
  * Measures plugin off against plugin on, block by block, after a discarded warm-up (sysbench 1.0 has no warm-up
@@ -130,17 +137,18 @@ export async function measureOverhead(
   const elapsedS = () => (Date.now() - started) / 1000;
   let blockPairs = workload.pairs;
   for (;;) {
-    const sized = { ...workload, pairs: blockPairs };
+    const plan = planOf(workload, blockPairs);
     progress(
-      `block ${blocks.length + 1}: ${blockPairs} pairs, ~${blockSeconds(sized)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`,
+      `block ${blocks.length + 1}: ${blockPairs} pairs, ~${blockSeconds(plan)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`,
     );
     const interference = {
       policy: options.interference ?? 'warn',
       deadlineMs: started + workload.budgetS * 1000,
     };
-    const context = { server, subject, workload: sized, cpus: pinning.client, interference, runner };
+    const context = { server, subject, workload, plan, cpus: pinning.client, interference, runner };
+    const probed = options.probe ? { ...context, probe: options.probe } : context;
     const block =
-      workload.design.kind === 'toggle' ? await toggledBlock(context) : await runsBlock(context, progress);
+      plan.design.kind === 'toggle' ? await toggledBlock(probed) : await runsBlock(probed, progress);
     blocks.push(block);
     pairs.push(...block.pairs);
     progress(`block ${blocks.length} done: ${pairs.length} pairs so far`);
@@ -160,7 +168,7 @@ export async function measureOverhead(
       maxPairs: workload.maxPairs,
       elapsedS: elapsedS(),
       budgetS: workload.budgetS,
-      perPairS: blockSeconds({ ...workload, pairs: blockPairs }),
+      perPairS: blockSeconds(planOf(workload, blockPairs)),
       targetHalfWidthPct: workload.targetHalfWidthPct,
       runToRunSdLog: workload.runToRunSdLog,
     });

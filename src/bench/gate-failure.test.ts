@@ -1,0 +1,58 @@
+import { expect, test } from 'vitest';
+import type { Measurement } from '../results/schema.ts';
+import { type GatePolicy, gateFailure } from './pipeline.ts';
+
+// Only the fields gateFailure reads; the rest of a Measurement does not change its answer.
+const measured = (fields: Partial<Measurement>): Measurement =>
+  ({ verdict: 'pass', reason: 'overhead 3.1% [1.0, 5.2] is below the 50% limit', ...fields }) as Measurement;
+const flagged = {
+  flagged: true,
+  reason: 'other processes used 80% of a core',
+  policy: 'fail' as const,
+  otherCpuPct: 80,
+  selfCpuPct: 5,
+  stealPct: 0,
+  blocks: [],
+};
+const strict: GatePolicy = { inconclusive: 'fail', interference: 'warn' };
+
+test.for([
+  ['a pass passes', measured({}), strict, null],
+  [
+    'a fail fails with its reason',
+    measured({ verdict: 'fail', reason: 'overhead 61% > 50%' }),
+    strict,
+    'run: overhead 61% > 50%',
+  ],
+  [
+    'an inconclusive fails with what to do',
+    measured({ verdict: 'inconclusive', reason: 'the interval straddles 50%' }),
+    strict,
+    'run: the interval straddles 50% (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)',
+  ],
+  [
+    '…unless the policy passes it',
+    measured({ verdict: 'inconclusive', reason: 'x' }),
+    { ...strict, inconclusive: 'pass' },
+    null,
+  ],
+  ['a flagged pass under warn passes', measured({ interference: flagged }), strict, null],
+  [
+    'a flagged pass under fail fails, before the verdict is read',
+    measured({ interference: flagged }),
+    { ...strict, interference: 'fail' },
+    'run: other processes used 80% of a core; AUDITBENCH_INTERFERENCE=fail rejects such a verdict: rerun when the machine is quiet, or use retry',
+  ],
+] as [string, Measurement, GatePolicy, string | null][])('%s', ([, measurement, policy, expected]) => {
+  expect(gateFailure(measurement, policy, 'run')).toBe(expected);
+});
+
+test('an idle plugin fails unless AUDITBENCH_IDLE=pass', () => {
+  const idle = measured({
+    auditEvents: { idle: true, advice: 'log the traffic' } as Measurement['auditEvents'],
+  });
+  expect(gateFailure(idle, strict, 'run')).toBe(
+    'run: log the traffic (an idle plugin fails the gate; AUDITBENCH_IDLE=pass accepts it)',
+  );
+  expect(gateFailure(idle, { ...strict, idle: 'pass' }, 'run')).toBeNull();
+});

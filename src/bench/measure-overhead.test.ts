@@ -1,0 +1,260 @@
+import { describe, expect, test } from 'vitest';
+import { createFakeServer } from '../../test/support/fake-server.ts';
+import type { BlockInterference } from '../machine/block-interference.ts';
+import type { Probe } from '../machine/sampled-block.ts';
+import { sql } from '../plugins/steps.ts';
+import type { SysbenchResult } from '../workload/sysbench-result.ts';
+import type { RunOptions } from '../workload/sysbench-runner.ts';
+import type { Workload } from '../workload/workload.ts';
+import { effectiveWorkload, measureOverhead } from './measure-overhead.ts';
+import type { MeasuredSubject, SysbenchRunner } from './subject.ts';
+
+// The measurement loop on the fake server with a scripted sysbench: which runs it asks for, in what order, and
+// when it stops. No clock is asserted on; the budget is set so that the rule decides, not the machine's speed.
+
+const workload: Workload = {
+  name: 'unit',
+  test: 'oltp_read_write',
+  tables: 1,
+  tableSize: 100,
+  threads: 1,
+  design: { kind: 'runs' },
+  durationS: 10,
+  warmupS: 40,
+  minWarmupS: 10,
+  pairs: 2,
+  maxPairs: 8,
+  budgetS: 10_000,
+  targetHalfWidthPct: null,
+  runToRunSdLog: 0,
+  pinCpus: false,
+  maxIgnoredErrorPct: 0,
+  serverOptions: {},
+};
+
+const subject: MeasuredSubject = {
+  label: 'toy',
+  arms: { off: [sql('SET GLOBAL toy = OFF')], on: [sql('SET GLOBAL toy = ON')] },
+  log: null,
+};
+
+const result = (tps: number, durationS: number): SysbenchResult => ({
+  transactions: tps * durationS,
+  tps,
+  queries: 0,
+  qps: 0,
+  reads: 0,
+  writes: 0,
+  other: 0,
+  readsPerS: 0,
+  writesPerS: 0,
+  otherPerS: 0,
+  latencyAvgMs: 1,
+  latencyP95Ms: 1,
+  latencyMaxMs: 1,
+  errors: 0,
+  reconnects: 0,
+  durationS,
+  intervals: [],
+});
+
+/**
+ * A sysbench whose warm-up chunks answer `warmup` in turn and whose measured runs answer `tps(arm, n)` for the n-th
+ * run of that arm; it records every call. The arm is what the fake server was last told (SET GLOBAL toy = …).
+ */
+function scriptedSysbench(warmup: number[], tps: (arm: 'off' | 'on', n: number) => number) {
+  const calls: string[] = [];
+  let arm: 'off' | 'on' = 'off';
+  const counts = { off: 0, on: 0 };
+  const server = createFakeServer({
+    rules: [
+      {
+        match: /SET GLOBAL toy = (ON|OFF)/,
+        reply: ({ match }) => {
+          arm = match?.[1] === 'ON' ? 'on' : 'off';
+          return {};
+        },
+      },
+    ],
+  });
+  const runner: SysbenchRunner = {
+    prepare: async () => {},
+    run: async (_conn, w, opts: RunOptions = {}) => {
+      const durationS = opts.durationS ?? w.durationS;
+      // Measured runs last the workload's durationS; a warm-up chunk is 5 s, or the whole warm-up when it is fixed.
+      if (durationS !== w.durationS) {
+        calls.push(`warm-up ${durationS} s`);
+        const next = warmup[calls.filter((c) => c.startsWith('warm-up')).length - 1];
+        return { ok: true, result: result(next ?? 1000, durationS) };
+      }
+      counts[arm] += 1;
+      calls.push(`${arm} ${durationS} s`);
+      return { ok: true, result: result(tps(arm, counts[arm]), durationS) };
+    },
+  };
+  return { server, runner, calls };
+}
+
+const quietProbe = (otherCpuPct: number[] = []): Probe & { blocks: number } => {
+  const probe = {
+    blocks: 0,
+    start: async () => ({
+      stop: async (retries: number): Promise<BlockInterference> => {
+        const other = otherCpuPct[probe.blocks] ?? 0;
+        probe.blocks += 1;
+        return {
+          sampledS: 1,
+          samples: 1,
+          otherCpuPct: other,
+          otherCpuMaxPct: other,
+          kernelCpuPct: 0,
+          selfCpuPct: 0,
+          measuredCpuPct: 100,
+          stealPct: 0,
+          load1Mean: 1,
+          load1Max: 1,
+          topOthers: [],
+          retries,
+        } as BlockInterference;
+      },
+    }),
+    waitUntilQuiet: async () => true,
+    nowMs: () => 0,
+  };
+  return probe;
+};
+
+// Off runs near 1000 TPS and on runs near `onTps`, with a little spread so every interval has a width.
+const steady =
+  (onTps: number) =>
+  (arm: 'off' | 'on', n: number): number =>
+    (arm === 'off' ? 1000 : onTps) + (n % 2 === 0 ? 3 : -3);
+
+describe('warm-up', () => {
+  test('chunks run until two in a row agree, then the blocks start', async () => {
+    const { server, runner, calls } = scriptedSysbench([400, 800, 950, 960], steady(1000));
+    const sample = await measureOverhead(server, subject, workload, {
+      limitPct: null,
+      runner,
+      probe: quietProbe(),
+    });
+    expect(calls.slice(0, 5)).toEqual([
+      'warm-up 5 s',
+      'warm-up 5 s',
+      'warm-up 5 s',
+      'warm-up 5 s',
+      'off 10 s',
+    ]);
+    expect(sample.warmupTps).toBe(960);
+  });
+
+  test('chunks that never agree stop at warmupS', async () => {
+    const { server, runner, calls } = scriptedSysbench(
+      [100, 300, 500, 700, 900, 1100, 1300, 1500, 1700],
+      steady(1000),
+    );
+    await measureOverhead(server, subject, workload, { limitPct: null, runner, probe: quietProbe() });
+    expect(calls.filter((c) => c.startsWith('warm-up'))).toHaveLength(8);
+  });
+
+  test('a warm-up that cannot end early is one run of warmupS', async () => {
+    const { server, runner, calls } = scriptedSysbench([900], steady(1000));
+    const fixed = { ...workload, minWarmupS: 40 };
+    await measureOverhead(server, subject, fixed, { limitPct: null, runner, probe: quietProbe() });
+    expect(calls[0]).toBe('warm-up 40 s');
+    expect(calls[1]).toBe('off 10 s');
+  });
+});
+
+describe('blocks', () => {
+  test('one-block mode (no limit) runs one block of `pairs` pairs in ABBA order and stops', async () => {
+    const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
+    const sample = await measureOverhead(server, subject, workload, {
+      limitPct: null,
+      runner,
+      probe: quietProbe(),
+    });
+    expect(calls.slice(2)).toEqual(['off 10 s', 'on 10 s', 'on 10 s', 'off 10 s']);
+    expect([sample.stoppedBecause, sample.blocks.length, sample.pairs.length]).toEqual(['fixed', 1, 2]);
+    // The plugin is off again after the block.
+    expect(server.lines().at(-1)).toContain('SET GLOBAL toy = OFF');
+  });
+
+  test('a clear excess is decisive after the first block', async () => {
+    const { server, runner } = scriptedSysbench([950, 960], steady(500));
+    const sample = await measureOverhead(server, subject, workload, {
+      limitPct: 10,
+      runner,
+      probe: quietProbe(),
+    });
+    expect([sample.stoppedBecause, sample.blocks.length]).toEqual(['decisive', 1]);
+  });
+
+  test('an undecided overhead adds blocks until maxPairs, then stops on the budget', async () => {
+    // 10% measured against a 10% limit: never clear of it.
+    const { server, runner } = scriptedSysbench([950, 960], steady(900));
+    const sample = await measureOverhead(server, subject, workload, {
+      limitPct: 10,
+      runner,
+      probe: quietProbe(),
+    });
+    expect(sample.stoppedBecause).toBe('budget');
+    expect(sample.pairs).toHaveLength(workload.maxPairs);
+    expect(sample.blocks.length).toBeGreaterThan(1);
+  });
+
+  test('a budget with no room for another pair (20 s) stops after the first block', async () => {
+    const { server, runner } = scriptedSysbench([950, 960], steady(900));
+    const tight = { ...workload, budgetS: 15 };
+    const sample = await measureOverhead(server, subject, tight, {
+      limitPct: 10,
+      runner,
+      probe: quietProbe(),
+    });
+    expect([sample.stoppedBecause, sample.blocks.length]).toEqual(['budget', 1]);
+  });
+});
+
+describe('interference', () => {
+  test('under the retry policy a disturbed block is measured again, and the second is kept', async () => {
+    const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
+    const probe = quietProbe([90, 0]);
+    const sample = await measureOverhead(server, subject, workload, {
+      limitPct: null,
+      runner,
+      probe,
+      interference: 'retry',
+    });
+    expect(calls.filter((c) => !c.startsWith('warm-up'))).toHaveLength(8);
+    expect(sample.blocks[0]?.interference?.retries).toBe(1);
+  });
+
+  test('under warn a disturbed block is kept and marked', async () => {
+    const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
+    const sample = await measureOverhead(server, subject, workload, {
+      limitPct: null,
+      runner,
+      probe: quietProbe([90]),
+      interference: 'warn',
+    });
+    expect(calls.filter((c) => !c.startsWith('warm-up'))).toHaveLength(4);
+    expect(sample.blocks[0]?.interference?.otherCpuPct).toBe(90);
+  });
+});
+
+describe('effectiveWorkload', () => {
+  const toggle: Workload = { ...workload, design: { kind: 'toggle', segmentS: 3 } };
+  test('arms of plain statements keep the toggle design', () => {
+    expect(effectiveWorkload(toggle, subject.arms).design).toEqual({ kind: 'toggle', segmentS: 3 });
+  });
+  test('a restart in an arm means separate runs', () => {
+    const restarting = {
+      off: [sql('UNINSTALL PLUGIN toy'), { kind: 'restart' as const }],
+      on: subject.arms.on,
+    };
+    expect(effectiveWorkload(toggle, restarting).design).toEqual({ kind: 'runs' });
+  });
+  test('a runs workload stays as it is', () => {
+    expect(effectiveWorkload(workload, subject.arms)).toBe(workload);
+  });
+});
