@@ -1,17 +1,13 @@
-import { createHash } from 'node:crypto';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
-import { afterAll, expect, test } from 'vitest';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resultsFileSchema } from '../src/results/schema.ts';
+import { createDbaRepo, type DbaRepo } from '../test/support/dba-repo.ts';
 
-// Use from another repository: pack this project, install the tarball into a fresh project without the network, and
-// run that project's own auditbench.config.ts (a server_audit variant) on the smoke workload.
-const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-pack-'));
-afterAll(() => rm(dir, { recursive: true, force: true }));
+// Use from another repository: this project packed, installed offline as a dev dependency into a fresh git
+// repository with its own configuration (two runs, one reading an option file), and driven with `npx auditbench`.
 
-const dbaConfig = `import { defineConfig } from 'auditbench';
+const config = `import { defineConfig, fromCnf } from 'auditbench';
 
 export default defineConfig({
   runs: [
@@ -21,97 +17,126 @@ export default defineConfig({
       title: 'server_audit, connections only',
       settings: { server_audit_events: ['CONNECT'] },
     },
+    { id: 'ops-cnf', plugin: 'server_audit', cnf: fromCnf('ops/audit.cnf') },
   ],
 });
 `;
 
-interface LockEntry {
-  dev?: boolean;
-  [field: string]: unknown;
-}
+const optionFile = `[mariadb]
+plugin_load_add = server_audit
+server_audit_events = CONNECT,QUERY_DDL
+server_audit_file_rotations = 3
+`;
 
-/**
- * A project that depends on the packed tarball, with a lock file taken from this repository's: `npm install` of a
- * tarball would ask the registry for every dependency's metadata, which the npm cache does not keep; with a lock,
- * npm needs only the tarballs, and those are cached.
- */
-async function writeOfflineProject(project: string, tarball: string): Promise<void> {
-  const ours = JSON.parse(await readFile('package-lock.json', 'utf8')) as {
-    packages: Record<string, LockEntry>;
-  };
-  const root = ours.packages[''] as LockEntry;
-  const spec = `file:${path.relative(project, tarball)}`;
-  const integrity = `sha512-${createHash('sha512')
-    .update(await readFile(tarball))
-    .digest('base64')}`;
-  const packages: Record<string, LockEntry> = {
-    '': { name: 'dba-project', devDependencies: { auditbench: spec } },
-    'node_modules/auditbench': {
-      version: root.version,
-      resolved: spec,
-      integrity,
-      dev: true,
-      dependencies: root.dependencies,
-      bin: root.bin,
-      engines: root.engines,
-    },
-  };
-  // Our run-time dependencies, where npm hoisted them for us; dev-only packages stay out.
-  for (const [where, entry] of Object.entries(ours.packages)) {
-    if (where !== '' && !entry.dev) packages[where] = { ...entry, dev: true };
-  }
-  const manifest = {
-    name: 'dba-project',
-    private: true,
-    type: 'module',
-    devDependencies: { auditbench: spec },
-  };
-  await writeFile(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const lock = { name: 'dba-project', lockfileVersion: 3, requires: true, packages };
-  await writeFile(path.join(project, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
-}
+// Type-checked only: a custom profile built from the exported helpers, and a name that is not a built-in profile.
+const customProfile = `import { defineConfig, type PluginProfile, type ProfileName, profiles, setGlobals, sql } from 'auditbench';
 
-/** This run's environment, less what names this repository's configuration, reports or runs. */
-function nestedEnv(): Record<string, string | undefined> {
-  const env = { ...process.env };
-  for (const name of Object.keys(env)) {
-    if (/^(VITEST|AUDITBENCH_(CONFIG|REPORT_DIR|RUNS)$)/.test(name) || name === 'NODE_ENV') delete env[name];
-  }
-  return {
-    ...env,
-    AUDITBENCH_WORKLOAD: 'smoke',
-    // This run already holds the machine's run lock; the nested run measures while this test only waits.
-    AUDITBENCH_RUN_LOCK_HELD: '1',
-  };
-}
+const name: ProfileName = 'server_audit';
+const ours: PluginProfile = {
+  ...profiles[name],
+  title: 'server_audit, our build',
+  enable: [sql('SET GLOBAL server_audit_logging = ON'), ...setGlobals({ server_audit_events: "'CONNECT'" })],
+};
+export const config = defineConfig({ runs: [{ plugin: ours }, { plugin: 'general_log' }] });
+// @ts-expect-error: not a built-in profile's name
+export const typo = defineConfig({ runs: [{ plugin: 'server_adit' }] });
+`;
 
-test('a packed auditbench installs offline into another project and measures its configuration', async () => {
-  const packed = await execa('npm', ['pack', '--silent', '--pack-destination', dir], { timeout: 120_000 });
-  const tarball = path.join(dir, packed.stdout.trim().split('\n').at(-1) ?? '');
-  const project = path.join(dir, 'dba-project');
-  await mkdir(project);
-  await writeOfflineProject(project, tarball);
-  // npm ci --offline: every package comes from the npm cache this repository's own `npm ci` filled.
-  await execa('npm', ['ci', '--offline', '--no-audit', '--no-fund'], { cwd: project, timeout: 300_000 });
-  await writeFile(path.join(project, 'auditbench.config.ts'), dbaConfig);
-  const run = await execa('npx', ['--no-install', 'auditbench', 'bench'], {
-    cwd: project,
-    reject: false,
-    all: true,
-    timeout: 1_200_000,
-    env: nestedEnv(),
-    extendEnv: false,
+const tsconfig = {
+  compilerOptions: {
+    target: 'ES2022',
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    strict: true,
+    noEmit: true,
+    // Checks the package's .d.ts too, not only the repository's files.
+    skipLibCheck: false,
+    types: ['node'],
+  },
+  include: ['auditbench.config.ts', 'custom-profile.ts'],
+};
+
+let repo: DbaRepo;
+beforeAll(async () => {
+  repo = await createDbaRepo({
+    'auditbench.config.ts': config,
+    'ops/audit.cnf': optionFile,
+    'custom-profile.ts': customProfile,
+    'tsconfig.json': `${JSON.stringify(tsconfig, null, 2)}\n`,
   });
-  const tail = (run.all ?? '').split('\n').slice(-30).join('\n');
-  expect(run.exitCode, `npx auditbench bench in the installed project failed:\n${tail}`).toBe(0);
-  const results = resultsFileSchema.parse(
-    JSON.parse(await readFile(path.join(project, 'reports', 'results.json'), 'utf8')),
-  );
-  const connectOnly = results.results.find((r) => r.runId === 'connect-only');
-  expect(connectOnly?.settings?.global).toMatchObject({ server_audit_events: "'CONNECT'" });
-  expect(connectOnly?.measurement?.verdict, tail).toBeDefined();
-  expect(
-    connectOnly?.lifecycle.every((c) => c.ok),
-    JSON.stringify(connectOnly?.lifecycle),
-  ).toBe(true);
+}, 600_000);
+afterAll(() => repo?.[Symbol.asyncDispose]());
+
+/** The failed tests' lines, then the output's end: enough to tell which nested test failed and why. */
+function output(result: { all: string }): string {
+  const lines = result.all.split('\n');
+  const failed = lines.filter((line) => /\bFAIL\b|×/.test(line)).slice(0, 20);
+  return [...failed, '…', ...lines.slice(-30)].join('\n');
+}
+
+describe('npx auditbench in a DBA repository', () => {
+  test('npm ci with allowScripts denying the four install scripts warns about none and runs none', async () => {
+    expect(repo.installLog).not.toContain('install-scripts');
+    // cpu-features' install script is node-gyp rebuild: it leaves a build/ folder when it runs.
+    const built = await stat(path.join(repo.dir, 'node_modules', 'cpu-features', 'build')).catch(() => null);
+    expect(built).toBeNull();
+  });
+
+  test('list shows both runs, the option file and its options, and starts no server', async () => {
+    // The server binary, wrapped to record how it is called: a listing may ask its version and defaults only.
+    const calls = path.join(repo.dir, 'mariadbd-calls.log');
+    const wrapper = path.join(repo.dir, 'mariadbd');
+    const real = (
+      await repo.exec('sh', ['-c', 'command -v mariadbd || echo /usr/sbin/mariadbd'])
+    ).stdout.trim();
+    await writeFile(wrapper, `#!/bin/sh\necho "$*" >> ${calls}\nexec ${real} "$@"\n`, { mode: 0o755 });
+    const list = await repo.auditbench(['list'], { env: { AUDITBENCH_MYSQLD: wrapper } });
+    expect(list.exitCode, output(list)).toBe(0);
+    expect(list.stdout).toContain('connect-only: server_audit, connections only');
+    expect(list.stdout).toMatch(/^ops-cnf: /m);
+    expect(list.stdout).toContain('option file     ops/audit.cnf');
+    expect(list.stdout).toContain('loose-server_audit_events=CONNECT,QUERY_DDL');
+    expect(list.stdout).toContain(`2 run(s) in ${path.join(repo.dir, 'auditbench.config.ts')}`);
+    const asked = (await readFile(calls, 'utf8')).trim().split('\n');
+    expect(
+      asked.every((args) => /^--version$|^--no-defaults --verbose --help$/.test(args)),
+      asked.join('\n'),
+    ).toBe(true);
+    const json = JSON.parse((await repo.auditbench(['list', '--json'])).stdout) as { runs: { id: string }[] };
+    expect(json.runs.map((r) => r.id)).toEqual(['connect-only', 'ops-cnf']);
+  });
+
+  test('--help and gate --help exit 0, an unknown command exits 2, --version is the package’s', async () => {
+    const help = await repo.auditbench(['--help']);
+    expect(help.exitCode).toBe(0);
+    expect(help.stdout).toContain('usage: auditbench <command>');
+    const gateHelp = await repo.auditbench(['gate', '--help']);
+    expect(gateHelp.exitCode, output(gateHelp)).toBe(0);
+    expect(gateHelp.stdout).toContain('auditbench gate');
+    const unknown = await repo.auditbench(['frobnicate']);
+    expect(unknown.exitCode).toBe(2);
+    expect(unknown.stderr).toContain("unknown command 'frobnicate'");
+    const ours = JSON.parse(await readFile('package.json', 'utf8')) as { version: string };
+    expect((await repo.auditbench(['--version'])).stdout.trim()).toBe(ours.version);
+  });
+
+  test('tsc --noEmit type-checks the configuration and a custom profile against the package’s .d.ts', async () => {
+    const tsc = await repo.exec('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);
+    expect(tsc.exitCode, output(tsc)).toBe(0);
+  });
+
+  test('bench measures a run of that configuration on smoke', async () => {
+    const run = await repo.auditbench(['bench'], { env: { AUDITBENCH_RUNS: 'connect-only' } });
+    expect(run.exitCode, `npx auditbench bench in the DBA repository failed:\n${output(run)}`).toBe(0);
+    const results = resultsFileSchema.parse(
+      JSON.parse(await readFile(path.join(repo.dir, 'reports', 'results.json'), 'utf8')),
+    );
+    const connectOnly = results.results.find((r) => r.runId === 'connect-only');
+    expect(connectOnly?.settings?.global).toMatchObject({ server_audit_events: "'CONNECT'" });
+    expect(connectOnly?.measurement?.verdict, output(run)).toBeDefined();
+    expect(
+      connectOnly?.lifecycle.every((c) => c.ok),
+      JSON.stringify(connectOnly?.lifecycle),
+    ).toBe(true);
+  });
 });
