@@ -16,6 +16,7 @@ import { projectCost } from '../src/projection/project.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
+import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-accounts.ts';
 
 // Per-event cost (tinybench + mysql2, plugin off/on in ABBA pairs) and its projection onto production traffic, for
 // every configured run this server can try (CI: server_audit, SQL_ERROR_LOG, the general log), about a minute each on
@@ -37,6 +38,7 @@ describe(`cost per audited event, ${config.workload} plan`, () => {
     server = await startServer(config);
   });
   afterAll(async () => {
+    if (server) await dropTrafficAccounts(server);
     await server?.stop();
   });
 
@@ -52,7 +54,9 @@ describe(`cost per audited event, ${config.workload} plan`, () => {
       await runSteps(server, profile.install, `Installing ${profile.name}`);
       try {
         await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
-        const sample = await measurePerEvent(server, profile, plan, log);
+        // The operations log in as the run's application account, as the measured traffic does.
+        const { application } = await trafficConnections(server, run.traffic.accounts);
+        const sample = await measurePerEvent(server, profile, plan, log, application);
         const rotation = rotationFromVariables(await pluginVariables(server, profile.variablesLike));
         const projection = projectCost(sample.operations, traffic, rotation);
         context.task.meta.auditbench = {

@@ -1,8 +1,9 @@
 import mysql from 'mysql2/promise';
+import { newPassword } from '../servers/server-account.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import type { Outcome, SentMarker } from './count.ts';
 import type { EventKind } from './kinds.ts';
-import { connectUser, failedLoginUser, type MarkerNames, markerStatement } from './markers.ts';
+import { connectUser, failedLoginUser, type MarkerNames, markerStatement, statementUser } from './markers.ts';
 
 /** One marker to send: its kind and n (1-based within the phase and kind). */
 export interface MarkerItem {
@@ -12,19 +13,27 @@ export interface MarkerItem {
 
 const CONNECT_PASSWORD = 'ab-connect-pw';
 const WRONG_PASSWORD = 'ab-wrong-pw';
+// Random per process, never printed: the statement user exists only for the phases of this run.
+const STATEMENT_PASSWORD = newPassword();
 const ER_NO_SUCH_TABLE = 1146;
 const ER_ACCESS_DENIED = 1045;
 const CONNECT_TIMEOUT_MS = 5_000;
 
-/** Creates the marker schema and table, and the phase's connect user, before any marker is sent. */
+/**
+ * Creates the marker schema and table, the phase's connect user, and its statement user (SELECT, INSERT and ALTER on
+ * the marker schema only: the read, write, failing and DDL markers), before any marker is sent.
+ */
 export async function prepareMarkers(server: StartedServer, names: MarkerNames): Promise<void> {
   const user = connectUser(names.tag);
+  const statements = statementUser(names.tag);
   await server.query(`CREATE DATABASE IF NOT EXISTS \`${names.schema}\``);
   await server.query(
     `CREATE TABLE IF NOT EXISTS \`${names.schema}\`.markers (id INT AUTO_INCREMENT PRIMARY KEY, kind VARCHAR(16), n INT)`,
   );
   await server.query(`CREATE TABLE IF NOT EXISTS \`${names.schema}\`.ddl_target (id INT)`);
   await server.query(`CREATE USER IF NOT EXISTS '${user}'@'%' IDENTIFIED BY '${CONNECT_PASSWORD}'`);
+  await server.query(`CREATE USER IF NOT EXISTS '${statements}'@'%' IDENTIFIED BY '${STATEMENT_PASSWORD}'`);
+  await server.query(`GRANT SELECT, INSERT, ALTER ON \`${names.schema}\`.* TO '${statements}'@'%'`);
 }
 
 /** Items for exactly `perKind` markers of each kind, numbered from `first`, interleaved so every connection sends every kind. */
@@ -116,7 +125,7 @@ export async function runMarkers(
   const worker = async () => {
     let connection: mysql.Connection | null = null;
     const session = async () => {
-      connection ??= await connect(conn, conn.user, conn.password);
+      connection ??= await connect(conn, statementUser(names.tag), STATEMENT_PASSWORD);
       return connection;
     };
     try {

@@ -32,6 +32,8 @@ function checkTag(tag: string): string {
 export const statementMarker = (tag: string, kind: StatementKind, n: number): string =>
   `ab:${checkTag(tag)}:${kind}:${n}`;
 export const connectUser = (tag: string): string => `abc_${checkTag(tag)}`;
+/** The account the phase's statement markers are sent as: its own, so neither root nor the connect user sends them. */
+export const statementUser = (tag: string): string => `abs_${checkTag(tag)}`;
 export const failedLoginUser = (tag: string, n: number): string => `abf_${checkTag(tag)}_${n}`;
 
 /** The statement of marker n of a statement kind; `failed` names a table that does not exist (error 1146). */

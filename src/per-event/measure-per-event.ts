@@ -3,7 +3,7 @@ import { execa } from 'execa';
 import { Bench } from 'tinybench';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
-import type { StartedServer } from '../servers/started-server.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { abbaOrder } from '../stats/adaptive.ts';
 import type { Arm } from '../stats/tps-pair.ts';
 import { measureLogCost } from './log-cost.ts';
@@ -68,11 +68,13 @@ export async function measurePerEvent(
   profile: PluginProfile,
   plan: PerEventPlan,
   progress: (message: string) => void,
+  as?: ConnectionOptions,
 ): Promise<PerEventSample> {
   const started = Date.now();
+  // The table is root's to create; the operations run as `as` (the application account), as production would.
   await createPerEventTable(server);
   await using pinning = await pin(server);
-  await using set = await openOperations(server);
+  await using set = await openOperations(server, as);
   const arms: Record<Arm, typeof profile.enable> = { off: profile.disable, on: profile.enable };
   const setArm = (arm: Arm) => runSteps(server, arms[arm], `Turning ${profile.name} ${arm}`);
   // A discarded pass in each arm: JIT, connection, buffer pool and the log file are warm before the first pair.

@@ -45,9 +45,15 @@ async function refusedWith(errno: number, what: string, attempt: () => Promise<u
   throw new Error(`${what} should fail with error ${errno}, but the server accepted it`);
 }
 
-/** One operation per kind, over one kept connection for the statements and fresh ones for the logins. */
-export async function openOperations(server: StartedServer): Promise<OperationSet> {
-  const c = server.connection;
+/**
+ * One operation per kind, over one kept connection for the statements and fresh ones for the logins, all as `as`:
+ * the traffic's application account (its privileges on database auditbench cover the table), or root when absent.
+ */
+export async function openOperations(
+  server: StartedServer,
+  as: ConnectionOptions = server.connection,
+): Promise<OperationSet> {
+  const c = as;
   const session = await mysql.createConnection(connectOptions(c));
   let id = 0;
   const nextId = () => (id = (id % ROWS) + 1);
