@@ -1,0 +1,140 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { profiles } from '../fixtures/plugins/index.ts';
+import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { gateFailure, measureGate } from '../src/bench/pipeline.ts';
+import { loadConfig } from '../src/config/env.ts';
+import { loadRuns } from '../src/config/load-runs.ts';
+import type { ResolvedRun } from '../src/config/runs.ts';
+import { configHash } from '../src/history/config-hash.ts';
+import { lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
+import { describeMachine } from '../src/results/machine.ts';
+import type { Measurement } from '../src/results/schema.ts';
+import type { ResultKey } from '../src/results/task-meta.ts';
+import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
+import { startServer } from '../src/servers/start-server.ts';
+import type { StartedServer } from '../src/servers/started-server.ts';
+import {
+  dropTrafficAccounts,
+  type TrafficConnections,
+  trafficConnections,
+} from '../src/servers/traffic-accounts.ts';
+import { checkOwnScripts, measuredRunTraffic, trafficRecord } from '../src/traffic/run-traffic.ts';
+import { runnerAs } from '../src/workload/run-as.ts';
+import { getWorkload } from '../src/workload/workloads.ts';
+
+// What a configuration logged of the traffic it was measured under, and traffic that holds what it logs
+// (docs/traffic.md). Four runs of suites/traffic/auditbench.config.ts on one local server, each gate one block of
+// 4 pairs of the smoke workload (24 s): these tests check what was logged and sent, not a verdict's precision.
+const config = loadConfig();
+const configPath = fileURLToPath(new URL('./traffic/auditbench.config.ts', import.meta.url));
+const runs = await loadRuns({ configPath, runIds: null }, profiles);
+checkOwnScripts(runs, configPath);
+const workload = { ...getWorkload('smoke'), pairs: 4, maxPairs: 4 };
+
+const run = (id: string): ResolvedRun => {
+  const found = runs.find((r) => r.id === id);
+  if (!found) throw new Error(`suites/traffic/auditbench.config.ts has no run '${id}'`);
+  return found;
+};
+
+describe('traffic: what the configuration logged, and traffic that holds it (server_audit, smoke × 4 pairs)', () => {
+  let server: StartedServer | undefined;
+  let connections: TrafficConnections | undefined;
+  const sessions: AccountSession[] = [];
+  const started = () => {
+    if (!server || !connections) throw new Error('The server did not start; see the first error');
+    return { server, connections };
+  };
+  const log = (what: string) => (message: string) => console.log(`[traffic · ${what}] ${message}`);
+
+  const key = (r: ResolvedRun): ResultKey => ({
+    runId: r.id,
+    plugin: r.profile.name,
+    title: r.title,
+    server: started().server.info,
+    workload: `${workload.name}, 4 pairs`,
+    limitPct: r.maxOverheadPct,
+    settings: { global: r.settings, startup: r.startupOptions, optionFile: null },
+    configHash: configHash(r.profile, { id: r.id, optionFileSha256: null, traffic: r.traffic }),
+    machine: describeMachine(),
+    traffic: trafficRecord(r.traffic),
+  });
+
+  async function measure(r: ResolvedRun, context: { task: { meta: object } }) {
+    const { server, connections } = started();
+    const progress = log(r.id);
+    const measured = measuredRunTraffic(server, r, connections.application, workload, configPath);
+    if (measured.workload.script)
+      await prepareMeasurement(server, measured.workload, progress, measured.runner);
+    const measurement = await measureGate(server, r.profile, measured.workload, {
+      limitPct: r.maxOverheadPct,
+      calibration: null,
+      progress,
+      interference: config.interference,
+      runner: measured.runner,
+      traffic: measured.seen,
+    });
+    Object.assign(context.task.meta, { auditbench: { ...key(r), kind: 'measurement', measurement } });
+    progress(
+      `events per transaction ${JSON.stringify(measurement.auditEvents)}, sent ${JSON.stringify(measurement.addedSent)}`,
+    );
+    return measurement;
+  }
+  const failureOf = (m: Measurement, r: ResolvedRun) =>
+    gateFailure(m, { inconclusive: 'pass', interference: 'warn' }, r.id);
+
+  beforeAll(async () => {
+    server = await startServer(config);
+    connections = await trafficConnections(server, run('connect-idle').traffic.accounts);
+    sessions.push(accountSession(connections.checks), accountSession(connections.application));
+    await prepareMeasurement(server, workload, log('tables'), runnerAs(connections.application));
+  });
+  afterAll(async () => {
+    for (const session of sessions.splice(0)) await session.close();
+    if (server) await dropTrafficAccounts(server);
+    await server?.stop();
+  });
+
+  describe('query-limit: a low server_audit_query_log_limit passes its lifecycle checks', () => {
+    const r = run('query-limit');
+    for (const step of lifecycleSteps.beforeMeasure) {
+      test(step.title, async (context) => {
+        const [checks, application] = sessions as [AccountSession, AccountSession];
+        const lifecycle = lifecycleContext(started().server, r.profile, { checks, application });
+        const result = await step.run(lifecycle);
+        context.task.meta.auditbench = { ...key(r), kind: 'lifecycle', check: result };
+        expect(result.observed, `${r.id}: ${result.check}`).toEqual(result.expected);
+      });
+    }
+  });
+
+  test('connect-idle: CONNECT only under persistent connections is an idle plugin, and fails', async (context) => {
+    const r = run('connect-idle');
+    const measurement = await measure(r, context);
+    expect(measurement.auditEvents?.idle).toBe(true);
+    expect(measurement.auditEvents?.fromTrafficPerTxn).toBe(0);
+    expect(failureOf(measurement, r)).toMatch(
+      /^connect-idle: measured an idle plugin: this traffic has none of the events it logs; add traffic\.added\.connectionsPerS/,
+    );
+  });
+
+  test('connect-added: new connections at 20/s log CONNECT events, and their cost is measured', async (context) => {
+    const r = run('connect-added');
+    const measurement = await measure(r, context);
+    expect(measurement.auditEvents?.idle).toBe(false);
+    expect(measurement.auditEvents?.perTxnByClass.CONNECT ?? 0).toBeGreaterThan(0);
+    expect(measurement.addedSent?.connections ?? 0).toBeGreaterThan(0);
+    expect(Number.isFinite(measurement.overheadPct)).toBe(true);
+    expect(failureOf(measurement, r) ?? '').not.toMatch(/idle plugin/);
+  });
+
+  test("kv-script: a DBA's Lua script runs, toggled like OLTP", async (context) => {
+    const r = run('kv-script');
+    const measurement = await measure(r, context);
+    expect(measurement.runs.every((m) => m.arm === 'toggled')).toBe(true);
+    expect(measurement.pairs).toBeGreaterThan(0);
+    expect(measurement.auditEvents?.perTxnByClass.QUERY ?? 0).toBeGreaterThan(0);
+    expect(measurement.auditEvents?.idle).toBe(false);
+  });
+});
