@@ -72,7 +72,10 @@ async function enableFault(
   const { loggingOn } = state;
   // A plugin whose file opens at init (SQL_ERROR_LOG) is simply not loaded after the restart: its own kind of answer.
   if (up && !state.installed) answer = 'plugin not loaded';
-  const serverSaid = up ? newLines(logBefore, await ctx.server.errorLogTail(400)) : [];
+  // [Note] lines are the restart's own (shutdown, InnoDB); the plugin's complaint is a warning or an error.
+  const serverSaid = up
+    ? newLines(logBefore, await ctx.server.errorLogTail(400)).filter((line) => !line.includes('[Note]'))
+    : [];
   const values = up ? await counters(ctx).catch(() => ({})) : {};
   await restore(ctx, answer);
   const facts: FaultFacts[typeof fault] = { answer, loggingOn };

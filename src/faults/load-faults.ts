@@ -77,9 +77,10 @@ async function record(
     window.fromMs,
     window.toMs + AFTER_MS,
   );
-  // The harness's own sysbench, stopped at the end of the stage, leaves 'Aborted connection' lines: not the fault's.
+  // The harness's own sysbench, stopped at the end of the stage, leaves 'Aborted connection' lines: not the fault's;
+  // [Note] lines are restarts and rotations, told by the table already.
   const said = newLines(parts.logBefore, await ctx.server.errorLogTail(400).catch(() => '')).filter(
-    (line) => !line.includes('Aborted connection'),
+    (line) => !line.includes('Aborted connection') && !line.includes('[Note]'),
   );
   return {
     fault,
