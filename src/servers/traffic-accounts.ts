@@ -33,15 +33,15 @@ const HOSTS = ['%', 'localhost'] as const;
 
 const ER_CANNOT_USER = 1396;
 
-/** Per server: the accounts created on it and their passwords (random, never printed; they survive restarts). */
-const created = new WeakMap<StartedServer, Map<string, string>>();
+/** Per server: the accounts created on it, their passwords (random, never printed) and what each was granted. */
+const created = new WeakMap<StartedServer, Map<string, { password: string; grants: Set<string> }>>();
 
 const quote = (value: string): string => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 
 /**
  * The traffic's connections on this server, creating each account the first time a server sees it (root runs the
- * CREATE USER and GRANTs). An account that already exists on the server is refused rather than taken over: on an
- * external box it may be a real one.
+ * CREATE USER and GRANTs; they survive restarts). An account that already exists on the server is refused rather
+ * than taken over: on an external box it may be a real one.
  */
 export async function trafficConnections(
   server: StartedServer,
@@ -62,25 +62,32 @@ export async function trafficConnections(
 }
 
 function passwordOf(server: StartedServer, name: string): string {
-  const password = created.get(server)?.get(name);
-  if (password === undefined) throw new Error(`Account '${name}' was not created on this server`);
-  return password;
+  const account = created.get(server)?.get(name);
+  if (account === undefined) throw new Error(`Account '${name}' was not created on this server`);
+  return account.password;
 }
 
 async function ensureAccount(server: StartedServer, name: string, grants: string[]): Promise<void> {
-  const known = created.get(server) ?? new Map<string, string>();
+  const known = created.get(server) ?? new Map<string, { password: string; grants: Set<string> }>();
   created.set(server, known);
-  const password = known.get(name);
-  if (password !== undefined) {
-    // Same account named for another role (e.g. checks = application): it gets that role's grants as well.
-    for (const host of HOSTS)
-      await asRoot(
-        server,
-        grants.map((g) => `GRANT ${g} TO ${quote(name)}@'${host}'`),
-        password,
-      );
-    return;
+  let account = known.get(name);
+  if (account === undefined) {
+    account = { password: await createAccount(server, name), grants: new Set() };
+    known.set(name, account);
   }
+  // A name given to another role later (e.g. checks = application) gets that role's grants as well.
+  const missing = grants.filter((g) => !account.grants.has(g));
+  for (const host of HOSTS) {
+    await asRoot(
+      server,
+      missing.map((g) => `GRANT ${g} TO ${quote(name)}@'${host}'`),
+      account.password,
+    );
+  }
+  for (const g of missing) account.grants.add(g);
+}
+
+async function createAccount(server: StartedServer, name: string): Promise<string> {
   const fresh = newPassword();
   const users = HOSTS.map((host) => `${quote(name)}@'${host}' IDENTIFIED BY ${quote(fresh)}`).join(', ');
   try {
@@ -93,14 +100,7 @@ async function ensureAccount(server: StartedServer, name: string, grants: string
     }
     throw new Error(`Creating account '${name}' failed: ${redact(String(error), [fresh])}`);
   }
-  known.set(name, fresh);
-  for (const host of HOSTS) {
-    await asRoot(
-      server,
-      grants.map((g) => `GRANT ${g} TO ${quote(name)}@'${host}'`),
-      fresh,
-    );
-  }
+  return fresh;
 }
 
 async function asRoot(server: StartedServer, statements: string[], secret: string): Promise<void> {
@@ -124,4 +124,5 @@ export async function dropTrafficAccounts(server: StartedServer): Promise<string
 }
 
 /** The passwords of the accounts made on this server, for redacting anything that could carry one. */
-export const accountSecrets = (server: StartedServer): string[] => [...(created.get(server)?.values() ?? [])];
+export const accountSecrets = (server: StartedServer): string[] =>
+  [...(created.get(server)?.values() ?? [])].map((a) => a.password);
