@@ -5,8 +5,8 @@ import { readVariables } from '../plugins/server-state.ts';
 import type { CompletenessPhase } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { endlessItems, runMarkers } from './marker-workload.ts';
-import { type CompletenessContext, phaseRecord, sentKinds, startPhase } from './phase-context.ts';
-import { commits, startLoad } from './phases.ts';
+import { type CompletenessContext, phaseRecord, sentKinds } from './phase-context.ts';
+import { commits, startLoadedPhase } from './phases.ts';
 import { readMarkers } from './read-markers.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -30,11 +30,7 @@ export async function pluginState(
  * that does not parse, a duplicate, or a plugin state after the restart other than the profile's, fails.
  */
 export async function crashPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
-  const startedMs = Date.now();
-  const { names, files } = await startPhase(ctx);
-  const load = await startLoad(ctx);
-  const commitsBefore = await commits(ctx.server);
-  const loadStartedMs = Date.now();
+  const { startedMs, names, files, load, commitsBefore, loadStartedMs } = await startLoadedPhase(ctx);
   const stream = new AbortController();
   const streaming = runMarkers(ctx.server.connection, names, endlessItems(sentKinds(ctx.claims)), {
     connections: ctx.sizes.connections,

@@ -62,16 +62,21 @@ export async function startLoad(ctx: CompletenessContext): Promise<{ stop: () =>
   };
 }
 
+/** The opening of a phase under load: its markers' names and file tracker, sysbench started, commits counted. */
+export async function startLoadedPhase(ctx: CompletenessContext) {
+  const startedMs = Date.now();
+  const { names, files } = await startPhase(ctx);
+  const load = await startLoad(ctx);
+  const commitsBefore = await commits(ctx.server);
+  return { startedMs, names, files, load, commitsBefore, loadStartedMs: Date.now() };
+}
+
 /**
  * Rounds of `perKind` markers per kind while sysbench loads the server, for at least `minLoadS` and until the log has
  * rotated `minRotations` times (by the plugin's size rotation, or the harness switching files), or `maxLoadS` is spent.
  */
 export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
-  const startedMs = Date.now();
-  const { names, files } = await startPhase(ctx);
-  const load = await startLoad(ctx);
-  const commitsBefore = await commits(ctx.server);
-  const loadStartedMs = Date.now();
+  const { startedMs, names, files, load, commitsBefore, loadStartedMs } = await startLoadedPhase(ctx);
   let running = true;
   const lister = setInterval(() => {
     listLogFiles(ctx.server, ctx.profile).then(

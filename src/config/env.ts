@@ -81,12 +81,28 @@ type Env = Record<string, string | undefined>;
 const decimal = /^(\d+(\.\d*)?|\.\d+)$/;
 
 /** A variable's schema and the advice shown when a value fails it. */
-interface Field<T> {
+export interface Field<T> {
   schema: z.ZodType<T, string>;
   expects: string;
   /** How the value is quoted in an error, e.g. with the password masked. */
   show?: (raw: string) => string;
 }
+
+/** A whole number from `min` to `max`. */
+export const wholeNumber = (min: number, max: number): Field<number> => ({
+  schema: z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(min).max(max)),
+  expects: `must be a whole number from ${min} to ${max}`,
+});
+
+/** A comma-separated list of some of `names`, each kept once. */
+export const someOf = <T extends string>(names: readonly [T, ...T[]]): Field<T[]> => ({
+  schema: z
+    .string()
+    .transform((raw) => raw.split(',').map((name) => name.trim()))
+    .pipe(z.array(z.enum(names)).min(1))
+    .transform((list) => [...new Set(list)]),
+  expects: `must be a comma-separated list of ${names.join(', ')}`,
+});
 
 const fields = {
   workload: { schema: z.enum(workloadNames), expects: `must be one of ${workloadNames.join(', ')}` },
@@ -96,10 +112,7 @@ const fields = {
   },
   inconclusive: { schema: z.enum(['fail', 'pass']), expects: 'must be fail or pass' },
   docker: { schema: z.enum(['0', '1']), expects: 'must be 0 (no containers) or 1 (containers wanted)' },
-  count: {
-    schema: z.string().trim().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(100)),
-    expects: 'must be a whole number from 1 to 100',
-  },
+  count: wholeNumber(1, 100),
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
   percentagePoints: {
     schema: z.string().trim().regex(decimal).transform(Number).pipe(z.number().gt(0).max(100)),
@@ -200,7 +213,7 @@ export function maskPassword(raw: string): string {
 }
 
 /** Reads one variable; a bad value becomes a one-line error naming the variable, the value and what to use. */
-function read<T, F>(env: Env, name: string, field: Field<T>, fallback: F): T | F {
+export function read<T, F>(env: Env, name: string, field: Field<T>, fallback: F): T | F {
   const raw = env[name];
   if (raw === undefined) return fallback;
   const parsed = field.schema.safeParse(raw);
@@ -251,7 +264,9 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),
     builtPluginDir: read(env, 'AUDITBENCH_BUILT_PLUGIN_DIR', fields.nonEmpty, null),
     inconclusive: read(env, 'AUDITBENCH_INCONCLUSIVE', fields.inconclusive, 'fail'),
-    ...(env.AUDITBENCH_IDLE !== undefined && { idle: read(env, 'AUDITBENCH_IDLE', fields.inconclusive, 'fail') }),
+    ...(env.AUDITBENCH_IDLE !== undefined && {
+      idle: read(env, 'AUDITBENCH_IDLE', fields.inconclusive, 'fail'),
+    }),
     precisionRuns: {
       overhead: read(env, 'AUDITBENCH_PRECISION_RUNS', fields.count, 5),
       aa: read(env, 'AUDITBENCH_PRECISION_AA_RUNS', fields.count, 10),

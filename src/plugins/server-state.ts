@@ -11,11 +11,19 @@ export async function pluginStatus(server: StartedServer, name: string): Promise
   return rows[0] ? String(rows[0].status) : null;
 }
 
-/** SHOW GLOBAL VARIABLES LIKE pattern, as name → value. */
-export async function readVariables(server: StartedServer, like: string): Promise<Record<string, string>> {
-  const { rows } = await server.query(`SHOW GLOBAL VARIABLES LIKE '${like.replaceAll("'", "''")}'`);
+/** SHOW GLOBAL VARIABLES or STATUS LIKE pattern, as name → value as the server wrote it. */
+export async function showGlobal(
+  server: StartedServer,
+  what: 'VARIABLES' | 'STATUS',
+  like: string,
+): Promise<Record<string, string>> {
+  const { rows } = await server.query(`SHOW GLOBAL ${what} LIKE '${like.replaceAll("'", "''")}'`);
   return Object.fromEntries(rows.map((row) => [String(row.Variable_name), String(row.Value)]));
 }
+
+/** SHOW GLOBAL VARIABLES LIKE pattern, as name → value. */
+export const readVariables = (server: StartedServer, like: string): Promise<Record<string, string>> =>
+  showGlobal(server, 'VARIABLES', like);
 
 export interface VariableChange {
   name: string;

@@ -1,4 +1,6 @@
 // bench:coverage's own settings; a bad value stops the script before any server starts, naming it.
+import { read, someOf, wholeNumber } from '../../src/config/env.ts';
+
 export const loadConditions = ['quiet', 'load', 'steps'] as const;
 export type LoadCondition = (typeof loadConditions)[number];
 
@@ -11,28 +13,11 @@ export interface CoverageSettings {
   loadProcesses: number;
 }
 
-function count(env: Record<string, string | undefined>, name: string, fallback: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined) return fallback;
-  const value = Number(raw.trim());
-  if (!/^\d+$/.test(raw.trim()) || value < 1 || value > max) {
-    throw new Error(`${name} must be a whole number from 1 to ${max}; got '${raw}'`);
-  }
-  return value;
-}
-
+/** Read with src/config/env.ts's parser, so the errors read like every other setting's. */
 export function coverageSettings(env: Record<string, string | undefined>): CoverageSettings {
-  const rawConditions = env.AUDITBENCH_COVERAGE_CONDITIONS;
-  const conditions = (rawConditions ?? loadConditions.join(',')).split(',').map((c) => c.trim());
-  const bad = conditions.find((c) => !(loadConditions as readonly string[]).includes(c));
-  if (bad !== undefined || conditions.length === 0) {
-    throw new Error(
-      `AUDITBENCH_COVERAGE_CONDITIONS must be a comma-separated list of ${loadConditions.join(', ')}; got '${rawConditions}'`,
-    );
-  }
   return {
-    runs: count(env, 'AUDITBENCH_COVERAGE_RUNS', 20, 200),
-    conditions: [...new Set(conditions)] as LoadCondition[],
-    loadProcesses: count(env, 'AUDITBENCH_COVERAGE_LOAD_PROCESSES', 1, 8),
+    runs: read(env, 'AUDITBENCH_COVERAGE_RUNS', wholeNumber(1, 200), 20),
+    conditions: read(env, 'AUDITBENCH_COVERAGE_CONDITIONS', someOf(loadConditions), [...loadConditions]),
+    loadProcesses: read(env, 'AUDITBENCH_COVERAGE_LOAD_PROCESSES', wholeNumber(1, 8), 1),
   };
 }

@@ -9,7 +9,7 @@ import { startServer } from '../../src/servers/start-server.ts';
 import { runSysbench } from '../../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
-// Records long per-second TPS traces with nothing toggled, for src/stats/trace-replay.test.ts: one with no added
+// Records long per-second TPS traces with nothing toggled, for test/support/trace-replay.test.ts: one with no added
 // load, one with the memory-bound load switched on for its middle third (a speed step of our own making).
 // AUDITBENCH_PRECISION=1 AUDITBENCH_WORKLOAD=smoke npx vitest run --project precision record-trace
 const TRACE_S = 150;

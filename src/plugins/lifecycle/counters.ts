@@ -1,10 +1,11 @@
 import type { StartedServer } from '../../servers/started-server.ts';
 import type { StatusCounterOutput } from '../profile.ts';
+import { showGlobal } from '../server-state.ts';
 
 /** SHOW GLOBAL STATUS LIKE pattern, as name → number. A plugin's counters vanish when it is unloaded. */
 export async function readCounters(server: StartedServer, like: string): Promise<Record<string, number>> {
-  const { rows } = await server.query(`SHOW GLOBAL STATUS LIKE '${like.replaceAll("'", "''")}'`);
-  return Object.fromEntries(rows.map((row) => [String(row.Variable_name), Number(row.Value)]));
+  const values = await showGlobal(server, 'STATUS', like);
+  return Object.fromEntries(Object.entries(values).map(([name, value]) => [name, Number(value)]));
 }
 
 /** What a counting plugin saw of an action: the evidence a check records. */

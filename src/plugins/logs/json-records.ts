@@ -5,7 +5,38 @@
  * else is rejected a line at a time. A string never holds a raw newline in valid JSON, so one is treated as damage and
  * scanning resumes on the next line instead of swallowing the rest of the file into a broken string.
  */
-import { type Framed, INCOMPLETE_LINE, INCOMPLETE_RECORD } from './framing.ts';
+import {
+  collect,
+  type Framed,
+  frameLines,
+  INCOMPLETE_LINE,
+  INCOMPLETE_RECORD,
+  type RecordOutcome,
+  reject,
+} from './framing.ts';
+
+export type JsonObject = Record<string, unknown>;
+
+export const isJsonObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** One framed record parsed as a JSON object, or the line a parser rejects it with. */
+export function parseJsonObject(text: string): JsonObject | string {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return `invalid JSON: ${(error as Error).message}`;
+  }
+  return isJsonObject(value) ? value : 'not a JSON object';
+}
+
+/** A log of one JSON object per line: each line parsed, then read by `fromObject`. */
+export const collectJsonLines = (text: string, fromObject: (record: JsonObject) => RecordOutcome) =>
+  collect(frameLines(text), (line) => {
+    const record = parseJsonObject(line);
+    return typeof record === 'string' ? reject(record) : fromObject(record);
+  });
 
 interface Cursor {
   text: string;

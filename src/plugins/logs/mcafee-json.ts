@@ -14,16 +14,8 @@
  * - With no statement text the plugin writes the cmd name (or "n/a") as `query`: queryText ''.
  */
 import type { LogParser } from '../audit-event.ts';
-import {
-  collect,
-  event,
-  frameLines,
-  optionalInt,
-  type RecordOutcome,
-  reject,
-  skip,
-  upperSnake,
-} from './framing.ts';
+import { event, optionalInt, type RecordOutcome, reject, skip, upperSnake } from './framing.ts';
+import { collectJsonLines, isJsonObject as isObject, type JsonObject as Json } from './json-records.ts';
 
 const CONNECTION_COMMANDS: Record<string, string> = {
   Connect: 'CONNECT',
@@ -32,18 +24,9 @@ const CONNECTION_COMMANDS: Record<string, string> = {
   'Change user': 'CHANGE_USER',
 };
 
-type Json = Record<string, unknown>;
+export const parseMcafeeJson: LogParser = (text) => collectJsonLines(text, parseRecord);
 
-export const parseMcafeeJson: LogParser = (text) => collect(frameLines(text), parseRecord);
-
-function parseRecord(line: string): RecordOutcome {
-  let record: unknown;
-  try {
-    record = JSON.parse(line);
-  } catch (error) {
-    return reject(`invalid JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(record)) return reject('not a JSON object');
+function parseRecord(record: Json): RecordOutcome {
   const type = record['msg-type'];
   if (type === 'header') return skip;
   if (type !== 'activity') return reject(`unknown msg-type ${JSON.stringify(type)}`);
@@ -84,6 +67,4 @@ function objectNames(value: unknown): { db: string; name: string }[] | null {
   return value.map((o) => ({ db: text(o.db), name: text(o.name) }));
 }
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

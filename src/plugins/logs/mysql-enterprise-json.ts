@@ -18,10 +18,13 @@
  */
 import type { AuditEvent, LogParser } from '../audit-event.ts';
 import { collect, event, optionalInt, type RecordOutcome, reject, skip, upperSnake } from './framing.ts';
-import { frameJsonObjects } from './json-records.ts';
+import {
+  frameJsonObjects,
+  isJsonObject as isObject,
+  type JsonObject as Json,
+  parseJsonObject,
+} from './json-records.ts';
 import { parseUserHost } from './user-host.ts';
-
-type Json = Record<string, unknown>;
 
 const TIMESTAMP = /^(\d{4}-\d\d-\d\d) (\d\d:\d\d:\d\d)$/;
 const CONNECTION_EVENTS: Record<string, string> = { change_user: 'CHANGE_USER', disconnect: 'DISCONNECT' };
@@ -29,13 +32,8 @@ const CONNECTION_EVENTS: Record<string, string> = { change_user: 'CHANGE_USER', 
 export const parseMysqlEnterpriseJson: LogParser = (text) => collect(frameJsonObjects(text), parseRecord);
 
 function parseRecord(text: string): RecordOutcome {
-  let record: unknown;
-  try {
-    record = JSON.parse(text);
-  } catch (error) {
-    return reject(`invalid JSON: ${(error as Error).message}`);
-  }
-  if (!isObject(record)) return reject('not a JSON object');
+  const record = parseJsonObject(text);
+  if (typeof record === 'string') return reject(record);
   const { class: kind, event: name, timestamp } = record;
   if (kind === 'audit') return skip;
   if (typeof kind !== 'string' || typeof name !== 'string') return reject('missing "class" or "event"');
@@ -88,6 +86,4 @@ function account(record: Json): { user: string; host: string } {
   return { user: text(login.user) || text(owner.user), host: text(owner.host) || text(login.ip) };
 }
 
-const isObject = (value: unknown): value is Json =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
 const text = (value: unknown): string => (typeof value === 'string' ? value : '');

@@ -27,6 +27,7 @@ import {
   skip,
   upperSnake,
 } from './framing.ts';
+import { parseJsonObject } from './json-records.ts';
 import { parseUserHost } from './user-host.ts';
 import { frameXmlRecords, type XmlStyle, xmlFields } from './xml-records.ts';
 
@@ -69,13 +70,10 @@ function xmlRecord(style: XmlStyle): (text: string) => RecordOutcome {
 }
 
 function jsonRecord(line: string): RecordOutcome {
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(line);
-  } catch (error) {
-    return reject(`invalid JSON: ${(error as Error).message}`);
-  }
-  const record = (parsed as { audit_record?: unknown } | null)?.audit_record;
+  const parsed = parseJsonObject(line);
+  if (typeof parsed === 'string')
+    return reject(parsed.startsWith('invalid') ? parsed : 'expected {"audit_record":{…}}');
+  const record = parsed.audit_record;
   if (typeof record !== 'object' || record === null) return reject('expected {"audit_record":{…}}');
   return fromRecord(
     Object.fromEntries(Object.entries(record).map(([key, value]) => [key.toUpperCase(), value])),
