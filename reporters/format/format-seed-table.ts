@@ -4,7 +4,8 @@ import type { PluginProfile, ProfileRegistry, SeedPluginReference } from '../../
 import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { estimateText, fixed } from './format-numbers.ts';
-import { runLabel, serverLabel, uninstallRestarts, wrapText } from './format-summary.ts';
+import { serverLabel, uninstallRestarts, wrapText } from './format-summary.ts';
+import { runIdOf } from './run-status.ts';
 import { seedReference } from './seed-reference.ts';
 
 /** The plugins the seed measured (those whose profile carries its figures), in the seed's order. */
@@ -79,7 +80,7 @@ function uninstallCell(r: PluginResult, profile: PluginProfile): string {
 function runColumn(r: PluginResult, profile: PluginProfile): SeedTableColumn {
   return {
     kind: 'run',
-    heading: runLabel(r),
+    heading: runIdOf(r),
     subheading: `this run: ${serverLabel(r)}, ${r.workload}`,
     cells: [
       fixed(r.baselineTps),
@@ -120,7 +121,7 @@ function baselineNote(runs: PluginResult[]): string[] {
   if (measured.length < 2) return [];
   const distinct = new Set(measured.map((r) => r.baselineTps));
   if (distinct.size === 1) return ['Every column of this run was measured against the same baseline.'];
-  const each = measured.map((r) => `${runLabel(r)} ${fixed(r.baselineTps)}`).join(', ');
+  const each = measured.map((r) => `${runIdOf(r)} ${fixed(r.baselineTps)}`).join(', ');
   return [
     `Baselines differ: each column's "TPS without a plugin" is the plugin-off arm of its own measurement (${each}); compare losses, not TPS, across columns.`,
   ];
@@ -128,25 +129,25 @@ function baselineNote(runs: PluginResult[]): string[] {
 
 /** What the lifecycle checks of one result found: each mismatch with the profile, or that all matched. */
 export function lifecycleFindings(r: PluginResult): string[] {
-  if (r.lifecycle.length === 0) return [`${runLabel(r)}: no lifecycle check recorded.`];
+  if (r.lifecycle.length === 0) return [`${runIdOf(r)}: no lifecycle check recorded.`];
   const failed = r.lifecycle.filter((c) => !c.ok);
   // A crash the profile expects passes its check, and is still the finding a DBA must read first.
   const crashes = r.lifecycle.flatMap((c) => {
     const crash = (c.details as { crash?: string | null } | undefined)?.crash;
     return typeof crash === 'string'
       ? [
-          `${runLabel(r)}: ${c.check} crashed the server${c.ok ? ', as the profile records' : ''}: ${crash.split('\n')[0]}`,
+          `${runIdOf(r)}: ${c.check} crashed the server${c.ok ? ', as the profile records' : ''}: ${crash.split('\n')[0]}`,
         ]
       : [];
   });
   if (failed.length === 0)
-    return [...crashes, `${runLabel(r)}: all ${r.lifecycle.length} lifecycle checks as the profile expects.`];
+    return [...crashes, `${runIdOf(r)}: all ${r.lifecycle.length} lifecycle checks as the profile expects.`];
   return [
     ...crashes,
     ...failed.map((c) => {
       const restartError = (c.details as { restartError?: string | null } | undefined)?.restartError;
       const why = restartError ? `; restart: ${restartError.split('\n')[0]}` : '';
-      return `${runLabel(r)}: ${c.check} expected ${JSON.stringify(c.expected)}, observed ${JSON.stringify(c.observed)}${why}`;
+      return `${runIdOf(r)}: ${c.check} expected ${JSON.stringify(c.expected)}, observed ${JSON.stringify(c.observed)}${why}`;
     }),
   ];
 }

@@ -70,6 +70,7 @@ test('a sweep: the overview counts a failed lifecycle as a failure, names runs b
   const seed = overview.slice(overview.indexOf('<caption>The seed'));
   expect(seed.match(/<th scope="col"/g)).toHaveLength(3);
   expect(seed).toContain('<td>9.1 [5.1, 13.1]</td>');
+  expect(overview).toContain('<li>incl-users-app: logs-query expected true, observed false</li>');
 });
 
 test('each measurement says what the configuration logged; an idle one shows its advice', async () => {
