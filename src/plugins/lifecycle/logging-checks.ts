@@ -27,7 +27,8 @@ export const install: LifecycleStep = {
       'install',
       wanted,
       await presence(ctx.server, ctx.profile),
-      toJson({ answers, variables: ctx.defaults }),
+      // Installing needs an administrator; `answers` lists each statement sent.
+      toJson({ account: ctx.server.connection.user, answers, variables: ctx.defaults }),
     );
   },
 };
@@ -56,7 +57,7 @@ export const applySettings: LifecycleStep = {
       'apply-settings',
       [],
       missing,
-      toJson({ applied: settings, serverReports: values, answers }),
+      toJson({ account: ctx.server.connection.user, applied: settings, serverReports: values, answers }),
     );
   },
 };

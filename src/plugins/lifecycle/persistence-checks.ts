@@ -38,7 +38,15 @@ export const restart: LifecycleStep = {
       'restart',
       { ...ctx.expected.afterRestart },
       observed,
-      toJson({ status, changed: variableDiff(ctx.defaults, before, after) }),
+      toJson({
+        account: ctx.server.connection.user,
+        statements: [
+          ...ctx.profile.enable.map((step) => (step.kind === 'sql' ? step.sql : step.kind)),
+          'restart',
+        ],
+        status,
+        changed: variableDiff(ctx.defaults, before, after),
+      }),
     );
   },
 };
