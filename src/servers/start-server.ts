@@ -14,8 +14,14 @@ export interface StartOptions {
   pluginFiles?: string[];
 }
 
+/** The slice of the configuration that says which server to start and how: what startServer reads, nothing more. */
+export type ServerTarget = Pick<
+  Config,
+  'target' | 'mysqldPath' | 'searchPath' | 'pluginDir' | 'builtPluginDir' | 'images' | 'dsn' | 'restartCmd'
+>;
+
 /** Starts the configured server target. Suites call this and never care which target it is. */
-export async function startServer(config: Config, start: StartOptions = {}): Promise<StartedServer> {
+export async function startServer(config: ServerTarget, start: StartOptions = {}): Promise<StartedServer> {
   const { image, pluginFiles, ...common } = start;
   if (config.pluginDir && config.target !== 'local') {
     throw new Error(
