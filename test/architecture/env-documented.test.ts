@@ -6,11 +6,15 @@ import { filesUnder, isTest, root } from './source-graph.ts';
 const NAME = /\bAUDITBENCH_[A-Z0-9_]*[A-Z0-9]\b/g;
 const namesIn = (file: string) => readFileSync(path.join(root, file), 'utf8').match(NAME) ?? [];
 
-/** Every AUDITBENCH_* variable the product reads: its code, suites, scripts, reporters and the `auditbench` script. */
+/** Every AUDITBENCH_* variable the product reads: src/, the suites, scripts, reporters and the `auditbench` script. */
 function variablesRead(): string[] {
-  const code = ['src', 'suites', 'scripts', 'reporters'].flatMap((dir) =>
-    filesUnder(dir, (f) => /\.(ts|sh|lua|mjs)$/.test(f) && !isTest(f)),
-  );
+  const code = [
+    // The suites are the benchmark itself: their *.test.ts read settings too.
+    ...filesUnder('suites', (f) => /\.(ts|sh|lua|mjs)$/.test(f)),
+    ...['src', 'scripts', 'reporters'].flatMap((dir) =>
+      filesUnder(dir, (f) => /\.(ts|sh|lua|mjs)$/.test(f) && !isTest(f)),
+    ),
+  ];
   return [...new Set([...code, 'auditbench'].flatMap(namesIn))].sort();
 }
 
