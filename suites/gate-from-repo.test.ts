@@ -25,9 +25,9 @@ const git = async (...args: string[]) => {
   if (result.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${result.all}`);
 };
 // Each gated branch measures one comparison on smoke: a toggled run, stopped once its interval clears the limit.
-const gate = (args: string[] = []) =>
+const gate = (args: string[] = [], allowedPp = 5) =>
   repo.auditbench(['gate', ...args], {
-    env: { AUDITBENCH_MAX_REGRESSION_PP: '5', AUDITBENCH_DOCKER: '0' },
+    env: { AUDITBENCH_MAX_REGRESSION_PP: String(allowedPp), AUDITBENCH_DOCKER: '0' },
     timeoutMs: 300_000,
   });
 
@@ -67,9 +67,11 @@ test('a branch whose change costs nothing measurable passes, naming both configu
   await git('checkout', '--quiet', '-b', 'same-cost');
   // QUERY_DDL adds nothing under sysbench OLTP, which sends no DDL while it measures.
   await repo.commit({ 'auditbench.config.ts': config('CONNECT,QUERY_DDL') }, 'Audit DDL too');
-  const gated = await gate();
+  // 15 points: on a quiet machine smoke's interval is a few points wide, but with every CPU taken by other runs a
+  // null change measured -4.9% to 13.8% (busy machine), and this test is about the verdict, not the precision.
+  const gated = await gate([], 15);
   expect(gated.all).toMatch(
-    /passed: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY_DDL'\): head is -?\d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\), below the allowed 5 points/,
+    /passed: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY_DDL'\): head is -?\d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\), below the allowed 15 points/,
   );
   expect(gated.exitCode, gated.all).toBe(0);
   await git('checkout', '--quiet', 'main');
