@@ -36,6 +36,7 @@ const harnessSuites = [
   'suites/faults.test.ts',
   // It packs auditbench and gates a DBA's repository: a nested run of it in that repository would pack the pack.
   'suites/gate-from-repo.test.ts',
+  'suites/traffic-accounts.test.ts',
   'suites/traffic.test.ts',
 ];
 
