@@ -16,6 +16,8 @@ export default defineConfig({
       plugin: 'server_audit',
       title: 'server_audit, connections only',
       settings: { server_audit_events: ['CONNECT'] },
+      // sysbench keeps its connections: without new ones a CONNECT-only plugin is idle, and that fails the run.
+      traffic: { added: { connectionsPerS: 20 } },
     },
     { id: 'ops-cnf', plugin: 'server_audit', cnf: fromCnf('ops/audit.cnf') },
   ],
