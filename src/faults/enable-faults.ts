@@ -2,7 +2,7 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pluginState } from '../completeness/crash-phase.ts';
 import { runSteps, setGlobals } from '../plugins/steps.ts';
-import { counters, type FaultContext, setUpLogging } from './context.ts';
+import { counters, type FaultContext } from './context.ts';
 import type { EnableAnswer, FaultFacts } from './fault-profile.ts';
 import type { FaultRecord } from './fault-record.ts';
 import { newLines } from './probe.ts';
