@@ -27,9 +27,9 @@ describe('summariseAuditEvents', () => {
 
   test('a CONNECT-only configuration under persistent connections is idle, and told to add connections', () => {
     const summary = summariseAuditEvents(
-      [run({ byClass: {}, byUser: {} })],
+      [run({ byClass: { QUERY: 1 }, byUser: { root: 1 } })],
       { server_audit_events: "'CONNECT'" },
-      { accounts: ['root'], added: noAdded },
+      { accounts: ['auditbench_app'], added: noAdded },
     );
     expect(summary?.idle).toBe(true);
     expect(summary?.advice).toBe(
