@@ -32,6 +32,13 @@ export interface RunConfig {
   maxOverheadPct?: number;
   /** This run's traffic, over the configuration's `traffic` (accounts, added rates, script, prepared statements). */
   traffic?: MeasuredTrafficInput;
+  /**
+   * sysbench threads: one count, or a list (a sweep: each point its own measurement and interval, on one server and
+   * one table load). Default: AUDITBENCH_THREADS, else the workload's count (docs/concurrency.md).
+   */
+  threads?: number | number[];
+  /** `pinned`: server on CPU 0, sysbench on CPU 1 (local, 2+ CPUs); `all`: unpinned. Default: the workload's. */
+  cores?: 'pinned' | 'all';
 }
 
 export interface AuditbenchConfig {

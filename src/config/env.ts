@@ -1,6 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { z } from 'zod';
 import { type InterferencePolicy, interferencePolicyField } from '../machine/policy.ts';
+import { type Cores, coresNames, MAX_THREADS, threadList } from '../workload/threads.ts';
 import {
   overheadLimitAdvice,
   overheadLimitPct,
@@ -61,6 +62,10 @@ export interface Config {
   interference: InterferencePolicy;
   /** AUDITBENCH_DOCKER=0: the user opted out of containers, so missing images are skipped, not failures. */
   dockerOptOut: boolean;
+  /** AUDITBENCH_THREADS: thread counts for runs that set none (one, or a comma-separated sweep); unset: defaults. */
+  threads?: number[] | null;
+  /** AUDITBENCH_CORES: pinned or all, for runs that set no `cores`; unset: the workload's own. */
+  cores?: Cores | null;
 }
 
 export type { TargetName };
@@ -127,6 +132,23 @@ const fields = {
       .transform((raw) => raw.split(',').map((image) => image.trim()))
       .pipe(z.tuple([z.string().regex(imageRef)], z.string().regex(imageRef))),
     expects: 'must be a comma-separated list of images, e.g. auditbench/mariadb:10.11,auditbench/mysql:9.7',
+  },
+  threads: {
+    schema: z
+      .string()
+      .transform((raw) => raw.split(',').map((count) => count.trim()))
+      .pipe(
+        z
+          .array(z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(MAX_THREADS)))
+          .min(1)
+          .max(8),
+      )
+      .transform(threadList),
+    expects: `must be a thread count from 1 to ${MAX_THREADS} or a comma-separated sweep of up to 8, e.g. 1,4,16`,
+  },
+  cores: {
+    schema: z.enum(coresNames),
+    expects: 'must be pinned (server on CPU 0, sysbench on CPU 1) or all',
   },
   runIds: {
     schema: z
@@ -259,6 +281,10 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     trafficPath: read(env, 'AUDITBENCH_TRAFFIC', fields.nonEmpty, null),
     interference: read(env, 'AUDITBENCH_INTERFERENCE', interferencePolicyField, 'warn'),
     dockerOptOut: read(env, 'AUDITBENCH_DOCKER', fields.docker, '1') === '0',
+    ...(env.AUDITBENCH_THREADS !== undefined && {
+      threads: read(env, 'AUDITBENCH_THREADS', fields.threads, null),
+    }),
+    ...(env.AUDITBENCH_CORES !== undefined && { cores: read(env, 'AUDITBENCH_CORES', fields.cores, null) }),
     maxOverheadPct: read(env, 'AUDITBENCH_MAX_OVERHEAD_PCT', fields.percent, null),
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
+import { coresSchema, threadsSchema } from '../workload/threads.ts';
 import { defaultTraffic } from './default-traffic.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import type { Config } from './env.ts';
@@ -67,6 +68,8 @@ const runSchemaFor = (builtIn: readonly string[] | null) =>
     expected: z.looseObject({}).optional(),
     maxOverheadPct: overheadLimitPct.optional(),
     traffic: measuredTrafficSchema.optional(),
+    threads: threadsSchema.optional(),
+    cores: coresSchema.optional(),
   });
 const projectionKeys = Object.keys(trafficSchema.shape) as (keyof Traffic)[];
 const configSchemaFor = (builtIn: readonly string[] | null) =>

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { Step } from '../plugins/steps.ts';
 import { unauditedTrafficLine } from '../plugins/user-filter.ts';
+import { type Cores, threadList } from '../workload/threads.ts';
 import type { OptionFileReference, RunConfig } from './define-config.ts';
 import { type MeasuredTraffic, mergeMeasuredTraffic } from './measured-traffic.ts';
 import { type OptionFileSettings, parseOptionFile } from './option-file.ts';
@@ -32,6 +33,9 @@ export interface ResolvedRun {
     audited: { application: boolean; checks: boolean };
     refusal: string | null;
   } | null;
+  /** The run's own thread counts (a sweep when more than one) and cores; null leaves them to the settings. */
+  threads: number[] | null;
+  cores: Cores | null;
 }
 
 /** A loaded option file: its path as given, its text (hashed into the run's configuration) and what it holds. */
@@ -125,6 +129,8 @@ export function resolveRun(
       : null,
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
     traffic,
+    threads: run.threads === undefined ? null : threadList(run.threads),
+    cores: run.cores ?? null,
     userFilter: filter && {
       setting: filter.setting,
       audited: {

@@ -33,12 +33,19 @@ export function canonicalJson(value: unknown): string {
  */
 export function configHash(
   profile: PluginProfile,
-  run?: { id: string; optionFileSha256: string | null; traffic?: MeasuredTraffic },
+  run?: {
+    id: string;
+    optionFileSha256: string | null;
+    traffic?: MeasuredTraffic;
+    /** A point other than the workload's own threads and cores; today's point leaves it out (and today's hash). */
+    concurrency?: { threads: number; cores: string };
+  },
 ): string {
   // A run's option file is hashed by its content, so an edit to a comment in it is a change the gate sees.
   // Its traffic (accounts, added rates, script content, prepared statements) too; default traffic leaves today's hash.
   const traffic = run?.traffic && !isDefaultTraffic(run.traffic) ? { traffic: run.traffic } : {};
-  const extra = run ? { runId: run.id, optionFile: run.optionFileSha256, ...traffic } : {};
+  const concurrency = run?.concurrency ? { concurrency: run.concurrency } : {};
+  const extra = run ? { runId: run.id, optionFile: run.optionFileSha256, ...traffic, ...concurrency } : {};
   const digest = createHash('sha256').update(canonicalJson({ ...effectiveConfiguration(profile), ...extra }));
   return digest.digest('hex').slice(0, 12);
 }

@@ -93,6 +93,19 @@ export const measurementSchema = z.object({
   auditEvents: auditEventsSchema.optional(),
   /** What traffic.added actually sent over the whole measurement (warm-up included), by kind: statements or logins. */
   addedSent: z.record(z.string(), z.number()).optional(),
+  /** sysbench threads of this point (src/workload/threads.ts); absent in results before sweeps. */
+  threads: z.number().int().optional(),
+  /** pinned (server on CPU 0, sysbench on CPU 1) or all; absent in results before sweeps. */
+  cores: z.enum(['pinned', 'all']).optional(),
+  /** The run this point belongs to, when a sweep measured it under a run id of its own (`id@t4-all`). */
+  sweepOf: z.string().optional(),
+  /** The server's resident memory (VmRSS, bytes) sampled during each arm's segments: median and peak. */
+  serverRss: z
+    .object({
+      off: z.object({ medianBytes: z.number(), maxBytes: z.number(), samples: z.number().int() }),
+      on: z.object({ medianBytes: z.number(), maxBytes: z.number(), samples: z.number().int() }),
+    })
+    .optional(),
 });
 
 /** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
@@ -24,6 +25,13 @@ import {
   trafficRecord,
 } from '../../src/traffic/run-traffic.ts';
 import { runnerAs } from '../../src/workload/run-as.ts';
+import {
+  type ConcurrencyPoint,
+  concurrencyPoints,
+  isDefaultPoint,
+  pointLabel,
+  pointWorkload,
+} from '../../src/workload/threads.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
 /**
@@ -80,11 +88,33 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     const { profile } = run;
     const limitPct = resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct);
     const progress = log(run.title);
-    const hash = configHash(profile, {
-      id: run.id,
-      optionFileSha256: run.optionFile?.sha256 ?? null,
-      traffic: run.traffic,
-    });
+    // Each point of the run's concurrency is a measurement of its own; a point other than the workload's own threads
+    // and cores gets its own run id and hash, so the history compares it only with the same point.
+    const external = config.target === 'external';
+    const cpus = availableParallelism();
+    const points = concurrencyPoints(
+      run,
+      { threads: config.threads ?? null, cores: config.cores ?? null },
+      workload,
+      { cpus, external },
+    );
+    const pointKey = (point: ConcurrencyPoint) => {
+      const today = isDefaultPoint(point, workload, external);
+      const hash = configHash(profile, {
+        id: run.id,
+        optionFileSha256: run.optionFile?.sha256 ?? null,
+        traffic: run.traffic,
+        ...(today ? {} : { concurrency: point }),
+      });
+      return today
+        ? { runId: run.id, title: run.title, configHash: hash }
+        : {
+            runId: `${run.id}@${pointLabel(point)}`,
+            title: `${run.title} · ${point.threads} threads, ${point.cores} cores`,
+            configHash: hash,
+          };
+    };
+    const firstPoint = points[0] as ConcurrencyPoint;
     let skipReason: string | null = null;
     let lifecycle: ReturnType<typeof lifecycleContext> | undefined;
     let connections: TrafficConnections | undefined;
@@ -92,10 +122,10 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     let ownCalibration: Calibration | null = null;
     const sessions: AccountSession[] = [];
 
-    const key = (): ResultKey => ({
-      runId: run.id,
+    // Lifecycle checks and the calibration belong to the run's first point.
+    const key = (point: ConcurrencyPoint = firstPoint): ResultKey => ({
+      ...pointKey(point),
       plugin: profile.name,
-      title: run.title,
       server: started().info,
       workload: workload.name,
       limitPct,
@@ -104,7 +134,6 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         startup: run.startupOptions,
         optionFile: run.optionFile?.path ?? null,
       },
-      configHash: hash,
       machine: describeMachine(),
       traffic: trafficRecord(run.traffic),
     });
@@ -132,6 +161,46 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         }
         throw error;
       }
+    }
+
+    async function measurePoint(point: ConcurrencyPoint, context: TestContext): Promise<void> {
+      skipIfUnavailable(context);
+      // Decided from the settings: measuring traffic the plugin does not audit would price an idle plugin.
+      if (run.userFilter?.refusal) expect.fail(`${run.id}: ${run.userFilter.refusal}`);
+      if (!connections)
+        throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
+      const measured = measuredRunTraffic(
+        started(),
+        run,
+        connections.application,
+        pointWorkload(workload, point),
+        config.configPath,
+      );
+      // A previous point may have pinned the server: `all` gives it every CPU back.
+      if (point.cores === 'all' && started().pinCpus && cpus > 1) await started().pinCpus?.(`0-${cpus - 1}`);
+      const measurement = await measureGate(started(), profile, measured.workload, {
+        limitPct,
+        calibration: ownCalibration ?? calibration,
+        progress,
+        interference: config.interference,
+        runner: measured.runner,
+        traffic: measured.seen,
+      });
+      const { runId } = pointKey(point);
+      context.task.meta.auditbench = {
+        ...key(point),
+        kind: 'measurement',
+        measurement: {
+          ...measurement,
+          threads: point.threads,
+          cores: point.cores,
+          ...(runId !== run.id && { sweepOf: run.id }),
+        },
+      };
+      const at = runId === run.id ? '' : ` at ${point.threads} threads (${point.cores} cores)`;
+      const where = `${run.title}${at} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
+      const failure = gateFailure(measurement, config, where);
+      if (failure) expect.fail(failure);
     }
 
     describe(`${run.id}: ${run.title}`, () => {
@@ -177,32 +246,13 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         context.task.meta.auditbench = { ...key(), kind: 'calibration', calibration: applies };
       });
 
-      test(`overhead under the ${workload.name} workload is within ${limitPct}%`, async (context) => {
-        skipIfUnavailable(context);
-        // Decided from the settings: measuring traffic the plugin does not audit would price an idle plugin.
-        if (run.userFilter?.refusal) expect.fail(`${run.id}: ${run.userFilter.refusal}`);
-        if (!connections)
-          throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
-        const measured = measuredRunTraffic(
-          started(),
-          run,
-          connections.application,
-          workload,
-          config.configPath,
-        );
-        const measurement = await measureGate(started(), profile, measured.workload, {
-          limitPct,
-          calibration: ownCalibration ?? calibration,
-          progress,
-          interference: config.interference,
-          runner: measured.runner,
-          traffic: measured.seen,
-        });
-        context.task.meta.auditbench = { ...key(), kind: 'measurement', measurement };
-        const where = `${run.title} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
-        const failure = gateFailure(measurement, config, where);
-        if (failure) expect.fail(failure);
-      });
+      for (const point of points) {
+        const today = points.length === 1 && isDefaultPoint(point, workload, external);
+        const name = today
+          ? `overhead under the ${workload.name} workload is within ${limitPct}%`
+          : `overhead at ${point.threads} threads (${point.cores} cores) under the ${workload.name} workload is within ${limitPct}%`;
+        test(name, (context) => measurePoint(point, context));
+      }
 
       for (const step of lifecycleSteps.afterMeasure) test(step.title, (context) => runCheck(step, context));
       afterAll(async () => {

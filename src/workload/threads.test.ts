@@ -1,0 +1,60 @@
+import { describe, expect, test } from 'vitest';
+import {
+  concurrencyPoints,
+  defaultThreadPoints,
+  isDefaultPoint,
+  pointLabel,
+  pointWorkload,
+  threadsSchema,
+} from './threads.ts';
+import { getWorkload } from './workloads.ts';
+
+const smoke = getWorkload('smoke');
+const noSettings = { threads: null, cores: null };
+
+describe('concurrency points', () => {
+  test("a run that sets nothing measures today's point on 2 CPUs", () => {
+    const points = concurrencyPoints({}, noSettings, smoke, { cpus: 2, external: false });
+    expect(points).toEqual([{ threads: smoke.threads, cores: 'pinned' }]);
+    expect(isDefaultPoint(points[0] as never, smoke, false)).toBe(true);
+  });
+
+  test('more CPUs add a point at 4 threads per CPU', () => {
+    expect(defaultThreadPoints(8, 24)).toEqual([8, 96]);
+    expect(defaultThreadPoints(8, 1)).toEqual([8]);
+    expect(defaultThreadPoints(8, 512)).toEqual([8, 1024]);
+  });
+
+  test("the run's threads win over the settings', which win over the defaults", () => {
+    const settings = { threads: [2], cores: 'all' as const };
+    expect(concurrencyPoints({ threads: [1, 4] }, settings, smoke, { cpus: 2, external: false })).toEqual([
+      { threads: 1, cores: 'all' },
+      { threads: 4, cores: 'all' },
+    ]);
+    expect(concurrencyPoints({}, settings, smoke, { cpus: 2, external: false })).toEqual([
+      { threads: 2, cores: 'all' },
+    ]);
+  });
+
+  test('an external target is never pinned', () => {
+    const points = concurrencyPoints({ cores: 'pinned' }, noSettings, smoke, { cpus: 2, external: true });
+    expect(points).toEqual([{ threads: smoke.threads, cores: 'all' }]);
+    expect(isDefaultPoint(points[0] as never, smoke, true)).toBe(true);
+  });
+
+  test('a point names itself and sets the workload copy it measures', () => {
+    const point = { threads: 4, cores: 'all' as const };
+    expect(pointLabel(point)).toBe('t4-all');
+    expect(isDefaultPoint(point, smoke, false)).toBe(false);
+    const copy = pointWorkload(smoke, point);
+    expect([copy.threads, copy.pinCpus, smoke.pinCpus]).toEqual([4, false, true]);
+  });
+
+  test('threads is a count or a list of up to 8 counts', () => {
+    expect(threadsSchema.safeParse(4).success).toBe(true);
+    expect(threadsSchema.safeParse([1, 4, 16]).success).toBe(true);
+    for (const bad of [0, 1.5, [], [1, 2, 3, 4, 5, 6, 7, 8, 9], '4', 2000]) {
+      expect(threadsSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
+    }
+  });
+});
