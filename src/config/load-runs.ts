@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
-import { coresSchema, threadsSchema } from '../workload/threads.ts';
+import { coresSchema, threadsSchema } from './concurrency.ts';
 import { defaultTraffic } from './default-traffic.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import type { Config } from './env.ts';

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { Step } from '../plugins/steps.ts';
 import { unauditedTrafficLine } from '../plugins/user-filter.ts';
-import { type Cores, threadList } from '../workload/threads.ts';
+import { type Cores, threadList } from './concurrency.ts';
 import type { OptionFileReference, RunConfig } from './define-config.ts';
 import { type MeasuredTraffic, mergeMeasuredTraffic } from './measured-traffic.ts';
 import { type OptionFileSettings, parseOptionFile } from './option-file.ts';

@@ -1,11 +1,11 @@
 import { describe, expect, test } from 'vitest';
+import { threadsSchema } from '../config/concurrency.ts';
 import {
   concurrencyPoints,
   defaultThreadPoints,
   isDefaultPoint,
   pointLabel,
   pointWorkload,
-  threadsSchema,
 } from './threads.ts';
 import { getWorkload } from './workloads.ts';
 
