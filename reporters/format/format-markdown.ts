@@ -10,6 +10,7 @@ import { estimateText, fixed } from './format-numbers.ts';
 import { formatPerEventMarkdown } from './format-per-event.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
+import { formatSweepMarkdown, sweepGroups } from './format-sweep.ts';
 import { formatVariantsMarkdown, variantGroups } from './format-variants.ts';
 import { statusLine } from './run-status.ts';
 import { seedRuns } from './seed-runs.ts';
@@ -67,6 +68,7 @@ export type MarkdownSection = (results: PluginResult[]) => string[];
 /** summary.md's blocks between the main table and the comparisons, in order; a new table is one more entry here. */
 export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
   (results) => formatVariantsMarkdown(variantGroups(results)),
+  (results) => formatSweepMarkdown(sweepGroups(results)),
   (results) => {
     const seed = seedTable(seedRuns(results));
     return seed

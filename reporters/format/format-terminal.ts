@@ -5,6 +5,7 @@ import { formatMatrix } from './format-matrix.ts';
 import { formatPerEventText } from './format-per-event.ts';
 import { formatSeedTableText, seedTable } from './format-seed-table.ts';
 import { formatSummary } from './format-summary.ts';
+import { formatSweepText, sweepGroups } from './format-sweep.ts';
 import { formatVariantsText, variantGroups } from './format-variants.ts';
 import { seedRuns } from './seed-runs.ts';
 
@@ -28,6 +29,13 @@ export const TERMINAL_SECTIONS: readonly TextSection[] = [
     body: (f) => {
       const groups = variantGroups(f.results);
       return groups.length > 0 ? formatVariantsText(groups) : null;
+    },
+  },
+  {
+    heading: 'auditbench overhead by threads',
+    body: (f) => {
+      const groups = sweepGroups(f.results);
+      return groups.length > 0 ? formatSweepText(groups) : null;
     },
   },
   { heading: 'auditbench completeness', body: (f) => nonEmpty(formatCompletenessText(f.results)) },

@@ -5,6 +5,7 @@ import { overheadSpec, timelineSpec, trendEntries, trendSpec } from '../charts/c
 import { diskUseSpec } from '../charts/disk-use-spec.ts';
 import { overviewSpec } from '../charts/overview-spec.ts';
 import { renderSvg } from '../charts/render-chart.ts';
+import { sweepSpec } from '../charts/sweep-spec.ts';
 import { auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { completenessSection } from './format-completeness.ts';
@@ -13,6 +14,7 @@ import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection 
 import { interferenceLines } from './format-interference.ts';
 import { perEventSection } from './format-per-event.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
+import { sweepGroups, sweepSection } from './format-sweep.ts';
 import { runIdOf, runStatus, statusLine } from './run-status.ts';
 import { seedRuns } from './seed-runs.ts';
 
@@ -119,6 +121,11 @@ export type HtmlSection = (results: PluginResult[]) => ReportSection | null | Pr
 
 /** index.html's sections after each run's own, in order; a new table is one more entry here. */
 export const HTML_SECTIONS: readonly HtmlSection[] = [
+  async (results) => {
+    const groups = sweepGroups(results);
+    const spec = sweepSpec(groups);
+    return sweepSection(groups, spec ? await renderSvg(spec) : null);
+  },
   (results) => completenessSection(results),
   (results) => faultsSection(results),
   async (results) => {

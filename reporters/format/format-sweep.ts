@@ -1,0 +1,112 @@
+import type { PluginResult } from '../../src/results/schema.ts';
+import type { ReportSection } from './format-html.ts';
+import { estimateText, fixed } from './format-numbers.ts';
+
+/** One point of a run's concurrency sweep: its own measurement. */
+export interface SweepPoint {
+  runId: string;
+  threads: number;
+  cores: 'pinned' | 'all';
+  overheadPct: number | null;
+  ci95: [number, number] | null;
+  verdict: PluginResult['verdict'];
+  baselineTps: number | null;
+}
+
+/** The points of one configuration run on one server and workload, by threads. */
+export interface SweepGroup {
+  run: string;
+  server: string;
+  workload: string;
+  points: SweepPoint[];
+}
+
+const runOf = (r: PluginResult): string => r.measurement?.sweepOf ?? r.runId ?? r.plugin;
+
+/**
+ * Runs measured at more than one point (threads, cores), grouped per run, server and workload. A run at its one
+ * default point has no sweep, and the reports stay as they were.
+ */
+export function sweepGroups(results: readonly PluginResult[]): SweepGroup[] {
+  const groups = new Map<string, SweepGroup>();
+  for (const r of results) {
+    const m = r.measurement;
+    if (m?.threads === undefined || m.cores === undefined) continue;
+    const server = `${r.server.flavor} ${r.server.version} (${r.server.target})`;
+    const key = [runOf(r), server, r.workload].join('\u0000');
+    const group = groups.get(key) ?? { run: runOf(r), server, workload: r.workload, points: [] };
+    group.points.push({
+      runId: r.runId ?? r.plugin,
+      threads: m.threads,
+      cores: m.cores,
+      overheadPct: r.overheadPct,
+      ci95: r.overheadCi95,
+      verdict: r.verdict,
+      baselineTps: r.baselineTps,
+    });
+    groups.set(key, group);
+  }
+  return [...groups.values()]
+    .filter((g) => g.points.length > 1 || g.points.some((p) => p.runId !== g.run))
+    .map((g) => ({
+      ...g,
+      points: [...g.points].sort((a, b) => a.threads - b.threads || a.cores.localeCompare(b.cores)),
+    }));
+}
+
+const HEAD = ['threads', 'cores', 'baseline TPS', 'overhead [95% CI]', 'verdict', 'result id'];
+
+const cells = (p: SweepPoint): string[] => [
+  String(p.threads),
+  p.cores,
+  fixed(p.baselineTps),
+  estimateText(p.overheadPct, p.ci95, '%'),
+  p.verdict,
+  p.runId,
+];
+
+/** The terminal's table per sweep: one row per point, columns padded. */
+export function formatSweepText(groups: readonly SweepGroup[]): string {
+  return groups
+    .map((g) => {
+      const rows = [HEAD, ...g.points.map(cells)];
+      const widths = HEAD.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
+      const lines = rows.map((r) =>
+        r
+          .map((v, c) => v.padEnd(widths[c] ?? 0))
+          .join('  ')
+          .trimEnd(),
+      );
+      return [`${g.run} on ${g.server}, ${g.workload}: by threads`, ...lines.map((l) => `  ${l}`)].join('\n');
+    })
+    .join('\n\n');
+}
+
+/** summary.md's table per sweep: one row per point. */
+export function formatSweepMarkdown(groups: readonly SweepGroup[]): string[] {
+  return groups.flatMap((g) => [
+    `### ${g.run} on ${g.server}, ${g.workload}: overhead by threads`,
+    '',
+    `| ${HEAD.join(' | ')} |`,
+    `|${' --- |'.repeat(HEAD.length)}`,
+    ...g.points.map((p) => `| ${cells(p).join(' | ')} |`),
+    '',
+  ]);
+}
+
+/** index.html's section for sweeps: overhead against threads with intervals, and each sweep's table. */
+export function sweepSection(groups: readonly SweepGroup[], svg: string | null): ReportSection | null {
+  if (groups.length === 0) return null;
+  return {
+    heading: 'Overhead by threads',
+    lines: [
+      'Each point is a measurement of its own (its own pairs and interval) on the same server and tables; a point other than the workload’s own threads and cores has a result id of its own, and the history compares it only with the same point.',
+    ],
+    figures: [{ name: 'sweep', svg, empty: 'No point of a sweep has an overhead estimate yet.' }],
+    tables: groups.map((g) => ({
+      caption: `${g.run} on ${g.server}, ${g.workload}`,
+      head: HEAD.map((text) => ({ text })),
+      rows: g.points.map(cells),
+    })),
+  };
+}
