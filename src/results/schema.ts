@@ -99,13 +99,6 @@ export const measurementSchema = z.object({
   cores: z.enum(['pinned', 'all']).optional(),
   /** The run this point belongs to, when a sweep measured it under a run id of its own (`id@t4-all`). */
   sweepOf: z.string().optional(),
-  /** The server's resident memory (VmRSS, bytes) sampled during each arm's segments: median and peak. */
-  serverRss: z
-    .object({
-      off: z.object({ medianBytes: z.number(), maxBytes: z.number(), samples: z.number().int() }),
-      on: z.object({ medianBytes: z.number(), maxBytes: z.number(), samples: z.number().int() }),
-    })
-    .optional(),
 });
 
 /** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */
