@@ -2,7 +2,7 @@ import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resultsFileSchema } from '../src/results/schema.ts';
-import { createDbaRepo, type DbaRepo } from '../test/support/dba-repo.ts';
+import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/support/dba-repo.ts';
 
 // Use from another repository: this project packed, installed offline as a dev dependency into a fresh git
 // repository with its own configuration (two runs, one reading an option file), and driven with `npx auditbench`.
@@ -67,7 +67,10 @@ beforeAll(async () => {
     'tsconfig.json': `${JSON.stringify(tsconfig, null, 2)}\n`,
   });
 }, 600_000);
-afterAll(() => repo?.[Symbol.asyncDispose]());
+afterAll(async () => {
+  await repo?.[Symbol.asyncDispose]();
+  await removePackedTarball();
+});
 
 /** The failed tests' lines, then the output's end: enough to tell which nested test failed and why. */
 function output(result: { all: string }): string {

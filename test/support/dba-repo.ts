@@ -36,6 +36,13 @@ export function packAuditbench(): Promise<string> {
   return packed;
 }
 
+/** Removes the packed tarball (a suite's afterAll); Vitest's workers may be stopped before their exit handlers run. */
+export async function removePackedTarball(): Promise<void> {
+  const tarball = await packed?.catch(() => null);
+  packed = null;
+  if (tarball) await rm(path.dirname(tarball), { recursive: true, force: true });
+}
+
 /**
  * package.json and a lock file taken from this repository's: `npm install` of a tarball would ask the registry for
  * every dependency's metadata, which the npm cache does not keep; with a lock, npm needs only the tarballs, and
