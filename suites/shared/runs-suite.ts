@@ -114,7 +114,9 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
             configHash: hash,
           };
     };
-    const firstPoint = points[0] as ConcurrencyPoint;
+    // Lifecycle checks and the calibration go with the workload's own point when the run measures it, else its first.
+    const firstPoint = (points.find((p) => isDefaultPoint(p, workload, external)) ??
+      points[0]) as ConcurrencyPoint;
     let skipReason: string | null = null;
     let lifecycle: ReturnType<typeof lifecycleContext> | undefined;
     let connections: TrafficConnections | undefined;
@@ -122,7 +124,6 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     let ownCalibration: Calibration | null = null;
     const sessions: AccountSession[] = [];
 
-    // Lifecycle checks and the calibration belong to the run's first point.
     const key = (point: ConcurrencyPoint = firstPoint): ResultKey => ({
       ...pointKey(point),
       plugin: profile.name,
