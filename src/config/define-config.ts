@@ -1,3 +1,4 @@
+import type { ProfileName } from '../../fixtures/plugins/index.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { MeasuredTrafficInput } from './measured-traffic.ts';
 import type { TrafficInput } from './projection-traffic.ts';
@@ -19,7 +20,7 @@ export interface RunConfig {
   /** What the reports call it; default: the profile's title plus the settings. */
   title?: string;
   /** A built-in profile by name ('server_audit', 'general_log', …) or a profile of your own. */
-  plugin: string | PluginProfile;
+  plugin: ProfileName | PluginProfile;
   /** Applied with SET GLOBAL after install and before measuring; auditbench quotes the values. */
   settings?: Settings;
   /** Written to the server's my.cnf (as loose- options) before the plugin is installed. */
