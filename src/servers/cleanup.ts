@@ -81,9 +81,13 @@ export async function sweepStale(tmpDir = os.tmpdir()): Promise<string[]> {
     const owner = Number(await readFile(path.join(dir, 'owner.pid'), 'utf8').catch(() => 'NaN'));
     if (!Number.isInteger(owner) || isAlive(owner)) continue;
     const mounts = `findmnt -rn -o TARGET | grep -F -- "$1/"`;
-    await execa('sh', ['-c', `${mounts} | while read -r m; do fsfreeze -u "$m"; done`, 'sh', dir], { reject: false });
+    await execa('sh', ['-c', `${mounts} | while read -r m; do fsfreeze -u "$m"; done`, 'sh', dir], {
+      reject: false,
+    });
     await execa('pkill', ['-KILL', '-f', '--', `--defaults-file=${dir}/my.cnf`], { reject: false });
-    await execa('sh', ['-c', `${mounts} | while read -r m; do umount -l "$m"; done`, 'sh', dir], { reject: false });
+    await execa('sh', ['-c', `${mounts} | while read -r m; do umount -l "$m"; done`, 'sh', dir], {
+      reject: false,
+    });
     await rm(dir, { recursive: true, force: true });
     removed.push(dir);
   }
