@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
+import { profiles } from '../fixtures/plugins/index.ts';
 import { formatCompletenessTable } from '../reporters/format/format-completeness.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { completenessSetupFor } from '../src/completeness/claims.ts';
@@ -7,7 +8,6 @@ import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
 import { smokeSizes } from '../src/completeness/setup.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { configHash } from '../src/history/config-hash.ts';

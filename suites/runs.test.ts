@@ -1,5 +1,5 @@
-import { loadConfig } from '../src/config/env.ts';
 import { profiles } from '../fixtures/plugins/index.ts';
+import { loadConfig } from '../src/config/env.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import { runsSuite } from './shared/runs-suite.ts';
 

@@ -1,5 +1,5 @@
-import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
 import type { FaultSupport } from '../faults/fault-profile.ts';
+import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
 import type { CompletenessSetup } from './completeness-claims.ts';
 import type { LogFormat } from './logs/index.ts';
 import type { Step } from './steps.ts';
