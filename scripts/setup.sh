@@ -7,17 +7,8 @@ cd "$(dirname "$0")/.."
 say() { printf 'auditbench setup: %s\n' "$*"; }
 die() { printf 'auditbench setup: %s\n' "$*" >&2; exit 1; }
 
-node_ok() {
-  node -e 'const [a,b]=process.versions.node.split(".").map(Number);process.exit(a>22||(a===22&&b>=12)||(a===20&&b>=19)||a===21||a===23?0:1)'
-}
-command -v node >/dev/null || die "Node.js is missing: install Node.js 20.19+ (apt-get install nodejs, or nodesource)"
-node_ok || die "Node.js $(node --version) is too old: auditbench needs 20.19+ or 22.12+"
-
-# Installed as another project's dependency there is no lock file here: that project's npm has installed ours.
-if [ -f package-lock.json ] && { [ ! -d node_modules ] || [ package-lock.json -nt node_modules/.package-lock.json ]; }; then
-  say "installing npm dependencies (npm ci)"
-  npm ci --no-audit --no-fund --loglevel=error
-fi
+# Node.js and the npm dependencies (also run by ./auditbench itself, before the CLI starts).
+scripts/npm-deps.sh
 
 have_server() {
   [ -n "${AUDITBENCH_MYSQLD:-}" ] && return 0
