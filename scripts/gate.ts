@@ -1,8 +1,8 @@
-// `npm run gate [-- --list]` in auditbench's own clone: a shim for `auditbench gate` (src/gate/gate.ts), kept for
+// `npm run gate [-- --list]` in auditbench's own clone: a shim for `auditbench gate` (src/cli/commands/gate.ts), kept for
 // the scripts and habits that call it. The rules and the measurement live in src/gate/.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { runGate } from '../src/gate/gate.ts';
+import { runGate } from '../src/cli/commands/gate.ts';
 
 const packageDir = fileURLToPath(new URL('..', import.meta.url));
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as {

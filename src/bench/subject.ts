@@ -1,8 +1,4 @@
 import type { PluginProfile } from '../plugins/profile.ts';
-import type { ConnectionOptions } from '../servers/started-server.ts';
-import type { SysbenchRun } from '../workload/sysbench-run.ts';
-import { prepareSysbench, type RunOptions, runSysbench } from '../workload/sysbench-runner.ts';
-import type { Workload } from '../workload/workload.ts';
 import type { ArmSteps } from './toggled-run.ts';
 
 /**
@@ -25,10 +21,4 @@ export const pluginSubject = (profile: PluginProfile): MeasuredSubject => ({
   log: profile,
 });
 
-/** How the measurement starts sysbench: the real binary by default; tests inject a scripted one. */
-export interface SysbenchRunner {
-  prepare(conn: ConnectionOptions, workload: Workload): Promise<void>;
-  run(conn: ConnectionOptions, workload: Workload, opts?: RunOptions): Promise<SysbenchRun>;
-}
-
-export const realSysbench: SysbenchRunner = { prepare: prepareSysbench, run: runSysbench };
+export { realSysbench, type SysbenchRunner } from '../workload/sysbench-runner.ts';

@@ -17,3 +17,6 @@ export type WorkloadName = (typeof workloadNames)[number];
 /** An overhead limit, wherever it is given (env, configuration file, profile): above 0 and below 100 percent. */
 export const overheadLimitPct = z.number().gt(0).lt(100);
 export const overheadLimitAdvice = 'must be a number above 0 and below 100, e.g. 30';
+
+/** The database sysbench's tables live in; the traffic's accounts get their rights on it. */
+export const sysbenchDatabase = 'auditbench';

@@ -1,6 +1,6 @@
-import type { FaultSupport } from '../faults/fault-profile.ts';
 import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
 import type { CompletenessSetup } from './completeness-claims.ts';
+import type { FaultSupport } from './fault-support.ts';
 import type { LogFormat } from './logs/index.ts';
 import type { Step } from './steps.ts';
 import type { AuditedTraffic, UserFilter } from './user-filter.ts';

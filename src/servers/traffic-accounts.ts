@@ -1,4 +1,4 @@
-import { sysbenchDatabase } from '../workload/sysbench-args.ts';
+import { sysbenchDatabase } from '../config/lists.ts';
 import { newPassword, redact } from './server-account.ts';
 import { SqlError } from './sql-session.ts';
 import type { ConnectionOptions, StartedServer } from './started-server.ts';

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import type { SysbenchRunner } from '../bench/subject.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
 import { runnerAs } from './run-as.ts';
+import type { SysbenchRunner } from './sysbench-runner.ts';
 import { getWorkload } from './workloads.ts';
 
 test('sysbench logs in as the given account, not as the connection the measurement passes', async () => {

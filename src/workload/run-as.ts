@@ -1,5 +1,5 @@
-import { realSysbench, type SysbenchRunner } from '../bench/subject.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
+import { realSysbench, type SysbenchRunner } from './sysbench-runner.ts';
 
 /**
  * A runner that logs sysbench in as `connection`'s account (the traffic's application account) whatever connection

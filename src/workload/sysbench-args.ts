@@ -1,8 +1,9 @@
+/** The database every sysbench table lives in. */
+import { sysbenchDatabase } from '../config/lists.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
 import type { Workload } from './workload.ts';
 
-/** The database every sysbench table lives in. */
-export const sysbenchDatabase = 'auditbench';
+export { sysbenchDatabase };
 
 function connectionArgs(conn: ConnectionOptions): string[] {
   const target = conn.socketPath

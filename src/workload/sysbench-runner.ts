@@ -168,3 +168,11 @@ function describeFailure(end: ProcessEnd, timeoutMs: number | undefined): string
   if (end.exitCode !== undefined) return `exited with code ${end.exitCode}`;
   return `could not be started: ${end.shortMessage ?? 'unknown error'}`;
 }
+
+/** How the measurement starts sysbench: the real binary by default; tests inject a scripted one. */
+export interface SysbenchRunner {
+  prepare(conn: ConnectionOptions, workload: Workload): Promise<void>;
+  run(conn: ConnectionOptions, workload: Workload, opts?: RunOptions): Promise<SysbenchRun>;
+}
+
+export const realSysbench: SysbenchRunner = { prepare: prepareSysbench, run: runSysbench };

@@ -1,7 +1,158 @@
-import { gateUsage, runGate } from '../../gate/gate.ts';
+// `auditbench gate [--list] [--base <ref>]`: selects what a branch changed and measures it, base beside head. The
+// engine (selection, plan, arms, verdict, git) is src/gate/; this is its command, so src/gate never imports the CLI.
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { loadConfig } from '../../config/env.ts';
+import { describeItem } from '../../gate/plan.ts';
+import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
+import { type GateSelection, selectForGate } from '../../gate/select.ts';
+import type { Selection } from '../../gate/selection.ts';
+import { failsGate } from '../../gate/verdict.ts';
 import type { CliContext } from '../context.ts';
+import { setupAndRunVitest } from '../vitest-run.ts';
 
-// The gate's engine is src/gate/; this is its entry in the CLI.
+export type GateContext = CliContext;
+
+export const gateUsage = `usage: auditbench gate [--list] [--base <ref>] [-- vitest args]
+
+Diffs the git repository you run it in against its base branch and measures what the change needs:
+new runs against their limit; changed runs base beside head, in one invocation on one server
+(a toggled run for SET GLOBAL settings, ABBA runs with restarts for startup options), failing
+when the head's loss against the base is surely above AUDITBENCH_MAX_REGRESSION_PP (default 5).
+
+  --list         print the selection and its reasons, measure nothing
+  --base <ref>   the branch to diff against (default: origin/HEAD's branch, else main, else master;
+                 AUDITBENCH_BASE_REF when set)
+  -h, --help     this text
+`;
+
+/** The gate's allowed regression when AUDITBENCH_MAX_REGRESSION_PP is unset: a gate that gates nothing is no gate. */
+export const DEFAULT_MAX_REGRESSION_PP = 5;
+
+function describeSuites(selection: Selection | null): string[] {
+  if (selection === null || selection.kind === 'none') return [];
+  if (selection.kind === 'all') {
+    const [first, ...more] = selection.because;
+    return [`every suite: harness changed (${first}${more.length > 0 ? ` and ${more.length} more` : ''})`];
+  }
+  return selection.suites.map(({ suite, because }) => `${suite}: ${because.join(', ')} changed`);
+}
+
+export function describeSelection(selection: GateSelection, configShown: string): string[] {
+  const { base, changed, items } = selection;
+  const runs = items.length === 0 ? [`no run of ${configShown} changed`] : items.map(describeItem);
+  return [
+    `auditbench gate: ${changed.length} file(s) changed since ${base.ref} (${base.mergeBase.slice(0, 7)})`,
+    ...[...describeSuites(selection.suites), ...selection.notes, ...runs].map((line) => `  ${line}`),
+  ];
+}
+
+const parseGateArgs = (argv: string[]) =>
+  parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { list: { type: 'boolean' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  });
+
+export async function runGate(argv: string[], context: GateContext): Promise<number> {
+  let parsed: ReturnType<typeof parseGateArgs>;
+  try {
+    parsed = parseGateArgs(argv);
+  } catch (error) {
+    const why = error instanceof Error ? error.message : String(error);
+    context.stderr(`auditbench gate: ${why}; see auditbench gate --help (vitest arguments go after --)\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    context.stdout(gateUsage);
+    return 0;
+  }
+  const given = values.base
+    ? { ref: values.base, from: '--base' }
+    : context.env.AUDITBENCH_BASE_REF
+      ? { ref: context.env.AUDITBENCH_BASE_REF, from: 'AUDITBENCH_BASE_REF' }
+      : null;
+  const configPath = context.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
+  // Every setting is checked up front, as one line naming it (src/config/env.ts).
+  const config = loadConfig(context.env);
+  const allowedPp = config.maxRegressionPp ?? DEFAULT_MAX_REGRESSION_PP;
+  const selection = await selectForGate({
+    userDir: context.userDir,
+    packageDir: context.packageDir,
+    base: given,
+    configPath,
+  });
+  try {
+    context.stdout(
+      `${describeSelection(selection, path.relative(context.userDir, selection.headConfig)).join('\n')}\n`,
+    );
+    if (values.list) return 0;
+    return await measure(selection, positionals, { allowedPp, inconclusive: config.inconclusive }, context);
+  } finally {
+    await selection.checkout?.[Symbol.asyncDispose]();
+  }
+}
+
+/** The suites the selection needs, with the comparisons handed to suites/gate.test.ts in a plan file. */
+async function measure(
+  selection: GateSelection,
+  vitestArgs: string[],
+  { allowedPp, inconclusive }: { allowedPp: number; inconclusive: 'fail' | 'pass' },
+  context: GateContext,
+) {
+  const comparisons = selection.items.flatMap((item) => (item.kind === 'compare' ? [item] : []));
+  const alone = selection.items.filter((item) => item.kind === 'alone');
+  const suites = selection.suites;
+  // No file named runs every suite: a harness change in auditbench's own clone.
+  const files =
+    suites?.kind === 'all'
+      ? []
+      : [
+          ...(suites?.kind === 'some' ? suites.suites.map((s) => s.suite) : []),
+          ...(alone.length > 0 ? ['suites/runs.test.ts'] : []),
+          ...(comparisons.length > 0 ? ['suites/gate.test.ts'] : []),
+        ];
+  if (files.length === 0 && suites?.kind !== 'all') {
+    context.stdout('auditbench gate: nothing to measure\n');
+    return 0;
+  }
+  const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-gate-'));
+  try {
+    const plan: GatePlanFile = {
+      headConfig: selection.headConfig,
+      baseConfig: selection.baseConfig ?? selection.headConfig,
+      baseRef: selection.base.ref,
+      maxRegressionPp: allowedPp,
+      comparisons,
+      verdictsFile: path.join(dir, 'verdicts.jsonl'),
+    };
+    await writeFile(path.join(dir, 'plan.json'), JSON.stringify(plan));
+    const ids = alone.map((item) => item.runId);
+    const code = await setupAndRunVitest('bench', ['--project', 'suites', ...files, ...vitestArgs], context, {
+      AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'smoke',
+      AUDITBENCH_CONFIG: selection.headConfig,
+      AUDITBENCH_BASE_REF: selection.base.ref,
+      AUDITBENCH_GATE_PLAN: path.join(dir, 'plan.json'),
+      ...(ids.length > 0 ? { AUDITBENCH_RUNS: ids.join(',') } : {}),
+    });
+    const verdicts = await readVerdicts(plan.verdictsFile);
+    for (const v of verdicts) {
+      const mark = failsGate(v, inconclusive)
+        ? 'FAILED'
+        : v.verdict === 'pass'
+          ? 'passed'
+          : 'inconclusive (passes)';
+      context.stdout(`auditbench gate: ${mark}: ${v.reason} [${v.design}, ${v.pairs} pairs]\n`);
+    }
+    return code;
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
 export const summary = 'measure what a branch changed against its base branch, base beside head';
 
 export const usage = gateUsage;

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import type { CliContext } from '../cli/context.ts';
+import type { GateSelection } from '../../gate/select.ts';
+import type { CliContext } from '../context.ts';
 import { describeSelection, runGate } from './gate.ts';
-import type { GateSelection } from './select.ts';
 
 const context = (env: Record<string, string> = {}) => {
   const out: string[] = [];
