@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'v
 import { profiles } from '../fixtures/plugins/index.ts';
 import { formatCompletenessTable } from '../reporters/format/format-completeness.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
-import { completenessSetupFor } from '../src/completeness/claims.ts';
+import { claimsUnderUserFilter, completenessSetupFor } from '../src/completeness/claims.ts';
 import { crashPhase } from '../src/completeness/crash-phase.ts';
 import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
@@ -92,7 +92,8 @@ function completenessSuite(run: ResolvedRun): void {
         server,
         profile,
         setup,
-        claims: setup.claims(profile),
+        // Markers log in as accounts of their own: a user filter that leaves them out makes their kinds absent.
+        claims: claimsUnderUserFilter(setup.claims(profile), run.userFilter?.audits ?? null),
         sizes: smokeSizes,
         workload,
         schema: 'auditbench_completeness',

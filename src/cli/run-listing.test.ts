@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
 import { resolveRun } from '../config/runs.ts';
 import { machineFacts, skipReason } from './machine-facts.ts';
-import { expectationChanges, formatListing, listedRun } from './run-listing.ts';
+import { describeLoad, expectationChanges, formatListing, listedRun } from './run-listing.ts';
 
 const connectOnly = resolveRun(
   { id: 'connect-only', plugin: 'server_audit', settings: { server_audit_events: ['CONNECT'] } },
@@ -17,6 +17,7 @@ test('a run lists its settings, accounts, changed expectations, limit and whethe
   expect(text).toContain('connect-only: ');
   expect(text).toContain("server_audit_events='CONNECT'");
   expect(text).toContain('accounts        application auditbench_app, checks auditbench_checks');
+  expect(text).toContain('load            OLTP (oltp_read_write)');
   expect(text).toContain(`limit           ${profiles.server_audit.maxOverheadPct}% of baseline TPS`);
   expect(text).toContain('here            measured');
   expect(text).toContain('1 run(s) in /ops/auditbench.config.ts');
@@ -60,4 +61,15 @@ test('no Docker skips every run of the container target; the external target is 
   expect(skipReason(profiles.server_audit, noDocker)).toBe('no Docker here');
   const external = await machineFacts({ target: 'external' } as Parameters<typeof machineFacts>[0]);
   expect(skipReason(profiles.mcafee_audit, external)).toBeNull();
+});
+
+test('the load line names the script, prepared statements off and every added rate', () => {
+  expect(
+    describeLoad({
+      accounts: { application: 'app', checks: 'auditbench_checks' },
+      added: { connectionsPerS: 10, failedLoginsPerS: 0, ddlPerS: 2, dclPerS: 0 },
+      script: { path: 'kv.lua', sha256: 'x' },
+      preparedStatements: false,
+    }),
+  ).toBe('sysbench script kv.lua, prepared statements off, plus connectionsPerS 10, ddlPerS 2');
 });

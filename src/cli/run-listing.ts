@@ -10,6 +10,8 @@ export interface ListedRun {
   startupOptions: Record<string, string>;
   optionFile: { path: string; sha256: string; ignored: string[] } | null;
   accounts: { application: string; checks: string };
+  /** What the measurement sends besides the accounts, as one phrase ('OLTP' alone when nothing is added). */
+  load: string;
   /** Expectations this run changes from its profile's (derived from its settings or given in `expected`). */
   expectedChanges: Partial<PluginExpectations>;
   limitPct: number;
@@ -44,10 +46,20 @@ export function listedRun(
     startupOptions: run.startupOptions,
     optionFile: run.optionFile,
     accounts: run.traffic.accounts,
+    load: describeLoad(run.traffic),
     expectedChanges: expectationChanges(base?.expected ?? null, run.profile.expected),
     limitPct: limitOverridePct ?? run.maxOverheadPct,
     skipped,
   };
+}
+
+/** The measured load in one phrase: the script or OLTP, prepared statements off, and each added rate. */
+export function describeLoad(traffic: ResolvedRun['traffic']): string {
+  const parts = [traffic.script ? `sysbench script ${traffic.script.path}` : 'OLTP (oltp_read_write)'];
+  if (!traffic.preparedStatements) parts.push('prepared statements off');
+  const added = Object.entries(traffic.added).filter(([, perS]) => perS > 0);
+  if (added.length > 0) parts.push(`plus ${added.map(([what, perS]) => `${what} ${perS}`).join(', ')}`);
+  return parts.join(', ');
 }
 
 const pairs = (values: Record<string, string>): string =>
@@ -74,6 +86,7 @@ export function formatListing(configPath: string, runs: ListedRun[]): string {
       );
     }
     lines.push(`  accounts        application ${run.accounts.application}, checks ${run.accounts.checks}`);
+    lines.push(`  load            ${run.load}`);
     const changes = Object.entries(run.expectedChanges);
     if (changes.length > 0) {
       lines.push(`  expected        ${changes.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}`);

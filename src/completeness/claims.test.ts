@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import { generalLog } from '../../fixtures/plugins/general-log.ts';
 import { nullAudit } from '../../fixtures/plugins/null-audit.ts';
-import { serverAuditClaims } from '../../fixtures/plugins/server-audit.ts';
+import { serverAudit, serverAuditClaims } from '../../fixtures/plugins/server-audit.ts';
 import { sqlErrorLog } from '../../fixtures/plugins/sql-error-log.ts';
-import { completenessSetupFor } from './claims.ts';
+import { claimsUnderUserFilter, completenessSetupFor } from './claims.ts';
 
 test.for([
   [
@@ -70,4 +70,38 @@ test('SQL_ERROR_LOG claims failures only; the general log every kind', () => {
 
 test('a plugin that writes no file has no completeness check', () => {
   expect(completenessSetupFor(nullAudit)).toBeNull();
+});
+
+const everything = {
+  read: 'logged',
+  write: 'logged',
+  failed: 'logged',
+  ddl: 'logged',
+  connect: 'logged',
+  failedLogin: 'logged',
+} as const;
+
+test('a user filter that lets only the application in claims every marker kind absent', () => {
+  const filter = serverAudit.userFilter?.({ server_audit_incl_users: 'app' }) ?? null;
+  expect(filter).not.toBeNull();
+  expect(claimsUnderUserFilter(everything, (user) => filter?.audits(user) ?? true)).toEqual({
+    read: 'absent',
+    write: 'absent',
+    failed: 'absent',
+    ddl: 'absent',
+    connect: 'absent',
+    failedLogin: 'absent',
+  });
+});
+
+test('an exclude list that names other accounts, or no filter, leaves the claims as they are', () => {
+  const filter = serverAudit.userFilter?.({ server_audit_excl_users: 'app,reporting' }) ?? null;
+  expect(claimsUnderUserFilter(everything, (user) => filter?.audits(user) ?? true)).toEqual(everything);
+  expect(claimsUnderUserFilter(everything, null)).toEqual(everything);
+});
+
+test('a kind claimed absent or unchecked stays so whatever the filter', () => {
+  const claims = { ...everything, read: 'absent', ddl: 'unchecked' } as const;
+  expect(claimsUnderUserFilter(claims, () => true)).toEqual(claims);
+  expect(claimsUnderUserFilter(claims, () => false).ddl).toBe('unchecked');
 });

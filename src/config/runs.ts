@@ -32,6 +32,8 @@ export interface ResolvedRun {
     setting: string;
     audited: { application: boolean; checks: boolean };
     refusal: string | null;
+    /** Whether the filter lets an account through: the completeness markers' own accounts are judged by it too. */
+    audits(user: string): boolean;
   } | null;
   /** The run's own thread counts (a sweep when more than one) and cores; null leaves them to the settings. */
   threads: number[] | null;
@@ -138,6 +140,7 @@ export function resolveRun(
         checks: filter.audits(traffic.accounts.checks),
       },
       refusal: unauditedTrafficLine(filter, traffic),
+      audits: filter.audits,
     },
   };
 }
