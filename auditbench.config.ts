@@ -5,7 +5,8 @@ import { defineConfig } from './src/config/define-config.ts';
 export default defineConfig({
   runs: [
     { plugin: 'server_audit' },
-    { plugin: 'sql_error_log' },
+    // SQL_ERROR_LOG logs failed statements only, and OLTP has none: failed logins (error 1045) give it its events.
+    { plugin: 'sql_error_log', traffic: { added: { failedLoginsPerS: 5 } } },
     { plugin: 'general_log' },
     { plugin: 'null_audit' },
     { plugin: 'mcafee_audit' },

@@ -71,7 +71,10 @@ export function summariseAuditEvents(
       .map(([cls, n]) => [cls, n / onTransactions]),
   );
   const accounts = seen?.accounts ?? [];
-  const fromTraffic = accounts.reduce((sum, a) => sum + (counts.byUser[a] ?? 0), 0);
+  // A log that names no user on an event (the general log's Query lines) cannot tell whose it is: it counts as the
+  // traffic's, so only a log that names other accounts can call a run idle.
+  const unnamed = counts.byUser[''] ?? 0;
+  const fromTraffic = accounts.reduce((sum, a) => sum + (counts.byUser[a] ?? 0), unnamed);
   // Without the traffic's accounts, any event in plugin-on time counts as the traffic's.
   const total = Object.values(counts.byClass).reduce((sum, n) => sum + n, 0);
   const fromTrafficPerTxn = (seen ? fromTraffic : total) / onTransactions;
