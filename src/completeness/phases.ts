@@ -2,7 +2,7 @@ import { listLogFiles } from '../plugins/log-reader.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { CompletenessPhase } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
-import { runSysbench } from '../workload/sysbench-runner.ts';
+import { startBackgroundLoad } from '../workload/sysbench-load.ts';
 import type { SentMarker } from './count.ts';
 import { markerItems, runMarkers } from './marker-workload.ts';
 import { type CompletenessContext, phaseRecord, sentKinds, startPhase } from './phase-context.ts';
@@ -38,29 +38,11 @@ export async function quietPhase(ctx: CompletenessContext): Promise<Completeness
 }
 
 /** Starts sysbench on the prepared tables and resolves once its threads run; `stop` ends it. */
-export async function startLoad(ctx: CompletenessContext): Promise<{ stop: () => Promise<void> }> {
-  const controller = new AbortController();
-  let started: () => void = () => {};
-  const running = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const load = runSysbench(ctx.server.connection, ctx.workload, {
+export const startLoad = (ctx: CompletenessContext): Promise<{ stop: () => Promise<void> }> =>
+  startBackgroundLoad(ctx.server.connection, ctx.workload, {
     durationS: LOAD_LIMIT_S,
-    signal: controller.signal,
-    onThreadsStarted: started,
-  }).then(
-    (run) => (run.ok ? 'sysbench ended early' : `sysbench stopped: ${run.reason}`),
-    (error: unknown) => (controller.signal.aborted ? null : String(error)),
-  );
-  const early = await Promise.race([running.then(() => null), load]);
-  if (early) throw new Error(`The load for the completeness check did not start: ${early}`);
-  return {
-    async stop() {
-      controller.abort();
-      await load;
-    },
-  };
-}
+    what: 'the completeness check',
+  });
 
 /** The opening of a phase under load: its markers' names and file tracker, sysbench started, commits counted. */
 export async function startLoadedPhase(ctx: CompletenessContext) {

@@ -3,7 +3,7 @@ import type { MarkerNames } from '../completeness/markers.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
-import { runSysbench } from '../workload/sysbench-runner.ts';
+import { startBackgroundLoad } from '../workload/sysbench-load.ts';
 import type { Workload } from '../workload/workload.ts';
 import type { FaultFs } from './fault-fs.ts';
 import type { FaultSupport } from './fault-profile.ts';
@@ -65,29 +65,17 @@ let nextMarker = 1;
 
 /** Starts sysbench and, once its threads run, the probe; probe markers never repeat within a process. */
 export async function startStage(ctx: FaultContext): Promise<Stage> {
-  const controller = new AbortController();
-  let started: () => void = () => {};
-  const running = new Promise<void>((resolve) => {
-    started = resolve;
-  });
-  const load = runSysbench(ctx.server.connection, ctx.workload, {
+  const load = await startBackgroundLoad(ctx.server.connection, ctx.workload, {
     durationS: 600,
-    signal: controller.signal,
-    onThreadsStarted: started,
-  }).then(
-    (run) => (run.ok ? 'sysbench ended early' : `sysbench stopped: ${run.reason}`),
-    (error: unknown) => (controller.signal.aborted ? null : String(error)),
-  );
-  const early = await Promise.race([running.then(() => null), load]);
-  if (early) throw new Error(`The load for the fault phase did not start: ${early}`);
+    what: 'the fault phase',
+  });
   const probe = startProbe(ctx.server.connection, ctx.names, nextMarker);
   nextMarker += 1_000_000;
   return {
     probe,
     async stop() {
       await probe.stop();
-      controller.abort();
-      await load;
+      await load.stop();
     },
   };
 }
