@@ -32,14 +32,19 @@ export async function locate(session: SqlSession): Promise<Locality> {
 export async function listLocalFiles(datadir: string, dir: string): Promise<ServerFile[]> {
   const base = resolveInDatadir(datadir, dir);
   const entries = await readdir(base, { withFileTypes: true });
-  return Promise.all(
+  const files = await Promise.all(
     entries
       .filter((entry) => entry.isFile())
       .map(async (entry) => {
-        const info = await stat(path.join(base, entry.name));
-        return { name: path.join(dir, entry.name), sizeBytes: info.size, fileId: String(info.ino) };
+        // A plugin rotating its log renames the file between the listing and this stat: it is gone, not an error.
+        const info = await stat(path.join(base, entry.name)).catch((e: NodeJS.ErrnoException) => {
+          if (e.code === 'ENOENT') return null;
+          throw e;
+        });
+        return info && { name: path.join(dir, entry.name), sizeBytes: info.size, fileId: String(info.ino) };
       }),
   );
+  return files.filter((f) => f !== null);
 }
 
 export function readLocalFile(datadir: string, file: string): Promise<Buffer> {

@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { registerCleanup, startReaper, sweepStale, tempPrefix } from './cleanup.ts';
 import { freePort } from './free-port.ts';
+import { listLocalFiles, readLocalFile } from './local-datadir.ts';
 import {
   baseOptions,
   chownTree,
@@ -18,7 +19,7 @@ import { newPassword, redact, serverOsUser } from './server-account.ts';
 import { findServerBinary, type ServerBinary } from './server-binary.ts';
 import { killProcess, launch, type ServerProcess, stopProcess, waitUntilReady } from './server-process.ts';
 import { SqlSession } from './sql-session.ts';
-import type { ConfigEdit, ConnectionOptions, ServerFile, StartedServer } from './started-server.ts';
+import type { ConfigEdit, ConnectionOptions, StartedServer } from './started-server.ts';
 import { tailLines } from './tail.ts';
 
 export interface LocalServerOptions {
@@ -116,14 +117,6 @@ async function runningServer(
     }
   }
 
-  function resolveInDatadir(relative: string): string {
-    const file = path.resolve(paths.datadir, relative);
-    if (file !== paths.datadir && !file.startsWith(`${paths.datadir}${path.sep}`)) {
-      throw new Error(`'${relative}' is outside the server's datadir: only files in the datadir can be read`);
-    }
-    return file;
-  }
-
   async function stop(): Promise<void> {
     if (stopped) return;
     stopped = true;
@@ -177,18 +170,8 @@ async function runningServer(
         () => false,
       );
     },
-    async listFiles(dir = '.'): Promise<ServerFile[]> {
-      const base = resolveInDatadir(dir);
-      const entries = await readdir(base, { withFileTypes: true });
-      const files = entries.filter((entry) => entry.isFile());
-      return Promise.all(
-        files.map(async (entry) => {
-          const info = await stat(path.join(base, entry.name));
-          return { name: path.join(dir, entry.name), sizeBytes: info.size, fileId: String(info.ino) };
-        }),
-      );
-    },
-    readFile: async (file) => readFile(resolveInDatadir(file)),
+    listFiles: (dir = '.') => listLocalFiles(paths.datadir, dir),
+    readFile: (file) => readLocalFile(paths.datadir, file),
     stop,
     [Symbol.asyncDispose]: stop,
   };

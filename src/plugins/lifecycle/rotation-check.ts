@@ -1,5 +1,5 @@
 import type { LogFile } from '../log-files.ts';
-import { totalBytes } from '../log-files.ts';
+import { LogGrowth, totalBytes } from '../log-files.ts';
 import { listLogFiles } from '../log-reader.ts';
 import { runSteps } from '../steps.ts';
 import { check, type LifecycleStep, loggedStatement, notApplicable, toJson } from './context.ts';
@@ -18,25 +18,36 @@ const limits = { bytes: (rotations + 3) * rotateSizeBytes, ms: 60_000, statement
 
 /**
  * Follows a log through rotations from its listings: each new identity of the current file is one rotation, and the
- * bytes written are the largest size seen of every file, so a rotated or dropped file still counts.
+ * bytes written are, over every file seen, its largest size less its size before the check, so a rotated or dropped
+ * file still counts and what earlier runs left in the directory does not.
  */
 export interface RotationProgress {
   rotationsSeen: number;
   loggedBytes: number;
 }
 
-export function trackRotation(): { see(files: LogFile[]): RotationProgress } {
-  const sizes = new Map<string, number>();
-  const currents = new Set<string>();
+export function trackRotation(before: LogFile[] = []): { see(files: LogFile[]): RotationProgress } {
+  const growth = new LogGrowth(before);
+  const currents = new Set<string>(before.filter((f) => f.generation === 0).map((f) => f.fileId));
   return {
     see(files) {
-      for (const f of files) sizes.set(f.fileId, Math.max(sizes.get(f.fileId) ?? 0, f.sizeBytes));
+      growth.observe(files);
       const current = files.find((f) => f.generation === 0);
       if (current) currents.add(current.fileId);
-      const loggedBytes = [...sizes.values()].reduce((a, b) => a + b, 0);
-      return { rotationsSeen: Math.max(0, currents.size - 1), loggedBytes };
+      return { rotationsSeen: Math.max(0, currents.size - 1), loggedBytes: growth.bytesWritten };
     },
   };
+}
+
+/**
+ * Files the plugin did not touch while the check wrote: same identity, name and size as before it was enabled. An
+ * earlier configuration with more rotations leaves `.4`, `.5`... that a plugin keeping 3 never renames; they are
+ * reported, not held against this configuration.
+ */
+export function untouchedSince(before: LogFile[], after: LogFile[]): LogFile[] {
+  const key = (f: LogFile) => `${f.fileId}|${f.name}|${f.sizeBytes}`;
+  const earlier = new Set(before.map(key));
+  return after.filter((f) => f.generation > 0 && earlier.has(key(f)));
 }
 
 /** Writing stops once the configured rotations and one more happened (the oldest must go), or at a limit. */
@@ -71,10 +82,11 @@ export const rotation: LifecycleStep = {
     if (settings)
       await runSteps(ctx.server, settings.configure(sizeBytes, rotations), 'Configuring rotation');
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
-    const tracker = trackRotation();
+    const before = await listLogFiles(ctx.server, ctx.profile);
+    const tracker = trackRotation(before);
     const started = Date.now();
     let statements = 0;
-    let progress = tracker.see(await listLogFiles(ctx.server, ctx.profile));
+    let progress = tracker.see(before);
     let example = '';
     while (!rotationDone(progress, sizeBytes, statements, Date.now() - started)) {
       for (let i = 0; i < batch; i++) example = await loggedStatement(ctx, `rot-${statements++}-`, payload);
@@ -82,7 +94,9 @@ export const rotation: LifecycleStep = {
     }
     await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
 
-    const files = await listLogFiles(ctx.server, ctx.profile);
+    const listed = await listLogFiles(ctx.server, ctx.profile);
+    const leftFromBefore = untouchedSince(before, listed);
+    const files = listed.filter((f) => !leftFromBefore.includes(f));
     if (settings?.restore) await runSteps(ctx.server, settings.restore, 'Restoring rotation');
     const rotated = files
       .map((f) => f.generation)
@@ -110,6 +124,9 @@ export const rotation: LifecycleStep = {
         totalBytesOnDisk: totalOnDisk,
         boundBytes,
         files: files.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes })),
+        ...(leftFromBefore.length > 0 && {
+          leftFromBefore: leftFromBefore.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes })),
+        }),
       }),
     );
   },
