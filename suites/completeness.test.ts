@@ -18,6 +18,7 @@ import type { CompletenessPhase } from '../src/results/schema.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
+import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { prepareSysbench } from '../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
@@ -84,7 +85,9 @@ function completenessSuite(run: ResolvedRun): void {
       const live = rotationSteps.every((step) => step.kind === 'sql');
       if (!live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
       log(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
-      await prepareSysbench(server.connection, workload);
+      // sysbench loads the tables and the server as the run's application account, as the run measures it.
+      const { application } = await trafficConnections(server, run.traffic.accounts);
+      await prepareSysbench(application, workload);
       await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
       if (live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
       await runSteps(server, profile.enable, `Enabling ${profile.name}`);
@@ -96,11 +99,13 @@ function completenessSuite(run: ResolvedRun): void {
         claims: claimsUnderUserFilter(setup.claims(profile), run.userFilter?.audits ?? null),
         sizes: smokeSizes,
         workload,
+        application,
         schema: 'auditbench_completeness',
         progress: log,
       };
     });
     afterAll(async () => {
+      if (server) await dropTrafficAccounts(server).catch(() => {});
       await server?.stop();
     });
 

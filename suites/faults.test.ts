@@ -19,6 +19,7 @@ import { describeMachine } from '../src/results/machine.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
+import { trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { prepareSysbench } from '../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
@@ -72,8 +73,10 @@ function faultSuite(run: ResolvedRun): void {
       if (skipReason) return log(`skipped: ${skipReason}`);
       await runSteps(server, profile.install, `Installing ${profile.name}`);
       log(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
-      await prepareSysbench(server.connection, workload);
-      ctx = await prepareFaults(server, profile, workload, log);
+      // sysbench as the run's application account; the probe's markers log in as the server's admin.
+      const { application } = await trafficConnections(server, run.traffic.accounts);
+      await prepareSysbench(application, workload);
+      ctx = await prepareFaults(server, profile, workload, application, log);
     });
     afterAll(async () => {
       // The mount goes before the server: unmounting a filesystem the server still writes is only lazy.

@@ -11,7 +11,10 @@ import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
+import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { pairedOverhead } from '../src/stats/paired-overhead.ts';
+import { measuredRunTraffic } from '../src/traffic/run-traffic.ts';
+import { runnerAs } from '../src/workload/run-as.ts';
 import type { Workload } from '../src/workload/workload.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
@@ -62,11 +65,17 @@ async function gateSuite(planFile: string): Promise<void> {
       return server;
     };
 
+    // sysbench logs in as the harness's accounts, never root, as in the runs suite: a user filter in either
+    // configuration then applies to the measured traffic as in production. The tables load as the first head's.
     beforeAll(async () => {
       server = await startServer(config);
-      await prepareMeasurement(server, workload, log('server'));
+      const first = plan.comparisons[0];
+      const accounts = first && find(headRuns, first.runId, "head's").traffic.accounts;
+      const runner = accounts && runnerAs((await trafficConnections(server, accounts)).application);
+      await prepareMeasurement(server, workload, log('server'), runner);
     });
     afterAll(async () => {
+      if (server) await dropTrafficAccounts(server);
       await server?.stop();
     });
 
@@ -88,10 +97,20 @@ async function gateSuite(planFile: string): Promise<void> {
           await serverValues(started(), unsetOnOneSide(base, head)),
         );
         progress(`${comparison.why}; ${comparison.differences.join(', ')}`);
-        const sample = await measureOverhead(started(), subject, sizedFor(comparison, workload), {
+        // The head's traffic (its accounts, added load, script): the one the branch will run under.
+        const { application } = await trafficConnections(started(), head.traffic.accounts);
+        const traffic = measuredRunTraffic(
+          started(),
+          head,
+          application,
+          sizedFor(comparison, workload),
+          plan.headConfig,
+        );
+        const sample = await measureOverhead(started(), subject, traffic.workload, {
           limitPct: plan.maxRegressionPp,
           progress,
           interference: config.interference,
+          runner: traffic.runner,
         });
         const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
         const verdict = judgeBaseHead(estimate, plan.maxRegressionPp, names);

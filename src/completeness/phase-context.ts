@@ -2,7 +2,7 @@ import { listLogFiles } from '../plugins/log-reader.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { readVariables } from '../plugins/server-state.ts';
 import type { CompletenessPhase } from '../results/schema.ts';
-import type { StartedServer } from '../servers/started-server.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import type { Workload } from '../workload/workload.ts';
 import { countMarkers, describeFailures, type SentMarker } from './count.ts';
 import { FileTracker } from './file-tracker.ts';
@@ -22,6 +22,8 @@ export interface CompletenessContext {
   sizes: CompletenessSizes;
   /** sysbench's load, tables already prepared. */
   workload: Workload;
+  /** The account sysbench's load logs in as: the run's application account, never root unless the run says so. */
+  application: ConnectionOptions;
   schema: string;
   progress: (message: string) => void;
 }

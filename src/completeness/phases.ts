@@ -2,7 +2,7 @@ import { listLogFiles } from '../plugins/log-reader.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { CompletenessPhase } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
-import { startBackgroundLoad } from '../workload/sysbench-load.ts';
+import { startSysbenchLoad } from '../workload/sysbench-load.ts';
 import type { SentMarker } from './count.ts';
 import { markerItems, runMarkers } from './marker-workload.ts';
 import { type CompletenessContext, phaseRecord, sentKinds, startPhase } from './phase-context.ts';
@@ -39,7 +39,7 @@ export async function quietPhase(ctx: CompletenessContext): Promise<Completeness
 
 /** Starts sysbench on the prepared tables and resolves once its threads run; `stop` ends it. */
 export const startLoad = (ctx: CompletenessContext): Promise<{ stop: () => Promise<void> }> =>
-  startBackgroundLoad(ctx.server.connection, ctx.workload, {
+  startSysbenchLoad(ctx.application, ctx.workload, {
     durationS: LOAD_LIMIT_S,
     what: 'the completeness check',
   });

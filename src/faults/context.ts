@@ -2,8 +2,8 @@ import path from 'node:path';
 import type { MarkerNames } from '../completeness/markers.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals } from '../plugins/steps.ts';
-import type { StartedServer } from '../servers/started-server.ts';
-import { startBackgroundLoad } from '../workload/sysbench-load.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
+import { startSysbenchLoad } from '../workload/sysbench-load.ts';
 import type { Workload } from '../workload/workload.ts';
 import type { FaultFs } from './fault-fs.ts';
 import type { FaultSupport } from './fault-profile.ts';
@@ -16,6 +16,8 @@ export interface FaultContext {
   support: FaultSupport;
   format: NonNullable<PluginProfile['log']['format']>;
   workload: Workload;
+  /** The account sysbench's load logs in as: the run's application account. */
+  application: ConnectionOptions;
   fs: FaultFs;
   names: MarkerNames;
   progress: (message: string) => void;
@@ -65,7 +67,7 @@ let nextMarker = 1;
 
 /** Starts sysbench and, once its threads run, the probe; probe markers never repeat within a process. */
 export async function startStage(ctx: FaultContext): Promise<Stage> {
-  const load = await startBackgroundLoad(ctx.server.connection, ctx.workload, {
+  const load = await startSysbenchLoad(ctx.application, ctx.workload, {
     durationS: 600,
     what: 'the fault phase',
   });

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { prepareMarkers } from '../completeness/marker-workload.ts';
 import { newTag } from '../completeness/markers.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
-import type { StartedServer } from '../servers/started-server.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import type { Workload } from '../workload/workload.ts';
 import { type FaultContext, logPath, setUpLogging } from './context.ts';
 import { missingDir, readOnlyDir } from './enable-faults.ts';
@@ -41,6 +41,7 @@ export async function prepareFaults(
   server: StartedServer,
   profile: PluginProfile,
   workload: Workload,
+  application: ConnectionOptions,
   progress: (message: string) => void,
 ): Promise<FaultContext> {
   const support = profile.faults;
@@ -51,7 +52,17 @@ export async function prepareFaults(
   try {
     const names = { tag: newTag(), schema: 'auditbench_faults' };
     await prepareMarkers(server, names);
-    const ctx: FaultContext = { server, profile, support, format, workload, fs, names, progress };
+    const ctx: FaultContext = {
+      server,
+      profile,
+      support,
+      format,
+      workload,
+      application,
+      fs,
+      names,
+      progress,
+    };
     await setUpLogging(ctx);
     return ctx;
   } catch (error) {

@@ -1,10 +1,14 @@
 import { prepareMeasurement } from '../bench/measure-overhead.ts';
 import { measureGate } from '../bench/pipeline.ts';
+import { DEFAULT_ACCOUNTS } from '../config/measured-traffic.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../plugins/lifecycle/index.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import type { LifecycleCheck } from '../results/lifecycle-check.ts';
+import { type AccountSession, accountSession } from '../servers/account-session.ts';
 import { SqlError } from '../servers/sql-session.ts';
-import type { StartedServer } from '../servers/started-server.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
+import { trafficConnections } from '../servers/traffic-accounts.ts';
+import { runnerAs } from '../workload/run-as.ts';
 import type { Workload } from '../workload/workload.ts';
 import { type CellOutcome, classifyInstallFailure, type MatrixCell } from './cell.ts';
 
@@ -69,23 +73,43 @@ export async function runCell(
       reason: `${profile.title} is for ${profile.flavors.join('/')} servers`,
     };
   }
-  const context = lifecycleContext(server, profile);
-  const checks: LifecycleCheck[] = [];
+  // The checks and sysbench log in as the harness's two accounts, as in a run; root only installs and restarts.
+  const connections = await trafficConnections(server, DEFAULT_ACCOUNTS);
+  const sessions = [accountSession(connections.checks), accountSession(connections.application)] as const;
+  try {
+    return await measureCell(server, profile, options, cell, connections.application, sessions);
+  } finally {
+    for (const session of sessions) await session.close();
+  }
+}
+
+async function measureCell(
+  server: StartedServer,
+  profile: PluginProfile,
+  options: CellOptions,
+  cell: MatrixCell,
+  application: ConnectionOptions,
+  [checks, app]: readonly [AccountSession, AccountSession],
+): Promise<MatrixCell> {
+  const context = lifecycleContext(server, profile, { checks, application: app });
+  const results: LifecycleCheck[] = [];
   for (const step of lifecycleSteps.beforeMeasure) {
     const result = await tryStep(step, () => step.run(context));
     if ('failed' in result && result.failed) return { ...cell, ...result.failed, lifecycleOk: false };
-    if ('check' in result && result.check) checks.push(result.check);
+    if ('check' in result && result.check) results.push(result.check);
   }
-  cell.lifecycleOk = checks.every((c) => c.ok);
+  cell.lifecycleOk = results.every((c) => c.ok);
   // One block per cell: the matrix says whether a pairing works and roughly what it costs; each run of the
   // configuration is the gate that keeps measuring until its verdict is decisive.
   try {
-    await prepareMeasurement(server, options.workload, options.progress);
+    const runner = runnerAs(application);
+    await prepareMeasurement(server, options.workload, options.progress, runner);
     const m = await measureGate(server, profile, options.workload, {
       limitPct: options.limitPct,
       calibration: null,
       progress: options.progress,
       oneBlock: true,
+      runner,
     });
     return {
       ...cell,

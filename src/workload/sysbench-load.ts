@@ -6,7 +6,7 @@ import type { Workload } from './workload.ts';
  * sysbench as a load beside something else (markers, a fault): resolves once its threads run, and `stop` ends it.
  * `what` names the phase in the one error a load that never started gives.
  */
-export async function startBackgroundLoad(
+export async function startSysbenchLoad(
   conn: ConnectionOptions,
   workload: Workload,
   options: { durationS: number; what: string },
