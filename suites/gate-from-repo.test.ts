@@ -25,11 +25,17 @@ const git = async (...args: string[]) => {
   if (result.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${result.all}`);
 };
 // Each gated branch measures one comparison on smoke: a toggled run, stopped once its interval clears the limit.
-const gate = (args: string[] = [], allowedPp = 5) =>
-  repo.auditbench(['gate', ...args], {
+// The gate's own lines go to the log, so a CI run shows each verdict and its interval.
+const gate = async (args: string[] = [], allowedPp = 5) => {
+  const result = await repo.auditbench(['gate', ...args], {
     env: { AUDITBENCH_MAX_REGRESSION_PP: String(allowedPp), AUDITBENCH_DOCKER: '0' },
     timeoutMs: 300_000,
   });
+  const lines = result.all.split('\n');
+  const own = args.includes('--list') ? lines : lines.filter((line) => line.startsWith('auditbench gate'));
+  console.log(`[gate-from-repo] gate ${args.join(' ')} → exit ${result.exitCode}\n${own.join('\n')}`);
+  return result;
+};
 
 beforeAll(async () => {
   repo = await createDbaRepo({ 'auditbench.config.ts': config('CONNECT'), 'ops/audit.cnf': optionFile(3) });
