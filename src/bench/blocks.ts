@@ -4,8 +4,10 @@ import type { EventCounts } from '../plugins/logs/event-class.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { abbaOrder } from '../stats/adaptive.ts';
-import { type ArmSwitch, segmentToggledRun } from '../stats/segments.ts';
+import { type LatencyPair, latencyPairs, poolBySegment } from '../stats/latency-segments.ts';
+import { type ArmSwitch, keptSpans, type Segment, segmentToggledRun } from '../stats/segments.ts';
 import type { Arm, TpsPair } from '../stats/tps-pair.ts';
+import { LATENCY_SLOT_MS } from '../workload/latency-lines.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
 import type { Design, Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
@@ -27,9 +29,16 @@ export interface MeasuredRun {
   onEvents?: EventCounts | null;
 }
 
+/** A block's latency pairs (the TPS pairs whose segments pooled enough transactions), or why it has none. */
+export type BlockLatency =
+  | { ok: true; pairs: LatencyPair[]; skippedPairs: number }
+  | { ok: false; reason: string };
+
 export interface Block {
   pairs: TpsPair[];
   runs: MeasuredRun[];
+  /** Absent where the runner gave no latency (a scripted runner in tests). */
+  latency?: BlockLatency;
   /** Who else used the CPUs while the block ran (src/machine); absent where /proc cannot be read. */
   interference?: BlockInterference;
 }
@@ -112,6 +121,7 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
   const share = onShare(run.result, run.schedule);
   return {
     pairs: segmented.pairs,
+    latency: toggledLatency(run, [first, ...rest], segmented.segments),
     runs: [
       {
         arm: 'toggled',
@@ -124,6 +134,24 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
       },
     ],
   };
+}
+
+/** The latency pairs of a toggled run: its slots pooled over the seconds each segment kept for TPS. */
+function toggledLatency(
+  run: Awaited<ReturnType<typeof toggledRun>>,
+  schedule: [ArmSwitch, ...ArmSwitch[]],
+  segments: Segment[],
+): BlockLatency {
+  const latency = run.result.latency;
+  if (!latency) return { ok: false, reason: 'the sysbench runner reported no latency' };
+  if (!latency.ok) return latency;
+  const spans = keptSpans(run.result.intervals, schedule, { settleIntervals: 0 });
+  const pooled = poolBySegment(latency.slots, spans, {
+    startedAtMs: run.startedAtMs,
+    slotMs: LATENCY_SLOT_MS,
+  });
+  const { pairs, skipped } = latencyPairs(segments, pooled);
+  return { ok: true, pairs, skippedPairs: skipped };
 }
 
 export const runsBlock = (ctx: BlockContext, progress: (message: string) => void): Promise<Block> =>

@@ -30,6 +30,8 @@ export interface GateOptions {
   runner?: SysbenchRunner;
   /** The accounts the traffic used and what it added (an idle plugin fails the gate), and what the added load sent. */
   traffic?: TrafficSeen & { sent?: () => Record<string, number> };
+  /** The run's maxP99IncreasePct: the gate also fails when the p99 change interval is wholly above it. */
+  maxP99IncreasePct?: number | null;
 }
 
 /** Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict. */
@@ -57,12 +59,24 @@ export async function measureGate(
     calibration: options.calibration,
     interference: policy,
     runToRunSdLog: workload.runToRunSdLog,
+    maxP99IncreasePct: options.maxP99IncreasePct ?? null,
     ...(options.traffic && { traffic: options.traffic }),
     ...(options.traffic?.sent && { addedSent: sentSince(sentBefore, options.traffic.sent()) }),
   });
   options.progress(`${measurement.verdict}: ${measurement.reason}`);
+  options.progress(latencyLine(measurement.latency));
   if (measurement.auditEvents?.advice) options.progress(measurement.auditEvents.advice);
   return measurement;
+}
+
+function latencyLine(latency: Measurement['latency']): string {
+  if (!latency?.measured) return `latency not measured: ${latency?.reason ?? 'no record'}`;
+  const shown = (name: 'p95' | 'p99') => {
+    const q = latency[name];
+    const ci = q.changeCi95Pct ? ` [${q.changeCi95Pct.map((v) => v.toFixed(1)).join(', ')}]` : '';
+    return `${name} ${q.offMs.toFixed(2)} → ${q.onMs.toFixed(2)} ms, ${q.changePct >= 0 ? '+' : ''}${q.changePct.toFixed(1)}%${ci}`;
+  };
+  return `latency over ${latency.pairs} pairs: ${shown('p95')}; ${shown('p99')}`;
 }
 
 const sentSince = (before: Record<string, number>, after: Record<string, number>) =>
@@ -129,6 +143,9 @@ export function gateFailure(measurement: Measurement, policy: GatePolicy, where:
   const events = measurement.auditEvents;
   if (events?.idle && policy.idle !== 'pass') {
     return `${where}: ${events.advice ?? 'measured an idle plugin'} (an idle plugin fails the gate; AUDITBENCH_IDLE=pass accepts it)`;
+  }
+  if (measurement.latency?.measured && measurement.latency.p99LimitFailed) {
+    return `${where}: ${measurement.latency.reason}`;
   }
   if (measurement.verdict === 'pass') return null;
   if (measurement.verdict === 'inconclusive' && policy.inconclusive === 'pass') return null;

@@ -9,6 +9,7 @@ import { decideVerdict } from '../stats/verdict.ts';
 import type { Design } from '../workload/workload.ts';
 import { summariseAuditEvents, type TrafficSeen } from './audit-events.ts';
 import type { OverheadSample } from './measure-overhead.ts';
+import { summariseLatency } from './summarise-latency.ts';
 
 export interface SummaryContext {
   limitPct: number;
@@ -23,6 +24,8 @@ export interface SummaryContext {
   traffic?: TrafficSeen;
   /** What the added load sent (src/traffic/added-load.ts), recorded beside the figures. */
   addedSent?: Measurement['addedSent'];
+  /** The run's limit on the p99 change, in percent; null or absent when it sets none. */
+  maxP99IncreasePct?: number | null;
 }
 
 function describeDesign(design: Design): string {
@@ -49,7 +52,9 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
   const onSeconds = runs.reduce((sum, r) => sum + r.onSeconds, 0);
   const interference = interferenceOf(sample.blocks, context.interference);
   const auditEvents = summariseAuditEvents(runs, context.pluginSettings, context.traffic);
+  const latency = summariseLatency(sample.blocks, context.maxP99IncreasePct ?? null);
   return {
+    latency,
     ...(interference && { interference }),
     ...(auditEvents && { auditEvents }),
     ...(context.addedSent && { addedSent: context.addedSent }),

@@ -20,6 +20,8 @@ export interface ToggledRun {
   result: SysbenchResult;
   /** When each arm began, in seconds on sysbench's clock (0 = threads started). */
   schedule: ArmSwitch[];
+  /** When sysbench's threads started (0 on the schedule), in ms since the epoch: places the latency slots. */
+  startedAtMs: number;
   logBytes: number;
   /** Events the plugin wrote in plugin-on time, by class and user; null when it writes no parsed log. */
   onEvents: EventCounts | null;
@@ -84,9 +86,11 @@ export async function toggledRun(
     durationS: order.length * workload.design.segmentS,
     onThreadsStarted: () => started(),
     signal: abort.signal,
+    latency: true,
     ...(options.cpus ? { cpus: options.cpus } : {}),
   });
   const schedule: ArmSwitch[] = [{ atS: 0, arm: order[0] ?? 'off' }];
+  let startedAtMs = Number.NaN;
   const switching = (async (): Promise<StartOutcome> => {
     const start = await waitForThreads(threadsStarted, run, THREADS_START_LIMIT_MS);
     if (start !== 'started') {
@@ -94,6 +98,7 @@ export async function toggledRun(
       return start;
     }
     const t0 = Date.now();
+    startedAtMs = t0;
     for (const [index, arm] of order.entries()) {
       if (index === 0) continue;
       await sleepUntil(t0 + index * segmentMs);
@@ -125,5 +130,5 @@ export async function toggledRun(
     );
   }
   const result = outcome.value.result;
-  return { result, schedule, logBytes: log.bytes, onEvents: log.onEvents };
+  return { result, schedule, startedAtMs, logBytes: log.bytes, onEvents: log.onEvents };
 }

@@ -31,6 +31,11 @@ export interface RunConfig {
   expected?: Partial<PluginExpectations>;
   /** Overhead limit in percent of baseline TPS; default the profile's. AUDITBENCH_MAX_OVERHEAD_PCT overrides both. */
   maxOverheadPct?: number;
+  /**
+   * The most the p99 transaction latency may rise with the plugin on, in percent (docs/concurrency.md, "Latency"):
+   * the run fails when the p99 change's 95% interval lies wholly above it. Default: no latency limit.
+   */
+  maxP99IncreasePct?: number;
   /** This run's traffic, over the configuration's `traffic` (accounts, added rates, script, prepared statements). */
   traffic?: MeasuredTrafficInput;
   /**

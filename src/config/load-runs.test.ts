@@ -54,6 +54,16 @@ test.for([
   ],
   ['bad id', `[{ id: 'My Run', plugin: 'server_audit' }]`, 'runs[0].id must be 1–64 lowercase letters'],
   ['limit out of range', `[{ plugin: 'server_audit', maxOverheadPct: 140 }]`, 'runs[0].maxOverheadPct'],
+  [
+    'p99 limit out of range',
+    `[{ plugin: 'server_audit', maxP99IncreasePct: -5 }]`,
+    'runs[0].maxP99IncreasePct must be a number of percent above 0 and at most 1000 (how far p99 may rise), e.g. 25; got -5',
+  ],
+  [
+    'p99 limit not a number',
+    `[{ plugin: 'server_audit', maxP99IncreasePct: '20%' }]`,
+    'runs[0].maxP99IncreasePct must be a number of percent',
+  ],
   ['unknown key', `[{ plugin: 'server_audit', setting: {} }]`, 'runs[0]'],
   ['no runs', `[]`, 'runs must declare at least one run'],
   [
@@ -74,6 +84,15 @@ test.for([
   );
   expect(error?.message).toContain(message);
   expect(error?.message.split('\n')).toHaveLength(1);
+});
+
+test('maxP99IncreasePct reaches the resolved run, and a run without it has none', async () => {
+  const file = await write(
+    'p99.config.ts',
+    `[{ plugin: 'server_audit', maxP99IncreasePct: 25 }, { id: 'plain', plugin: 'server_audit' }]`,
+  );
+  const runs = await loadRuns({ configPath: file, runIds: null }, profiles);
+  expect(runs.map((r) => r.maxP99IncreasePct)).toEqual([25, undefined]);
 });
 
 test('a missing file, or a run id the file lacks, stops the run', async () => {

@@ -38,6 +38,12 @@ const customProfile = z.looseObject({
   log: z.looseObject({}),
   maxOverheadPct: overheadLimitPct,
 });
+const p99IncreaseAdvice =
+  'must be a number of percent above 0 and at most 1000 (how far p99 may rise), e.g. 25';
+const p99IncreaseLimitPct = z
+  .number({ error: p99IncreaseAdvice })
+  .gt(0, { error: p99IncreaseAdvice })
+  .max(1000, { error: p99IncreaseAdvice });
 /** A run's fields; `plugin` names one of `builtIn` (null: any name, when only the traffic is read) or is a profile. */
 const runSchemaFor = (builtIn: readonly string[] | null) =>
   z.strictObject({
@@ -67,6 +73,7 @@ const runSchemaFor = (builtIn: readonly string[] | null) =>
     cnf: z.strictObject({ kind: z.literal('option-file'), path: z.string().min(1) }).optional(),
     expected: z.looseObject({}).optional(),
     maxOverheadPct: overheadLimitPct.optional(),
+    maxP99IncreasePct: p99IncreaseLimitPct.optional(),
     traffic: measuredTrafficSchema.optional(),
     threads: threadsSchema.optional(),
     cores: coresSchema.optional(),

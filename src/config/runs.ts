@@ -21,6 +21,8 @@ export interface ResolvedRun {
   optionFile: { path: string; sha256: string; ignored: string[] } | null;
   /** The run's own limit, before AUDITBENCH_MAX_OVERHEAD_PCT (resolveLimit applies it). */
   maxOverheadPct: number;
+  /** The run's limit on the p99 latency change in percent; absent when it sets none. Not hashed, like limits. */
+  maxP99IncreasePct?: number;
   /** What the measurement sends: accounts, added rates, the DBA's script (configuration's `traffic`, then the run's). */
   traffic: MeasuredTraffic;
   /**
@@ -130,6 +132,7 @@ export function resolveRun(
       ? { path: optionFile.path, sha256: createHash('sha256').update(optionFile.text).digest('hex'), ignored }
       : null,
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
+    ...(run.maxP99IncreasePct !== undefined && { maxP99IncreasePct: run.maxP99IncreasePct }),
     traffic,
     threads: run.threads === undefined ? null : threadList(run.threads),
     cores: run.cores ?? null,

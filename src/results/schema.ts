@@ -58,6 +58,41 @@ export const trafficRecordSchema = z.object({
   preparedStatements: z.boolean(),
 });
 
+const intervalSchema = z.tuple([z.number(), z.number()]).nullable();
+
+/** One tail quantile with the plugin off and on, and its paired change (src/stats/paired-latency.ts). */
+export const quantileChangeSchema = z.object({
+  offMs: z.number(),
+  onMs: z.number(),
+  changePct: z.number(),
+  changeMs: z.number(),
+  changeCi95Pct: intervalSchema,
+  changeCi95Ms: intervalSchema,
+  perPairChangePct: z.array(z.number()),
+});
+
+/** p95/p99 transaction latency per arm (src/workload/latency-wrapper.lua), or why it was not measured. */
+export const latencySchema = z.discriminatedUnion('measured', [
+  z.object({
+    measured: z.literal(true),
+    pairs: z.number().int(),
+    /** TPS pairs left out because a segment pooled too few transactions for a p99. */
+    skippedPairs: z.number().int(),
+    trimmedEachSide: z.number().int(),
+    /** Transactions pooled over the paired segments of each arm. */
+    offTransactions: z.number().int(),
+    onTransactions: z.number().int(),
+    p95: quantileChangeSchema,
+    p99: quantileChangeSchema,
+    /** The run's maxP99IncreasePct, or null when it sets none. */
+    maxP99IncreasePct: z.number().nullable(),
+    /** True only when the p99 change interval lies wholly above the limit. */
+    p99LimitFailed: z.boolean(),
+    reason: z.string(),
+  }),
+  z.object({ measured: z.literal(false), reason: z.string() }),
+]);
+
 export const measurementSchema = z.object({
   baselineTps: z.number(),
   pluginTps: z.number(),
@@ -99,6 +134,8 @@ export const measurementSchema = z.object({
   cores: z.enum(['pinned', 'all']).optional(),
   /** The run this point belongs to, when a sweep measured it under a run id of its own (`id@t4-all`). */
   sweepOf: z.string().optional(),
+  /** Tail latency per arm beside throughput; absent in results before it. */
+  latency: latencySchema.optional(),
 });
 
 /** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */

@@ -57,12 +57,9 @@ export function segmentToggledRun(
   const { reportIntervalS = 1, settleIntervals = 0, center = 'mean' } = options;
   const summarise = center === 'median' ? median : mean;
   validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals);
-  const runEndS = intervals.at(-1)?.atS ?? schedule[0].atS;
   const segments = schedule.map((entry, index): Segment => {
-    const toS = schedule[index + 1]?.atS ?? Math.max(runEndS, entry.atS);
-    // Strictly after the switch: an interval starting exactly at it is the one the switch disturbed.
-    const inside = intervals.filter((iv) => iv.atS - reportIntervalS > entry.atS && iv.atS <= toS);
-    const kept = inside.slice(settleIntervals).map((iv) => iv.tps);
+    const toS = segmentEndS(intervals, schedule, index);
+    const kept = keptIntervals(intervals, entry, toS, reportIntervalS, settleIntervals).map((iv) => iv.tps);
     return {
       arm: entry.arm,
       fromS: entry.atS,
@@ -75,16 +72,69 @@ export function segmentToggledRun(
   return { segments, pairs: pairAdjacentSegments(segments), droppedIntervals: intervals.length - keptTotal };
 }
 
+function segmentEndS(
+  intervals: readonly TpsInterval[],
+  schedule: NonEmpty<ArmSwitch>,
+  index: number,
+): number {
+  const entry = schedule[index] ?? schedule[0];
+  return schedule[index + 1]?.atS ?? Math.max(intervals.at(-1)?.atS ?? schedule[0].atS, entry.atS);
+}
+
+function keptIntervals<T extends TpsInterval>(
+  intervals: readonly T[],
+  entry: ArmSwitch,
+  toS: number,
+  reportIntervalS: number,
+  settleIntervals: number,
+): T[] {
+  // Strictly after the switch: an interval starting exactly at it is the one the switch disturbed.
+  const inside = intervals.filter((iv) => iv.atS - reportIntervalS > entry.atS && iv.atS <= toS);
+  return inside.slice(settleIntervals);
+}
+
+/**
+ * The stretch of run time each segment's kept intervals cover, [fromS, toS] on sysbench's clock, or null when it
+ * kept none: what segmentToggledRun averages TPS over, so another per-second source (latency) drops the same seconds.
+ */
+export function keptSpans(
+  intervals: readonly TpsInterval[],
+  schedule: NonEmpty<ArmSwitch>,
+  options: Pick<SegmentOptions, 'reportIntervalS' | 'settleIntervals'> = {},
+): ({ fromS: number; toS: number } | null)[] {
+  const { reportIntervalS = 1, settleIntervals = 0 } = options;
+  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals);
+  return schedule.map((entry, index) => {
+    const kept = keptIntervals(
+      intervals,
+      entry,
+      segmentEndS(intervals, schedule, index),
+      reportIntervalS,
+      settleIntervals,
+    );
+    const first = kept[0];
+    const last = kept.at(-1);
+    return first && last ? { fromS: first.atS - reportIntervalS, toS: last.atS } : null;
+  });
+}
+
 /** Pairs neighbours of opposite arms left to right (off,on | on,off | …); a segment without data (or stalled) pairs with none. */
 export function pairAdjacentSegments(segments: readonly Segment[]): TpsPair[] {
-  const pairs: TpsPair[] = [];
+  return pairedSegmentIndices(segments).map(
+    ([first, second]) => toPair(segments[first], segments[second]) as TpsPair,
+  );
+}
+
+/** Which segments pairAdjacentSegments pairs, as index pairs: another per-segment figure pairs the same ones. */
+export function pairedSegmentIndices(segments: readonly Segment[]): [number, number][] {
+  const indices: [number, number][] = [];
   let index = 0;
   while (index + 1 < segments.length) {
     const pair = toPair(segments[index], segments[index + 1]);
-    if (pair !== null) pairs.push(pair);
+    if (pair !== null) indices.push([index, index + 1]);
     index += pair === null ? 1 : 2;
   }
-  return pairs;
+  return indices;
 }
 
 /**

@@ -1,3 +1,5 @@
+import type { RunLatency } from './latency-lines.ts';
+
 /** One per-second (or per report-interval) line of a sysbench run. */
 export interface SysbenchInterval {
   /** Seconds since the run started, at the end of the interval. */
@@ -31,4 +33,6 @@ export interface SysbenchResult {
   reconnects: number;
   durationS: number;
   intervals: SysbenchInterval[];
+  /** Per-slot transaction latencies from latency-wrapper.lua, when the run asked for them (RunOptions.latency). */
+  latency?: RunLatency;
 }

@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import type { ConnectionOptions } from '../servers/started-server.ts';
+import { parseLatencyLines } from './latency-lines.ts';
 import {
   cleanupArgs,
   createDatabaseArgs,
@@ -24,9 +25,15 @@ export interface RunOptions extends SysbenchOptions {
   onThreadsStarted?: () => void;
   /** CPU list for taskset, e.g. '1', to keep sysbench off the server's core. */
   cpus?: string;
+  /**
+   * Run the test (or traffic.script) inside latency-wrapper.lua, which times each transaction: the result then
+   * carries `latency`, per-slot bucket counts, or the reason there are none.
+   */
+  latency?: boolean;
 }
 
 const createDatabaseScript = fileURLToPath(new URL('./create-database.lua', import.meta.url));
+const latencyWrapperScript = fileURLToPath(new URL('./latency-wrapper.lua', import.meta.url));
 // sysbench needs time beyond --time to connect its threads and finish in-flight transactions;
 // past this it is hung (e.g. on a stalled server) and gets killed.
 const RUN_GRACE_MS = 120_000;
@@ -82,15 +89,21 @@ export async function runSysbench(
   opts: RunOptions = {},
 ): Promise<SysbenchRun> {
   const durationS = opts.durationS ?? workload.durationS;
-  const args = runArgs(conn, workload, durationS);
+  const [inner, ...rest] = runArgs(conn, workload, durationS);
+  // The wrapper learns what to time from its environment: sysbench refuses options a script does not declare.
+  const args = opts.latency ? [latencyWrapperScript, ...rest] : [inner ?? workload.test, ...rest];
+  const latencyEnv: Record<string, string> = opts.latency
+    ? { AUDITBENCH_LATENCY_INNER: inner ?? workload.test }
+    : {};
   const exit = await sysbench(args, {
-    env: sysbenchEnv(conn),
+    env: { ...sysbenchEnv(conn), ...latencyEnv },
     signal: opts.signal,
     timeoutMs: durationS * 1000 + RUN_GRACE_MS,
     onThreadsStarted: opts.onThreadsStarted,
     cpus: opts.cpus,
   });
   const run = judgeSysbenchRun(exit, { maxIgnoredErrorPct: workload.maxIgnoredErrorPct });
+  if (opts.latency && run.result) run.result.latency = parseLatencyLines(exit.stdout);
   if (run.ok || !workload.script || run.result) return run;
   return { ...run, reason: `traffic.script ${workload.script}: ${run.reason} (${STANDARD_FORM})` };
 }

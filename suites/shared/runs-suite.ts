@@ -186,6 +186,7 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         interference: config.interference,
         runner: measured.runner,
         traffic: measured.seen,
+        maxP99IncreasePct: run.maxP99IncreasePct ?? null,
       });
       const { runId } = pointKey(point);
       context.task.meta.auditbench = {
