@@ -1,6 +1,6 @@
 export interface ChartFigure {
   /** Which chart: the browser test and a reader's CSS select on it. */
-  name: 'overview' | 'timeline' | 'overhead' | 'trend' | 'disk-use' | 'sweep';
+  name: 'overview' | 'timeline' | 'overhead' | 'trend' | 'disk-use' | 'sweep' | 'latency';
   /** Rendered SVG, or null when there is nothing to draw yet. */
   svg: string | null;
   /** Shown instead of the chart when svg is null. */

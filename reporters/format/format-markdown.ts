@@ -6,6 +6,7 @@ import { formatComparison } from './format-comparison.ts';
 import { formatCompletenessMarkdown } from './format-completeness.ts';
 import { formatFaultsMarkdown } from './format-faults.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { formatLatencyMarkdown, latencyRows } from './format-latency.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { formatPerEventMarkdown } from './format-per-event.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
@@ -69,6 +70,7 @@ export type MarkdownSection = (results: PluginResult[]) => string[];
 export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
   (results) => formatVariantsMarkdown(variantGroups(results)),
   (results) => formatSweepMarkdown(sweepGroups(results)),
+  (results) => formatLatencyMarkdown(latencyRows(results)),
   (results) => {
     const seed = seedTable(seedRuns(results));
     return seed

@@ -11,6 +11,9 @@ export interface SweepPoint {
   ci95: [number, number] | null;
   verdict: PluginResult['verdict'];
   baselineTps: number | null;
+  /** p95/p99 change in percent with the plugin on, and their intervals; null where latency was not measured. */
+  p95: { changePct: number; ci95: [number, number] | null } | null;
+  p99: { changePct: number; ci95: [number, number] | null } | null;
 }
 
 /** The points of one configuration run on one server and workload, by threads. */
@@ -20,6 +23,13 @@ export interface SweepGroup {
   workload: string;
   points: SweepPoint[];
 }
+
+const latencyOf = (m: NonNullable<PluginResult['measurement']>): Pick<SweepPoint, 'p95' | 'p99'> => {
+  const latency = m.latency;
+  if (!latency?.measured) return { p95: null, p99: null };
+  const change = (q: typeof latency.p99) => ({ changePct: q.changePct, ci95: q.changeCi95Pct });
+  return { p95: change(latency.p95), p99: change(latency.p99) };
+};
 
 const runOf = (r: PluginResult): string => r.measurement?.sweepOf ?? r.runId ?? r.plugin;
 
@@ -43,6 +53,7 @@ export function sweepGroups(results: readonly PluginResult[]): SweepGroup[] {
       ci95: r.overheadCi95,
       verdict: r.verdict,
       baselineTps: r.baselineTps,
+      ...latencyOf(m),
     });
     groups.set(key, group);
   }
@@ -54,13 +65,24 @@ export function sweepGroups(results: readonly PluginResult[]): SweepGroup[] {
     }));
 }
 
-const HEAD = ['threads', 'cores', 'baseline TPS', 'overhead [95% CI]', 'verdict', 'result id'];
+const HEAD = [
+  'threads',
+  'cores',
+  'baseline TPS',
+  'overhead [95% CI]',
+  'p95 change [95% CI]',
+  'p99 change [95% CI]',
+  'verdict',
+  'result id',
+];
 
 const cells = (p: SweepPoint): string[] => [
   String(p.threads),
   p.cores,
   fixed(p.baselineTps),
   estimateText(p.overheadPct, p.ci95, '%'),
+  estimateText(p.p95?.changePct ?? null, p.p95?.ci95 ?? null, '%'),
+  estimateText(p.p99?.changePct ?? null, p.p99?.ci95 ?? null, '%'),
   p.verdict,
   p.runId,
 ];

@@ -1,6 +1,7 @@
 import type { ResultsFile } from '../../src/results/schema.ts';
 import { formatCompletenessText } from './format-completeness.ts';
 import { formatFaultsText } from './format-faults.ts';
+import { formatLatencyText, latencyRows } from './format-latency.ts';
 import { formatMatrix } from './format-matrix.ts';
 import { formatPerEventText } from './format-per-event.ts';
 import { formatSeedTableText, seedTable } from './format-seed-table.ts';
@@ -36,6 +37,13 @@ export const TERMINAL_SECTIONS: readonly TextSection[] = [
     body: (f) => {
       const groups = sweepGroups(f.results);
       return groups.length > 0 ? formatSweepText(groups) : null;
+    },
+  },
+  {
+    heading: 'auditbench tail latency, plugin off and on',
+    body: (f) => {
+      const rows = latencyRows(f.results);
+      return rows.length > 0 ? formatLatencyText(rows) : null;
     },
   },
   { heading: 'auditbench completeness', body: (f) => nonEmpty(formatCompletenessText(f.results)) },

@@ -3,6 +3,7 @@ import { type HistoryEntry, machineFingerprint, type Revision } from '../../src/
 import type { PluginResult, ResultsFile } from '../../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from '../charts/chart-specs.ts';
 import { diskUseSpec } from '../charts/disk-use-spec.ts';
+import { latencySpec } from '../charts/latency-spec.ts';
 import { overviewSpec } from '../charts/overview-spec.ts';
 import { renderSvg } from '../charts/render-chart.ts';
 import { sweepSpec } from '../charts/sweep-spec.ts';
@@ -12,6 +13,7 @@ import { completenessSection } from './format-completeness.ts';
 import { faultsSection } from './format-faults.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
+import { latencyRows, latencySection } from './format-latency.ts';
 import { perEventSection } from './format-per-event.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
 import { sweepGroups, sweepSection } from './format-sweep.ts';
@@ -125,6 +127,10 @@ export const HTML_SECTIONS: readonly HtmlSection[] = [
     const groups = sweepGroups(results);
     const spec = sweepSpec(groups);
     return sweepSection(groups, spec ? await renderSvg(spec) : null);
+  },
+  async (results) => {
+    const spec = latencySpec(sweepGroups(results));
+    return latencySection(latencyRows(results), spec ? await renderSvg(spec) : null);
   },
   (results) => completenessSection(results),
   (results) => faultsSection(results),
