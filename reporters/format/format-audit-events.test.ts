@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { recordedReportInput, sweepReportInput } from '../../test/support/report-fixtures.ts';
-import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
+import { auditEventsCell, auditEventsLine, perTxnText } from './format-audit-events.ts';
 
 const [stock, , idle, dml] = sweepReportInput().file.results;
 const [recorded] = recordedReportInput().file.results;
@@ -27,4 +27,14 @@ test('an idle run shows its advice once: not again when the verdict reason is it
 test('a result measured before the field shows a dash and no line', () => {
   expect(auditEventsCell(recorded)).toBe('–');
   expect(auditEventsLine(recorded)).toBeNull();
+});
+
+test.for([
+  [20, '20.0'],
+  [1, '1.0'],
+  [0.0238, '0.024'],
+  [0.5, '0.50'],
+  [0, '0.0'],
+] as const)('%d events per transaction read %s', ([n, text]) => {
+  expect(perTxnText(n)).toBe(text);
 });

@@ -1,7 +1,7 @@
 import Table from 'cli-table3';
 import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
-import { auditEventsLine, eventsPerTxn } from './format-audit-events.ts';
+import { auditEventsLine, eventsPerTxn, perTxnText } from './format-audit-events.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { runIdOf, statusLine } from './run-status.ts';
@@ -85,7 +85,7 @@ export function facts(result: PluginResult) {
 
 const eventsCell = (r: PluginResult): string => {
   const events = r.measurement?.auditEvents;
-  return events ? `\n${fixed(eventsPerTxn(events))}${events.idle ? ' IDLE' : ''}` : '';
+  return events ? `\n${perTxnText(eventsPerTxn(events))}${events.idle ? ' IDLE' : ''}` : '';
 };
 
 // Sums to 111: with 9 borders, 120 columns. Cells wrap inside their column.
