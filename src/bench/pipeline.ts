@@ -123,6 +123,7 @@ export async function calibrate(
     progress(
       `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${ci}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,
     );
+    progress(`A/A ${attempt} ${latencyLine(calibration.latency)}`);
     if (calibration.containsZero) break;
   }
   return calibration as Calibration;

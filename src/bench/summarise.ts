@@ -104,6 +104,7 @@ export function summariseCalibration(
   const interference = interferenceOf(sample.blocks, policy);
   return {
     ...(interference && { interference }),
+    latency: summariseLatency(sample.blocks, null),
     pairs: c.pairCount,
     biasPct: c.biasPct,
     biasCi95: c.biasCi95,

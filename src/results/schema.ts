@@ -152,6 +152,8 @@ export const calibrationSchema = z.object({
   wallS: z.number(),
   /** As in the measurement: who else used the CPUs while the A/A blocks ran. */
   interference: interferenceSchema.optional(),
+  /** The latency statistic's own null control: its p99 change interval should contain 0 too. */
+  latency: latencySchema.optional(),
 });
 
 export const machineSchema = z.object({
