@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
-import { dropTrafficAccounts, trafficConnections } from './traffic-accounts.ts';
+import { dropTrafficAccounts, liveConnection, trafficConnections } from './traffic-accounts.ts';
 
 const accounts = { application: 'auditbench_app', checks: 'auditbench_checks' };
 
@@ -45,4 +45,13 @@ test('an account that already exists (an external box) is refused in one line, n
   ).rejects.toThrow(
     /^traffic\.accounts: account 'app' already exists on the server at .*name one that does not exist \(or drop it\)$/,
   );
+});
+
+test("an account's connection follows the server to its new port (a container's restart maps it anew)", () => {
+  const server = { connection: { host: '127.0.0.1', port: 32770, user: 'root', password: 'x' } };
+  const app = liveConnection(server, 'auditbench_app', 'secret');
+  expect({ ...app }).toEqual({ user: 'auditbench_app', password: 'secret', host: '127.0.0.1', port: 32770 });
+  server.connection = { ...server.connection, port: 32773 };
+  expect({ ...app }.port).toBe(32773);
+  expect(app.user).toBe('auditbench_app');
 });

@@ -55,10 +55,25 @@ export async function trafficConnections(
     byName.set(accounts[role], [...(byName.get(accounts[role]) ?? []), ...GRANTS[role]]);
   for (const [name, grants] of byName) await ensureAccount(server, name, grants);
   const as = (name: string): ConnectionOptions =>
-    name === ROOT_ACCOUNT
-      ? server.connection
-      : { ...server.connection, user: name, password: passwordOf(server, name) };
+    name === ROOT_ACCOUNT ? server.connection : liveConnection(server, name, passwordOf(server, name));
   return { application: as(accounts.application), checks: as(accounts.checks) };
+}
+
+/**
+ * An account's connection to wherever the server is now: a container's restart maps its port anew, so host, port and
+ * socket are read from the server at each use (a spread or a new session takes them then), not copied once.
+ */
+export function liveConnection(
+  server: Pick<StartedServer, 'connection'>,
+  user: string,
+  password: string,
+): ConnectionOptions {
+  const live = { user, password } as ConnectionOptions;
+  for (const key of ['host', 'port', 'socketPath'] as const) {
+    if (key === 'socketPath' && server.connection.socketPath === undefined) continue;
+    Object.defineProperty(live, key, { enumerable: true, get: () => server.connection[key] });
+  }
+  return live;
 }
 
 function passwordOf(server: StartedServer, name: string): string {
