@@ -2,6 +2,7 @@ import { expect, test } from 'vitest';
 import { perconaAuditLog } from '../../fixtures/plugins/percona-audit-log.ts';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import { mergeMeasuredTraffic } from '../config/measured-traffic.ts';
+import { resolveRun } from '../config/runs.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { canonicalJson, configHash } from './config-hash.ts';
 
@@ -51,4 +52,13 @@ test('default traffic keeps the hash a run had before traffic existed; any other
   expect(new Set([configHash(serverAudit, run), ...hashes]).size).toBe(changed.length + 1);
   const edited = mergeMeasuredTraffic(undefined, undefined, { path: 'kv.lua', sha256: 'b'.repeat(64) });
   expect(configHash(serverAudit, { ...run, traffic: edited })).not.toBe(hashes[3]);
+});
+
+test('a p99 limit, like the throughput limit, leaves the hash alone: a run that adds one compares with its history', () => {
+  const plain = resolveRun({ plugin: 'server_audit' }, serverAudit, null);
+  const limited = resolveRun({ plugin: 'server_audit', maxP99IncreasePct: 25 }, serverAudit, null);
+  expect(limited.maxP99IncreasePct).toBe(25);
+  expect(plain.maxP99IncreasePct).toBeUndefined();
+  const run = { id: plain.id, optionFileSha256: null, traffic: plain.traffic };
+  expect(configHash(limited.profile, run)).toBe(configHash(plain.profile, run));
 });
