@@ -47,7 +47,8 @@ export async function listLocalFiles(datadir: string, dir: string): Promise<Serv
   return files.filter((f) => f !== null);
 }
 
-export function readLocalFile(datadir: string, file: string): Promise<Buffer> {
+/** A file in the datadir; a path outside it rejects (never throws synchronously: callers await a promise). */
+export async function readLocalFile(datadir: string, file: string): Promise<Buffer> {
   return readFile(resolveInDatadir(datadir, file));
 }
 
