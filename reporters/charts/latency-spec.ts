@@ -2,8 +2,7 @@
 // per run and cores, beside the throughput sweep chart.
 import type { TopLevelSpec } from 'vega-lite';
 import type { SweepGroup } from '../format/format-sweep.ts';
-
-const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
+import { againstThreadsSpec } from './sweep-spec.ts';
 
 export interface LatencyChartPoint {
   series: string;
@@ -36,38 +35,9 @@ export function latencyChartData(groups: readonly SweepGroup[]): LatencyChartPoi
 export function latencySpec(groups: readonly SweepGroup[]): TopLevelSpec | null {
   const values = latencyChartData(groups);
   if (values.length === 0) return null;
-  const x = {
-    field: 'threads',
-    type: 'quantitative',
-    scale: { type: 'log', base: 2 },
-    title: 'sysbench threads',
-  } as const;
-  const color = { field: 'series', type: 'nominal', title: null } as const;
-  return {
-    $schema: SCHEMA,
-    width: 640,
-    height: 240,
+  return againstThreadsSpec(values, {
     title: 'p99 latency change against threads (95% intervals)',
-    data: { values },
-    layer: [
-      {
-        mark: { type: 'rule', strokeWidth: 2 },
-        encoding: {
-          x,
-          y: { field: 'low', type: 'quantitative', title: 'p99 change %' },
-          y2: { field: 'high' },
-          color,
-        },
-      },
-      {
-        mark: { type: 'line', point: true },
-        encoding: { x, y: { field: 'p99ChangePct', type: 'quantitative' }, color },
-      },
-      {
-        data: { values: [{ zero: 0 }] },
-        mark: { type: 'rule', color: '#888', strokeDash: [4, 3] },
-        encoding: { y: { field: 'zero', type: 'quantitative' } },
-      },
-    ],
-  };
+    yTitle: 'p99 change %',
+    field: 'p99ChangePct',
+  });
 }

@@ -36,6 +36,21 @@ export function sweepChartData(groups: readonly SweepGroup[]): SweepChartPoint[]
 export function sweepSpec(groups: readonly SweepGroup[]): TopLevelSpec | null {
   const values = sweepChartData(groups);
   if (values.length === 0) return null;
+  return againstThreadsSpec(values, {
+    title: 'Throughput overhead against threads (95% intervals)',
+    yTitle: 'overhead %',
+    field: 'overheadPct',
+  });
+}
+
+/**
+ * One figure per series against threads (log 2 axis): its 95% interval as a rule from `low` to `high`, the estimate
+ * `field` as a line with points, and a dashed zero. The sweep's overhead and its p99 change both draw this.
+ */
+export function againstThreadsSpec(
+  values: readonly object[],
+  chart: { title: string; yTitle: string; field: string },
+): TopLevelSpec {
   const x = {
     field: 'threads',
     type: 'quantitative',
@@ -47,21 +62,21 @@ export function sweepSpec(groups: readonly SweepGroup[]): TopLevelSpec | null {
     $schema: SCHEMA,
     width: 640,
     height: 240,
-    title: 'Throughput overhead against threads (95% intervals)',
-    data: { values },
+    title: chart.title,
+    data: { values: [...values] },
     layer: [
       {
         mark: { type: 'rule', strokeWidth: 2 },
         encoding: {
           x,
-          y: { field: 'low', type: 'quantitative', title: 'overhead %' },
+          y: { field: 'low', type: 'quantitative', title: chart.yTitle },
           y2: { field: 'high' },
           color,
         },
       },
       {
         mark: { type: 'line', point: true },
-        encoding: { x, y: { field: 'overheadPct', type: 'quantitative' }, color },
+        encoding: { x, y: { field: chart.field, type: 'quantitative' }, color },
       },
       {
         data: { values: [{ zero: 0 }] },
