@@ -1,4 +1,5 @@
 import { expect, test } from 'vitest';
+import type { Measurement } from '../../src/results/schema.ts';
 import { sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { runIdOf, runStatus, statusLine } from './run-status.ts';
 
@@ -26,6 +27,47 @@ test.for([
   ['no measurement', { verdict: 'error', measurement: null }, 'no measurement finished'],
 ] as const)('why a run failed: %s', ([, change, why]) => {
   expect(runStatus({ ...idle, ...change }).why).toBe(why);
+});
+
+const quantile = (offMs: number, changePct: number, ci: [number, number]) => ({
+  offMs,
+  onMs: offMs * (1 + changePct / 100),
+  changePct,
+  changeMs: (offMs * changePct) / 100,
+  changeCi95Pct: ci,
+  changeCi95Ms: [(offMs * ci[0]) / 100, (offMs * ci[1]) / 100] as [number, number],
+  perPairChangePct: [changePct],
+});
+const latency = (failed: boolean, reason: string): Measurement['latency'] => ({
+  measured: true,
+  pairs: 6,
+  skippedPairs: 0,
+  trimmedEachSide: 1,
+  offTransactions: 4000,
+  onTransactions: 3800,
+  p95: quantile(8, 4, [1, 7]),
+  p99: quantile(12, 25, [14, 36]),
+  maxP99IncreasePct: failed ? 10 : 50,
+  p99LimitFailed: failed,
+  reason,
+});
+
+test('a run whose p99 rose over its maxP99IncreasePct fails, as its test did, whatever its overhead verdict', () => {
+  const measurement = stock.measurement;
+  if (!measurement) throw new Error('the stock run holds a measurement');
+  const over = 'p99 rose by [14.0, 36.0]%, wholly above maxP99IncreasePct 10%';
+  const within = 'p99 change [14.0, 36.0]% is not wholly above maxP99IncreasePct 50%';
+  expect(stock.verdict).toBe('pass');
+  expect(runStatus({ ...stock, measurement: { ...measurement, latency: latency(true, over) } })).toEqual({
+    status: 'fail',
+    why: over,
+  });
+  expect(runStatus({ ...stock, measurement: { ...measurement, latency: latency(false, within) } })).toEqual({
+    status: 'pass',
+    why: null,
+  });
+  const missing = { measured: false, reason: 'sysbench printed no latency lines' } as const;
+  expect(runStatus({ ...stock, measurement: { ...measurement, latency: missing } }).status).toBe('pass');
 });
 
 test('the overview line counts each status and names the runs that did not pass, by id', () => {

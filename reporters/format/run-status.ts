@@ -8,8 +8,9 @@ export const STATUSES = ['pass', 'fail', 'inconclusive', 'error'] as const;
 export type RunStatus = (typeof STATUSES)[number];
 
 /**
- * A run's status over everything it checked: a failed lifecycle check or an idle plugin fails the run whatever its
- * overhead verdict, and `why` says what failed (null for a pass).
+ * A run's status over everything it checked: a failed lifecycle check, an idle plugin or a p99 over its
+ * maxP99IncreasePct fails the run whatever its overhead verdict, as the gate fails its test (gateFailure in
+ * src/bench/pipeline.ts), and `why` says what failed (null for a pass).
  */
 export function runStatus(r: PluginResult): { status: RunStatus; why: string | null } {
   const failed = r.lifecycle.filter((c) => !c.ok).map((c) => c.check);
@@ -22,13 +23,15 @@ export function runStatus(r: PluginResult): { status: RunStatus; why: string | n
     r.verdict === 'fail' && !idle
       ? `overhead ${fixed(r.overheadPct)}% against its ${fixed(r.limitPct, 0)}% limit`
       : null;
+  const latency = r.measurement?.latency;
+  const p99 = latency?.measured && latency.p99LimitFailed ? latency.reason : null;
   if (r.verdict === 'error') {
     return { status: 'error', why: ['no measurement finished', lifecycle].filter(Boolean).join('; ') };
   }
   // An idle measurement priced a plugin that logged none of its traffic: the run failed to measure what it is for,
   // whatever its overhead verdict (about 0%, so a pass). AUDITBENCH_IDLE=pass lets the gate through; the report still
   // says what was measured.
-  const fails = [overhead, idle, lifecycle].filter((s) => s !== null);
+  const fails = [overhead, p99, idle, lifecycle].filter((s) => s !== null);
   if (fails.length > 0) return { status: 'fail', why: fails.join('; ') };
   if (r.verdict === 'inconclusive')
     return {
