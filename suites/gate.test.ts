@@ -96,13 +96,6 @@ async function gateSuite(planFile: string): Promise<void> {
         if (compared++ > 0) await started().restart();
         const skip = await unavailableReason(started(), head.profile);
         if (skip) context.skip(skip);
-        await runSteps(started(), head.profile.install, `Installing ${head.profile.name}`);
-        const subject = comparisonSubject(
-          base,
-          head,
-          comparison.design,
-          await serverValues(started(), unsetOnOneSide(base, head)),
-        );
         progress(`${comparison.why}; ${comparison.differences.join(', ')}`);
         // The head's traffic (its accounts, added load, script): the one the branch will run under.
         const { application } = await trafficConnections(started(), head.traffic.accounts);
@@ -112,6 +105,17 @@ async function gateSuite(planFile: string): Promise<void> {
           application,
           sizedFor(comparison, workload),
           plan.headConfig,
+        );
+        // A head's script builds its own tables (beforeAll loaded the OLTP ones), as in the runs suite. Before the
+        // install: its restarts then happen before the plugin is in.
+        if (traffic.workload.script)
+          await prepareMeasurement(started(), traffic.workload, progress, traffic.runner);
+        await runSteps(started(), head.profile.install, `Installing ${head.profile.name}`);
+        const subject = comparisonSubject(
+          base,
+          head,
+          comparison.design,
+          await serverValues(started(), unsetOnOneSide(base, head)),
         );
         const sample = await measureOverhead(started(), subject, traffic.workload, {
           limitPct: plan.maxRegressionPp,
