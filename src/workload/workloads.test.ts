@@ -1,13 +1,21 @@
+import { totalmem } from 'node:os';
 import { expect, test } from 'vitest';
+import { seedTableSize } from './seed-scale.ts';
 import { getWorkload, workloadNames, workloads } from './workloads.ts';
 
 test.for(workloadNames)('workload %s is named after its key and runs oltp_read_write', (name) => {
   expect(getWorkload(name)).toMatchObject({ name, test: 'oltp_read_write' });
 });
 
-test('seed reproduces the seed report: 64 threads, 10 × 10M rows, 5 minutes, server defaults', () => {
-  expect(workloads.seed).toMatchObject({ threads: 64, tables: 10, tableSize: 10_000_000, durationS: 300 });
+test('seed reproduces the seed report: 64 threads, 10 tables, 5 minutes, server defaults', () => {
+  expect(workloads.seed).toMatchObject({ threads: 64, tables: 10, durationS: 300 });
   expect(workloads.seed.serverOptions).toEqual({});
+});
+
+test("seed's tables scale to this machine's memory (10M rows on 64 GiB); smoke and standard keep their size", () => {
+  expect(workloads.seed.tableSize).toBe(seedTableSize(totalmem()));
+  expect(workloads.smoke.tableSize).toBe(10_000);
+  expect(workloads.standard.tableSize).toBe(100_000);
 });
 
 test('getWorkload names the choices for an unknown name', () => {
