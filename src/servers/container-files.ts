@@ -21,7 +21,11 @@ async function run(container: StartedTestContainer, what: string, command: strin
   return result.stdout;
 }
 
-/** Regular files in one folder of the container, with inode and size: `find -printf`, NUL-separated. */
+/**
+ * Regular files in one folder of the container, with inode and size: `find -printf`, NUL-separated. A file renamed
+ * between find's readdir and its stat (the plugin rotating its log) is left out, as the local server's listing does:
+ * without -ignore_readdir_race GNU find reports it missing and exits 1 (findutils is essential in the Debian images).
+ */
 export async function listContainerFiles(
   container: StartedTestContainer,
   datadir: string,
@@ -29,18 +33,26 @@ export async function listContainerFiles(
 ): Promise<ServerFile[]> {
   const base = resolveInDatadir(datadir, dir, path.posix);
   const what = `list ${base} in the container`;
-  const out = await run(container, what, [
-    'find',
-    base,
-    '-mindepth',
-    '1',
-    '-maxdepth',
-    '1',
-    '-type',
-    'f',
-    '-printf',
-    '%i %s %f\\0',
-  ]);
+  return parseFileListing(await run(container, what, listFilesCommand(base)), dir);
+}
+
+/** find(1) over one folder: its regular files, `inode size name` each, NUL-terminated. */
+export const listFilesCommand = (base: string): string[] => [
+  'find',
+  base,
+  '-ignore_readdir_race',
+  '-mindepth',
+  '1',
+  '-maxdepth',
+  '1',
+  '-type',
+  'f',
+  '-printf',
+  '%i %s %f\\0',
+];
+
+/** listFilesCommand's output as files named relative to the datadir (`dir`/name); a name may hold spaces. */
+export function parseFileListing(out: string, dir: string): ServerFile[] {
   return out
     .split('\0')
     .filter(Boolean)
