@@ -7,7 +7,7 @@ import type { LifecycleCheck } from '../results/lifecycle-check.ts';
 import { type AccountSession, accountSession } from '../servers/account-session.ts';
 import { SqlError } from '../servers/sql-session.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
-import { trafficConnections } from '../servers/traffic-accounts.ts';
+import { type TrafficConnections, trafficConnections } from '../servers/traffic-accounts.ts';
 import { runnerAs } from '../workload/run-as.ts';
 import type { Workload } from '../workload/workload.ts';
 import { type CellOutcome, classifyInstallFailure, type MatrixCell } from './cell.ts';
@@ -73,8 +73,18 @@ export async function runCell(
       reason: `${profile.title} is for ${profile.flavors.join('/')} servers`,
     };
   }
-  // The checks and sysbench log in as the harness's two accounts, as in a run; root only installs and restarts.
-  const connections = await trafficConnections(server, DEFAULT_ACCOUNTS);
+  // The checks and sysbench log in as the harness's two accounts, as in a run; root only installs and restarts. A
+  // server that refuses them (a password policy, read-only mode, an account left from before) is this cell's error.
+  let connections: TrafficConnections;
+  try {
+    connections = await trafficConnections(server, DEFAULT_ACCOUNTS);
+  } catch (error) {
+    return {
+      ...cell,
+      outcome: 'error',
+      reason: `creating the traffic accounts: ${messageOf(error).split('\n')[0]}`,
+    };
+  }
   const sessions = [accountSession(connections.checks), accountSession(connections.application)] as const;
   try {
     return await measureCell(server, profile, options, cell, connections.application, sessions);
