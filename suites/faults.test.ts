@@ -19,7 +19,7 @@ import { describeMachine } from '../src/results/machine.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
-import { trafficConnections } from '../src/servers/traffic-accounts.ts';
+import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { prepareSysbench } from '../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
@@ -81,6 +81,15 @@ function faultSuite(run: ResolvedRun): void {
     afterAll(async () => {
       // The mount goes before the server: unmounting a filesystem the server still writes is only lazy.
       await ctx?.fs.remove();
+      // The server keeps nothing of the run: the traffic's accounts go with it. One that died cannot drop them, and
+      // must still be stopped.
+      if (server) {
+        await dropTrafficAccounts(server).catch((error: unknown) =>
+          log(
+            `could not drop the traffic's accounts: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      }
       await server?.stop();
     });
 
