@@ -7,6 +7,7 @@ import { formatCompletenessMarkdown } from './format-completeness.ts';
 import { formatFaultsMarkdown } from './format-faults.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { formatLatencyMarkdown, latencyRows } from './format-latency.ts';
+import { memoryLine } from './format-memory.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { formatPerEventMarkdown } from './format-per-event.ts';
 import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
@@ -117,9 +118,9 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_
       .join(' | ');
   });
   const reasons = results.flatMap((r) => {
-    const logged = auditEventsLine(r);
+    const more = [auditEventsLine(r), memoryLine(r)].filter((line) => line !== null);
     return r.measurement
-      ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`, ...(logged ? [`  - ${cell(logged)}`] : [])]
+      ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`, ...more.map((line) => `  - ${cell(line)}`)]
       : [];
   });
   const interference = interferenceLines(results).map((line) => `- ${cell(line)}`);

@@ -3,6 +3,7 @@ import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { auditEventsLine, eventsPerTxn, perTxnText } from './format-audit-events.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { memoryLine } from './format-memory.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { runIdOf, statusLine } from './run-status.ts';
 
@@ -135,8 +136,8 @@ export function formatSummary(results: PluginResult[], widthCols = 120): string 
   // Each measurement's verdict in words, then what its configuration logged.
   const reasons = results.flatMap((r) => {
     if (!r.measurement) return [];
-    const logged = auditEventsLine(r);
-    return [r.measurement.reason, ...(logged ? [logged] : [])].map((line) =>
+    const more = [auditEventsLine(r), memoryLine(r)].filter((line) => line !== null);
+    return [r.measurement.reason, ...more].map((line) =>
       wrapText(`- ${runIdOf(r)} on ${serverLabel(r)}: ${line}`, widthCols, '  '),
     );
   });

@@ -14,6 +14,7 @@ import { faultsSection } from './format-faults.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
 import { latencyRows, latencySection } from './format-latency.ts';
+import { memoryLine } from './format-memory.ts';
 import { perEventSection } from './format-per-event.ts';
 import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
 import { sweepGroups, sweepSection } from './format-sweep.ts';
@@ -154,7 +155,7 @@ export async function buildHtmlReport(
         lines: [
           ...(runIdOf(r) === r.title ? [] : [settingsText(r)]),
           r.measurement?.reason ?? `verdict ${r.verdict}: no measurement finished`,
-          ...[auditEventsLine(r)].filter((line) => line !== null),
+          ...[auditEventsLine(r), memoryLine(r)].filter((line) => line !== null),
           ...(comparison ? [formatComparison(comparison, input.maxRegressionPp)] : []),
           ...interferenceLines([r]),
         ],

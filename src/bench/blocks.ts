@@ -11,6 +11,7 @@ import { LATENCY_SLOT_MS } from '../workload/latency-lines.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
 import type { Design, Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
+import { type MemorySample, sampleMemory } from './memory.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 import { toggledRun } from './toggled-run.ts';
 
@@ -27,6 +28,8 @@ export interface MeasuredRun {
   onSeconds: number;
   /** Events the plugin wrote in plugin-on time (src/bench/log-poller.ts); null when it writes no parsed log. */
   onEvents?: EventCounts | null;
+  /** The server's resident memory during the run, by arm (src/bench/memory.ts); absent or empty where unread. */
+  memory?: MemorySample[];
 }
 
 /** A block's latency pairs (the TPS pairs whose segments pooled enough transactions), or why it has none. */
@@ -94,6 +97,12 @@ export function onShare(
   return { transactions, seconds };
 }
 
+/**
+ * Which seconds of a toggled run a segment keeps: the one holding the switch is dropped, none after it (a live switch
+ * has no backlog). TPS and latency read the same seconds, so both take this one value.
+ */
+const KEPT_SECONDS = { settleIntervals: 0 } as const;
+
 export const toggledBlock = (ctx: BlockContext): Promise<Block> =>
   sampledBlock(() => toggledBlockOnce(ctx), ctx.interference, ctx.server.info.target, ctx.probe);
 
@@ -112,10 +121,9 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
   );
   const [first, ...rest] = run.schedule;
   if (!first) throw new Error('A toggled run recorded no schedule');
-  // The interval holding a switch mixes both arms and is dropped; a live switch (SET GLOBAL) has no backlog after
-  // it. Each segment is its median second, so one stalled second cannot decide a pair.
+  // Each segment is its median kept second, so one stalled second cannot decide a pair.
   const segmented = segmentToggledRun(run.result.intervals, [first, ...rest], {
-    settleIntervals: 0,
+    ...KEPT_SECONDS,
     center: 'median',
   });
   const share = onShare(run.result, run.schedule);
@@ -129,6 +137,7 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
         schedule: run.schedule,
         logBytes: run.logBytes,
         onEvents: run.onEvents,
+        memory: run.memory,
         onTransactions: share.transactions,
         onSeconds: share.seconds,
       },
@@ -145,7 +154,7 @@ function toggledLatency(
   const latency = run.result.latency;
   if (!latency) return { ok: false, reason: 'the sysbench runner reported no latency' };
   if (!latency.ok) return latency;
-  const spans = keptSpans(run.result.intervals, schedule, { settleIntervals: 0 });
+  const spans = keptSpans(run.result.intervals, schedule, KEPT_SECONDS);
   const pooled = poolBySegment(latency.slots, spans, {
     startedAtMs: run.startedAtMs,
     slotMs: LATENCY_SLOT_MS,
@@ -164,10 +173,21 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
   for (const arm of abbaOrder(ctx.plan.pairs)) {
     await runSteps(ctx.server, ctx.subject.arms[arm], `Turning ${ctx.subject.label} ${arm}`);
     const watcher = await watchLogGrowth(ctx.server, ctx.subject.log, arm);
-    const outcome = await (ctx.runner ?? realSysbench).run(ctx.server.connection, ctx.workload, {
-      durationS: ctx.plan.durationS,
-      ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
-    });
+    const memory: MemorySample[] = [];
+    // The server's resident memory halfway through the run, under load (a run that ends sooner reads none).
+    let sampling: Promise<void> | undefined;
+    const halfway = ctx.server.residentBytes
+      ? setTimeout(() => {
+          sampling = sampleMemory(ctx.server, arm, memory);
+        }, ctx.plan.durationS * 500)
+      : undefined;
+    const outcome = await (ctx.runner ?? realSysbench)
+      .run(ctx.server.connection, ctx.workload, {
+        durationS: ctx.plan.durationS,
+        ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
+      })
+      .finally(() => clearTimeout(halfway));
+    await sampling;
     const log = await watcher.stop();
     if (!outcome.ok) throw new Error(`The plugin-${arm} sysbench run is invalid: ${outcome.reason}`);
     const { result } = outcome;
@@ -178,6 +198,7 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
       schedule: [{ atS: 0, arm }],
       logBytes: log.bytes,
       onEvents: log.onEvents,
+      memory,
       onTransactions: on ? result.transactions : 0,
       onSeconds: on ? result.durationS : 0,
     });

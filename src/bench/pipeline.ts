@@ -65,6 +65,7 @@ export async function measureGate(
   });
   options.progress(`${measurement.verdict}: ${measurement.reason}`);
   options.progress(latencyLine(measurement.latency));
+  options.progress(memoryLine(measurement.memory));
   if (measurement.auditEvents?.advice) options.progress(measurement.auditEvents.advice);
   return measurement;
 }
@@ -77,6 +78,11 @@ function latencyLine(latency: Measurement['latency']): string {
     return `${name} ${q.offMs.toFixed(2)} → ${q.onMs.toFixed(2)} ms, ${q.changePct >= 0 ? '+' : ''}${q.changePct.toFixed(1)}%${ci}`;
   };
   return `latency over ${latency.pairs} pairs: ${shown('p95')}; ${shown('p99')}`;
+}
+
+function memoryLine(memory: Measurement['memory']): string {
+  if (!memory?.measured) return `server memory not read: ${memory?.reason ?? 'no record'}`;
+  return `server memory (RSS, median under load): ${memory.offMiB.toFixed(1)} MiB off, ${memory.onMiB.toFixed(1)} MiB on`;
 }
 
 const sentSince = (before: Record<string, number>, after: Record<string, number>) =>

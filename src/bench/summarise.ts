@@ -9,6 +9,7 @@ import { decideVerdict } from '../stats/verdict.ts';
 import type { Design } from '../workload/workload.ts';
 import { summariseAuditEvents, type TrafficSeen } from './audit-events.ts';
 import type { OverheadSample } from './measure-overhead.ts';
+import { summariseMemory } from './memory.ts';
 import { summariseLatency } from './summarise-latency.ts';
 
 export interface SummaryContext {
@@ -53,8 +54,13 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
   const interference = interferenceOf(sample.blocks, context.interference);
   const auditEvents = summariseAuditEvents(runs, context.pluginSettings, context.traffic);
   const latency = summariseLatency(sample.blocks, context.maxP99IncreasePct ?? null);
+  const memory = summariseMemory(
+    runs.flatMap((r) => r.memory ?? []),
+    "this target cannot read the server's resident memory (its process is not on this machine)",
+  );
   return {
     latency,
+    memory,
     ...(interference && { interference }),
     ...(auditEvents && { auditEvents }),
     ...(context.addedSent && { addedSent: context.addedSent }),

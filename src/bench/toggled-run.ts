@@ -8,6 +8,7 @@ import type { Arm } from '../stats/tps-pair.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
 import type { Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
+import { type MemorySample, sampleMemory } from './memory.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 
 /** What turning an arm on means: the plugin's enable steps, or for A/A its disable steps again. */
@@ -25,6 +26,8 @@ export interface ToggledRun {
   logBytes: number;
   /** Events the plugin wrote in plugin-on time, by class and user; null when it writes no parsed log. */
   onEvents: EventCounts | null;
+  /** The server's resident memory in the middle of each segment; empty where the target cannot read it. */
+  memory: MemorySample[];
 }
 
 // sysbench connects its threads before printing 'Threads started!'; on a busy 2-core machine that takes well under
@@ -90,6 +93,7 @@ export async function toggledRun(
     ...(options.cpus ? { cpus: options.cpus } : {}),
   });
   const schedule: ArmSwitch[] = [{ atS: 0, arm: order[0] ?? 'off' }];
+  const memory: MemorySample[] = [];
   let startedAtMs = Number.NaN;
   const switching = (async (): Promise<StartOutcome> => {
     const start = await waitForThreads(threadsStarted, run, THREADS_START_LIMIT_MS);
@@ -100,12 +104,16 @@ export async function toggledRun(
     const t0 = Date.now();
     startedAtMs = t0;
     for (const [index, arm] of order.entries()) {
-      if (index === 0) continue;
-      await sleepUntil(t0 + index * segmentMs);
-      // ABBA repeats an arm across a pair boundary; the boundary is still recorded so segments stay paired.
-      if (order[index - 1] !== arm) await setArm(arm);
-      schedule.push({ atS: (Date.now() - t0) / 1000, arm });
-      await watcher.mark(arm);
+      if (index > 0) {
+        await sleepUntil(t0 + index * segmentMs);
+        // ABBA repeats an arm across a pair boundary; the boundary is still recorded so segments stay paired.
+        if (order[index - 1] !== arm) await setArm(arm);
+        schedule.push({ atS: (Date.now() - t0) / 1000, arm });
+        await watcher.mark(arm);
+      }
+      // The server's resident memory, read in the middle of each segment, away from the switches.
+      await sleepUntil(t0 + (index + 0.5) * segmentMs);
+      await sampleMemory(server, arm, memory);
     }
     return 'started';
   })();
@@ -130,5 +138,5 @@ export async function toggledRun(
     );
   }
   const result = outcome.value.result;
-  return { result, schedule, startedAtMs, logBytes: log.bytes, onEvents: log.onEvents };
+  return { result, schedule, startedAtMs, logBytes: log.bytes, onEvents: log.onEvents, memory };
 }

@@ -93,6 +93,20 @@ export const latencySchema = z.discriminatedUnion('measured', [
   z.object({ measured: z.literal(false), reason: z.string() }),
 ]);
 
+/** The server's resident memory (VmRSS) per arm, the median of samples taken under load, or why it was not read. */
+export const memorySchema = z.discriminatedUnion('measured', [
+  z.object({
+    measured: z.literal(true),
+    offMiB: z.number(),
+    onMiB: z.number(),
+    /** onMiB − offMiB: what switching the plugin on adds while it runs (its install-time allocations are in both). */
+    changeMiB: z.number(),
+    maxMiB: z.number(),
+    samples: z.number().int(),
+  }),
+  z.object({ measured: z.literal(false), reason: z.string() }),
+]);
+
 export const measurementSchema = z.object({
   baselineTps: z.number(),
   pluginTps: z.number(),
@@ -136,6 +150,18 @@ export const measurementSchema = z.object({
   sweepOf: z.string().optional(),
   /** Tail latency per arm beside throughput; absent in results before it. */
   latency: latencySchema.optional(),
+  /** The server's resident memory with the plugin off and on; absent in results before it. */
+  memory: memorySchema.optional(),
+  /** An open-loop point: sysbench sent a fixed rate, set from a closed-loop point's baseline TPS. */
+  openLoop: z
+    .object({
+      ratePerS: z.number().int(),
+      ofBaselinePct: z.number(),
+      baselineTps: z.number(),
+      /** The closed-loop result whose baseline set the rate. */
+      baselineRunId: z.string(),
+    })
+    .optional(),
 });
 
 /** A/A: the same measurement with the plugin off in both arms; its interval should contain 0. */

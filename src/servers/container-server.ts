@@ -17,6 +17,7 @@ import {
   sweepStaleContainers,
 } from './docker-engine.ts';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { residentBytesOf, serverProcessUnder } from './resident-memory.ts';
 import { newPassword, redact } from './server-account.ts';
 import { identify } from './server-identity.ts';
 import { canConnect, SqlSession } from './sql-session.ts';
@@ -190,6 +191,13 @@ async function runningServer(run: Running, initialOptions: ServerOptions): Promi
     // A cpuset, unlike taskset, outlasts restarts; every caller pins after its last restart anyway.
     pinCpus: async (cpus: string) => {
       await docker.update({ CpusetCpus: cpus });
+    },
+    // The container's processes share this kernel: its host pid (the engine's State.Pid) is readable in /proc here.
+    async residentBytes() {
+      const state = await docker.inspect().catch(() => null);
+      const root = state?.State.Running ? state.State.Pid : 0;
+      const pid = root > 0 ? await serverProcessUnder(root) : null;
+      return pid === null ? null : residentBytesOf(pid);
     },
     stop,
     [Symbol.asyncDispose]: stop,

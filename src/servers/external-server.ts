@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { Dsn } from '../config/env.ts';
@@ -12,6 +12,7 @@ import {
   readLocalFile,
 } from './local-datadir.ts';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { residentBytesOf } from './resident-memory.ts';
 import { type RestartMode, runRestartCommand, waitUntilRestarted } from './restart-command.ts';
 import { identify } from './server-identity.ts';
 import { SqlSession } from './sql-session.ts';
@@ -124,6 +125,12 @@ export async function startExternalServer(opts: ExternalServerOptions): Promise<
       options = applyEdit(options, edit);
     },
     errorLogTail,
+    // Its pid file is re-read each time: a restart gives the server a new pid.
+    async residentBytes() {
+      if (!locality.local) return null;
+      const pid = Number((await readFile(locality.pidFile, 'utf8').catch(() => '')).trim());
+      return Number.isInteger(pid) && pid > 0 ? residentBytesOf(pid) : null;
+    },
     listFiles: async (sub = '.') => listLocalFiles(localDatadir(`list files in ${sub}`), sub),
     readFile: async (file) => readLocalFile(localDatadir(`read ${file}`), file),
     pluginFileExists: (soname) => pluginFileExists(session, locality, info.flavor === 'mariadb', soname),

@@ -5,7 +5,7 @@ import { resolveInDatadir } from './datadir-path.ts';
 import type { SqlSession } from './sql-session.ts';
 import type { ServerFile } from './started-server.ts';
 
-export type Locality = { local: true; datadir: string } | { local: false; why: string };
+export type Locality = { local: true; datadir: string; pidFile: string } | { local: false; why: string };
 
 /**
  * Whether a server we only know by its address keeps its datadir on this machine: the pid in its pid file must
@@ -19,7 +19,7 @@ export async function locate(session: SqlSession): Promise<Locality> {
   try {
     const pid = (await readFile(pidFile, 'utf8')).trim();
     const cwd = await realpath(`/proc/${pid}/cwd`);
-    if (cwd === (await realpath(datadir))) return { local: true, datadir: cwd };
+    if (cwd === (await realpath(datadir))) return { local: true, datadir: cwd, pidFile };
   } catch {
     // Not readable from here: treated as not local.
   }

@@ -15,6 +15,7 @@ import {
 } from './local-init.ts';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
 import { mergePluginDirs, pluginDirOptions } from './plugin-dir.ts';
+import { residentBytesOf, serverProcessUnder } from './resident-memory.ts';
 import { newPassword, redact, serverOsUser } from './server-account.ts';
 import { findServerBinary, type ServerBinary } from './server-binary.ts';
 import { killProcess, launch, type ServerProcess, stopProcess, waitUntilReady } from './server-process.ts';
@@ -162,6 +163,12 @@ async function runningServer(
       if (pid === undefined || proc?.hasExited())
         throw new Error(`Server ${label} is not running, so it cannot be pinned`);
       await execa('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
+    },
+    async residentBytes() {
+      const pid = proc?.child.pid;
+      if (pid === undefined || proc?.hasExited()) return null;
+      const server = await serverProcessUnder(pid);
+      return server === null ? null : residentBytesOf(server);
     },
     async pluginFileExists(soname: string) {
       const { rows } = await session.query('SELECT @@plugin_dir AS dir');

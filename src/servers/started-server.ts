@@ -61,6 +61,8 @@ export interface StartedServer extends AsyncDisposable {
   pluginFileExists(soname: string): Promise<boolean>;
   /** Pins every server thread to these CPUs (taskset list, e.g. '0') until the next restart; absent where unsupported. */
   pinCpus?(cpus: string): Promise<void>;
+  /** The server process's resident memory (VmRSS) in bytes, read from /proc; null when it cannot be read here. */
+  residentBytes?(): Promise<number | null>;
   /** Stops the server and removes everything it created. Idempotent. */
   stop(): Promise<void>;
 }
