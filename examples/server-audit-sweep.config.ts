@@ -22,13 +22,14 @@ export default defineConfig({
       // sysbench keeps its connections open: new ones are what a CONNECT-only configuration logs.
       traffic: { added: { connectionsPerS: 10 } },
     },
-    // The same configuration at two concurrencies, one measurement (and interval) each, on the same server and tables.
+    // The same configuration at three concurrencies, one measurement (and interval) each, on the same server and
+    // tables, then an open-loop point at 16 threads (a sweep's default: docs/concurrency.md).
     // It runs after ops/audit.cnf's nine rotations: its rotation check must judge only the files it made.
     {
       id: 'server_audit-threads',
       plugin: 'server_audit',
       title: 'server_audit, every event, by threads',
-      threads: [1, 4],
+      threads: [1, 4, 16],
     },
   ],
 });

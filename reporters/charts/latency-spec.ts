@@ -20,7 +20,7 @@ export function latencyChartData(groups: readonly SweepGroup[]): LatencyChartPoi
         ? []
         : [
             {
-              series: `${g.run} (${p.cores} cores)`,
+              series: `${g.run} (${p.openLoopRate === null ? '' : 'open loop, '}${p.cores} cores)`,
               threads: p.threads,
               p99ChangePct: p.p99.changePct,
               low: p.p99.ci95?.[0] ?? p.p99.changePct,

@@ -21,7 +21,7 @@ export function sweepChartData(groups: readonly SweepGroup[]): SweepChartPoint[]
         ? []
         : [
             {
-              series: `${g.run} (${p.cores} cores)`,
+              series: `${g.run} (${p.openLoopRate === null ? '' : 'open loop, '}${p.cores} cores)`,
               threads: p.threads,
               overheadPct: p.overheadPct,
               low: p.ci95?.[0] ?? p.overheadPct,

@@ -64,3 +64,29 @@ test('the chart draws each point with its interval against threads, and renders 
   expect(sweepSpec([])).toBeNull();
   expect(sweepSection([], null)).toBeNull();
 });
+
+test('an open-loop point comes last, names its rate, and is a series of its own in the chart', () => {
+  const base = point(4, 12.5, [9, 16]);
+  const open = {
+    ...base,
+    runId: 'sa@t4-pinned-open',
+    overheadPct: 0.4,
+    overheadCi95: [-0.6, 1.4] as [number, number],
+    measurement: {
+      ...(base.measurement as NonNullable<PluginResult['measurement']>),
+      openLoop: { ratePerS: 350, ofBaselinePct: 70, baselineTps: 500, baselineRunId: 'sa@t4-pinned' },
+    },
+  };
+  const [group] = sweepGroups([open, ...sweep]);
+  expect(group?.points.map((p) => [p.threads, p.openLoopRate])).toEqual([
+    [1, null],
+    [4, null],
+    [4, 350],
+  ]);
+  expect(formatSweepText(sweepGroups([open, ...sweep]))).toMatch(/^ {2}4, open loop 350\/s +pinned .*0\.4%/m);
+  expect(sweepChartData(sweepGroups([open, ...sweep])).map((p) => p.series)).toEqual([
+    'sa (pinned cores)',
+    'sa (pinned cores)',
+    'sa (open loop, pinned cores)',
+  ]);
+});

@@ -1,6 +1,7 @@
 import type { PluginResult } from '../../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
 import { estimateText, fixed } from './format-numbers.ts';
+import { runIdOf } from './run-status.ts';
 
 /** One point of a run's concurrency sweep: its own measurement. */
 export interface SweepPoint {
@@ -14,6 +15,8 @@ export interface SweepPoint {
   /** p95/p99 change in percent with the plugin on, and their intervals; null where latency was not measured. */
   p95: { changePct: number; ci95: [number, number] | null } | null;
   p99: { changePct: number; ci95: [number, number] | null } | null;
+  /** An open-loop point's fixed rate in transactions per second; null for the closed-loop points. */
+  openLoopRate: number | null;
 }
 
 /** The points of one configuration run on one server and workload, by threads. */
@@ -31,7 +34,7 @@ const latencyOf = (m: NonNullable<PluginResult['measurement']>): Pick<SweepPoint
   return { p95: change(latency.p95), p99: change(latency.p99) };
 };
 
-const runOf = (r: PluginResult): string => r.measurement?.sweepOf ?? r.runId ?? r.plugin;
+const runOf = (r: PluginResult): string => r.measurement?.sweepOf ?? runIdOf(r);
 
 /**
  * Runs measured at more than one point (threads, cores), grouped per run, server and workload. A run at its one
@@ -46,7 +49,7 @@ export function sweepGroups(results: readonly PluginResult[]): SweepGroup[] {
     const key = [runOf(r), server, r.workload].join('\u0000');
     const group = groups.get(key) ?? { run: runOf(r), server, workload: r.workload, points: [] };
     group.points.push({
-      runId: r.runId ?? r.plugin,
+      runId: runIdOf(r),
       threads: m.threads,
       cores: m.cores,
       overheadPct: r.overheadPct,
@@ -54,6 +57,7 @@ export function sweepGroups(results: readonly PluginResult[]): SweepGroup[] {
       verdict: r.verdict,
       baselineTps: r.baselineTps,
       ...latencyOf(m),
+      openLoopRate: m.openLoop?.ratePerS ?? null,
     });
     groups.set(key, group);
   }
@@ -61,7 +65,13 @@ export function sweepGroups(results: readonly PluginResult[]): SweepGroup[] {
     .filter((g) => g.points.length > 1 || g.points.some((p) => p.runId !== g.run))
     .map((g) => ({
       ...g,
-      points: [...g.points].sort((a, b) => a.threads - b.threads || a.cores.localeCompare(b.cores)),
+      // Closed-loop points by threads, then the open-loop point.
+      points: [...g.points].sort(
+        (a, b) =>
+          Number(a.openLoopRate !== null) - Number(b.openLoopRate !== null) ||
+          a.threads - b.threads ||
+          a.cores.localeCompare(b.cores),
+      ),
     }));
 }
 
@@ -77,7 +87,7 @@ const HEAD = [
 ];
 
 const cells = (p: SweepPoint): string[] => [
-  String(p.threads),
+  p.openLoopRate === null ? String(p.threads) : `${p.threads}, open loop ${p.openLoopRate}/s`,
   p.cores,
   fixed(p.baselineTps),
   estimateText(p.overheadPct, p.ci95, '%'),
@@ -123,6 +133,7 @@ export function sweepSection(groups: readonly SweepGroup[], svg: string | null):
     heading: 'Overhead by threads',
     lines: [
       'Each point is a measurement of its own (its own pairs and interval) on the same server and tables; a point other than the workload’s own threads and cores has a result id of its own, and the history compares it only with the same point.',
+      'An open-loop point sends a fixed rate (70% of the baseline’s throughput at its threads): its throughput stays at the rate while the server keeps up, and what the plugin adds shows as queueing in the latency.',
     ],
     figures: [{ name: 'sweep', svg, empty: 'No point of a sweep has an overhead estimate yet.' }],
     tables: groups.map((g) => ({

@@ -32,7 +32,7 @@ export interface RunConfig {
   /** Overhead limit in percent of baseline TPS; default the profile's. AUDITBENCH_MAX_OVERHEAD_PCT overrides both. */
   maxOverheadPct?: number;
   /**
-   * The most the p99 transaction latency may rise with the plugin on, in percent (docs/concurrency.md, "Latency"):
+   * The most the p99 transaction latency may rise with the plugin on, in percent (docs/concurrency.md, "Latency beside throughput"):
    * the run fails when the p99 change's 95% interval lies wholly above it. Default: no latency limit.
    */
   maxP99IncreasePct?: number;
@@ -45,6 +45,11 @@ export interface RunConfig {
   threads?: number | number[];
   /** `pinned`: server on CPU 0, sysbench on CPU 1 (local, 2+ CPUs); `all`: unpinned. Default: the workload's. */
   cores?: 'pinned' | 'all';
+  /**
+   * An open-loop point after the others: sysbench sends a fixed `--rate` of 70% of the baseline's throughput at the
+   * run's most threads, so queueing shows in the latency (docs/concurrency.md). Default: on for a sweep, else off.
+   */
+  openLoop?: boolean;
 }
 
 export interface AuditbenchConfig {

@@ -77,6 +77,7 @@ const runSchemaFor = (builtIn: readonly string[] | null) =>
     traffic: measuredTrafficSchema.optional(),
     threads: threadsSchema.optional(),
     cores: coresSchema.optional(),
+    openLoop: z.boolean({ error: 'must be true or false' }).optional(),
   });
 const projectionKeys = Object.keys(trafficSchema.shape) as (keyof Traffic)[];
 const configSchemaFor = (builtIn: readonly string[] | null) =>

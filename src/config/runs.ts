@@ -40,6 +40,8 @@ export interface ResolvedRun {
   /** The run's own thread counts (a sweep when more than one) and cores; null leaves them to the settings. */
   threads: number[] | null;
   cores: Cores | null;
+  /** Whether an open-loop point follows the others; null leaves it to the default (on for a sweep). */
+  openLoop: boolean | null;
 }
 
 /** A loaded option file: its path as given, its text (hashed into the run's configuration) and what it holds. */
@@ -136,6 +138,7 @@ export function resolveRun(
     traffic,
     threads: run.threads === undefined ? null : threadList(run.threads),
     cores: run.cores ?? null,
+    openLoop: run.openLoop ?? null,
     userFilter: filter && {
       setting: filter.setting,
       audited: {

@@ -39,13 +39,18 @@ export function configHash(
     traffic?: MeasuredTraffic;
     /** A point other than the workload's own threads and cores; today's point leaves it out (and today's hash). */
     concurrency?: { threads: number; cores: string };
+    /** An open-loop point's rate as a share of the baseline (src/workload/threads.ts). */
+    openLoopPct?: number;
   },
 ): string {
   // A run's option file is hashed by its content, so an edit to a comment in it is a change the gate sees.
   // Its traffic (accounts, added rates, script content, prepared statements) too; default traffic leaves today's hash.
   const traffic = run?.traffic && !isDefaultTraffic(run.traffic) ? { traffic: run.traffic } : {};
   const concurrency = run?.concurrency ? { concurrency: run.concurrency } : {};
-  const extra = run ? { runId: run.id, optionFile: run.optionFileSha256, ...traffic, ...concurrency } : {};
+  const openLoop = run?.openLoopPct === undefined ? {} : { openLoopPct: run.openLoopPct };
+  const extra = run
+    ? { runId: run.id, optionFile: run.optionFileSha256, ...traffic, ...concurrency, ...openLoop }
+    : {};
   const digest = createHash('sha256').update(canonicalJson({ ...effectiveConfiguration(profile), ...extra }));
   return digest.digest('hex').slice(0, 12);
 }

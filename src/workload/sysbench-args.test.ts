@@ -26,6 +26,15 @@ describe('sysbench arguments', () => {
     ]);
   });
 
+  test('an open-loop workload sends a fixed rate after the run length', () => {
+    const args = runArgs(tcp, { ...workloads.smoke, rate: 350 }, 7);
+    expect(args.slice(args.indexOf('--events=0'), args.indexOf('--events=0') + 2)).toEqual([
+      '--events=0',
+      '--rate=350',
+    ]);
+    expect(runArgs(tcp, workloads.smoke, 7).some((arg) => arg.startsWith('--rate'))).toBe(false);
+  });
+
   test('the password never reaches the command line, only the environment the client library reads', () => {
     const secret = 'pw-Secret-1';
     const conn = { ...tcp, password: secret };
@@ -54,6 +63,7 @@ describe('sysbench arguments', () => {
     { field: 'durationS', value: 2.5, make: () => runArgs(tcp, workloads.smoke, 2.5) },
     { field: 'threads', value: 0, make: () => prepareArgs(tcp, { ...workloads.smoke, threads: 0 }) },
     { field: 'tables', value: -1, make: () => prepareArgs(tcp, { ...workloads.smoke, tables: -1 }) },
+    { field: 'rate', value: 0.5, make: () => runArgs(tcp, { ...workloads.smoke, rate: 0.5 }, 7) },
   ])('rejects $field = $value', ({ field, value, make }) => {
     expect(make).toThrow(`Workload 'smoke': ${field} must be a whole number of at least 1, got ${value}`);
   });

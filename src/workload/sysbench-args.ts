@@ -1,8 +1,8 @@
-/** The database every sysbench table lives in. */
 import { sysbenchDatabase } from '../config/lists.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
 import type { Workload } from './workload.ts';
 
+// src/plugins reads the database's name here: it may not import src/config, which imports it.
 export { sysbenchDatabase };
 
 function connectionArgs(conn: ConnectionOptions): string[] {
@@ -67,6 +67,7 @@ export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: 
     // Time-bound, not event-bound: every run of a pair lasts as long, whatever its throughput.
     `--time=${durationS}`,
     '--events=0',
+    ...(workload.rate === undefined ? [] : [rateArg(workload, workload.rate)]),
     // sysbench 1.0's default 'special' distribution hammers a few hot rows, adding lock contention
     // that has nothing to do with auditing; uniform spreads access over the whole table.
     '--rand-type=uniform',
@@ -74,6 +75,11 @@ export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: 
     ...(workload.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
     'run',
   ];
+}
+
+function rateArg(workload: Workload, rate: number): string {
+  assertWholeNumber(workload, 'rate', rate);
+  return `--rate=${rate}`;
 }
 
 function assertWholeNumber(workload: Workload, field: string, value: number): void {

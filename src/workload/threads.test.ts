@@ -4,6 +4,9 @@ import {
   concurrencyPoints,
   defaultThreadPoints,
   isDefaultPoint,
+  openLoopLabel,
+  openLoopPoint,
+  openLoopRate,
   pointLabel,
   pointWorkload,
 } from './threads.ts';
@@ -56,5 +59,27 @@ describe('concurrency points', () => {
     for (const bad of [0, 1.5, [], [1, 2, 3, 4, 5, 6, 7, 8, 9], '4', 2000]) {
       expect(threadsSchema.safeParse(bad).success, JSON.stringify(bad)).toBe(false);
     }
+  });
+});
+
+describe('the open-loop point', () => {
+  const sweep = [
+    { threads: 1, cores: 'pinned' as const },
+    { threads: 16, cores: 'pinned' as const },
+    { threads: 4, cores: 'pinned' as const },
+  ];
+
+  test('a sweep gets one at its most threads; one point gets none unless the run asks', () => {
+    expect(openLoopPoint(null, sweep)).toEqual({ threads: 16, cores: 'pinned' });
+    expect(openLoopPoint(null, [{ threads: 4, cores: 'all' }])).toBeNull();
+    expect(openLoopPoint(true, [{ threads: 4, cores: 'all' }])).toEqual({ threads: 4, cores: 'all' });
+    expect(openLoopPoint(false, sweep)).toBeNull();
+  });
+
+  test('its rate is 70% of the baseline, a whole number of at least 1', () => {
+    expect(openLoopRate(500)).toBe(350);
+    expect(openLoopRate(101.3)).toBe(71);
+    expect(openLoopRate(0.4)).toBe(1);
+    expect(openLoopLabel({ threads: 16, cores: 'pinned' })).toBe('t16-pinned-open');
   });
 });

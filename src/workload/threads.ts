@@ -49,3 +49,28 @@ export const pointWorkload = <W extends Workload>(workload: W, point: Concurrenc
   threads: point.threads,
   pinCpus: point.cores === 'pinned',
 });
+
+/** The open-loop point's rate as a share of the baseline's throughput: loaded, with room left to queue into. */
+export const OPEN_LOOP_PCT = 70;
+
+/**
+ * The point an open-loop measurement follows, or null for none: a run's `openLoop`, else on for a sweep. It runs at
+ * the run's most threads, so the client has threads to spare when arrivals bunch, on that point's cores.
+ */
+export function openLoopPoint(
+  openLoop: boolean | null,
+  points: readonly ConcurrencyPoint[],
+): ConcurrencyPoint | null {
+  if (!(openLoop ?? points.length > 1)) return null;
+  return points.reduce<ConcurrencyPoint | null>(
+    (most, p) => (most && most.threads >= p.threads ? most : p),
+    null,
+  );
+}
+
+/** Transactions per second the open loop sends: OPEN_LOOP_PCT of the closed loop's baseline, at least 1. */
+export const openLoopRate = (baselineTps: number): number =>
+  Math.max(1, Math.round((baselineTps * OPEN_LOOP_PCT) / 100));
+
+/** How an open-loop point names itself in run ids: `t16-pinned-open`. */
+export const openLoopLabel = (point: ConcurrencyPoint): string => `${pointLabel(point)}-open`;

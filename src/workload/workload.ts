@@ -55,6 +55,11 @@ export interface Workload {
   script?: string;
   /** false runs statements as plain text (--db-ps-mode=disable, traffic.preparedStatements); default true. */
   preparedStatements?: boolean;
+  /**
+   * Open loop: sysbench's `--rate`, transactions per second over all threads (arrivals it queues when every thread
+   * is busy). Absent: closed loop, each thread sending its next transaction as soon as the last one ends.
+   */
+  rate?: number;
   /** Server options applied for this workload (reported with the figures they produced). */
   serverOptions: Record<string, string>;
 }

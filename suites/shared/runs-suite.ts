@@ -8,7 +8,7 @@ import { configHash } from '../../src/history/config-hash.ts';
 import { unavailableReason } from '../../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/plugins/lifecycle/index.ts';
 import { describeMachine } from '../../src/results/machine.ts';
-import type { Calibration } from '../../src/results/schema.ts';
+import type { Calibration, Measurement } from '../../src/results/schema.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
 import { type AccountSession, accountSession } from '../../src/servers/account-session.ts';
 import { startServer } from '../../src/servers/start-server.ts';
@@ -29,6 +29,10 @@ import {
   type ConcurrencyPoint,
   concurrencyPoints,
   isDefaultPoint,
+  OPEN_LOOP_PCT,
+  openLoopLabel,
+  openLoopPoint,
+  openLoopRate,
   pointLabel,
   pointWorkload,
 } from '../../src/workload/threads.ts';
@@ -61,8 +65,15 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       log('server')(`started on 127.0.0.1:${server.connection.port}`);
     });
     afterAll(async () => {
-      // An external server keeps nothing of the run: the traffic's accounts go with it.
-      if (server) await dropTrafficAccounts(server);
+      // An external server keeps nothing of the run: the traffic's accounts go with it. A server that died cannot
+      // drop them, and must still be stopped.
+      if (server) {
+        await dropTrafficAccounts(server).catch((error: unknown) =>
+          log('server')(
+            `could not drop the traffic's accounts: ${error instanceof Error ? error.message : String(error)}`,
+          ),
+        );
+      }
       await server?.stop();
     });
 
@@ -98,14 +109,22 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       workload,
       { cpus, external },
     );
-    const pointKey = (point: ConcurrencyPoint) => {
-      const today = isDefaultPoint(point, workload, external);
+    const pointKey = (point: ConcurrencyPoint, open?: { ratePerS: number }) => {
+      const today = !open && isDefaultPoint(point, workload, external);
       const hash = configHash(profile, {
         id: run.id,
         optionFileSha256: run.optionFile?.sha256 ?? null,
         traffic: run.traffic,
         ...(today ? {} : { concurrency: point }),
+        ...(open ? { openLoopPct: OPEN_LOOP_PCT } : {}),
       });
+      if (open) {
+        return {
+          runId: `${run.id}@${openLoopLabel(point)}`,
+          title: `${run.title} · open loop at ${open.ratePerS} tx/s, ${point.threads} threads, ${point.cores} cores`,
+          configHash: hash,
+        };
+      }
       return today
         ? { runId: run.id, title: run.title, configHash: hash }
         : {
@@ -124,8 +143,8 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     let ownCalibration: Calibration | null = null;
     const sessions: AccountSession[] = [];
 
-    const key = (point: ConcurrencyPoint = firstPoint): ResultKey => ({
-      ...pointKey(point),
+    const key = (point: ConcurrencyPoint = firstPoint, open?: { ratePerS: number }): ResultKey => ({
+      ...pointKey(point, open),
       plugin: profile.name,
       server: started().info,
       workload: workload.name,
@@ -164,10 +183,14 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       }
     }
 
-    async function measurePoint(point: ConcurrencyPoint, context: TestContext): Promise<void> {
+    // Each closed-loop point's measurement, by point: the open-loop point's rate comes from its baseline.
+    const measuredAt = new Map<string, Measurement>();
+    // A point at other threads or cores than the suite's A/A gets an A/A of its own: noise, and the p99 change's null
+    // control, differ with concurrency.
+    const calibratedAt = new Map<string, Calibration>();
+
+    async function calibratePoint(point: ConcurrencyPoint, context: TestContext): Promise<void> {
       skipIfUnavailable(context);
-      // Decided from the settings: measuring traffic the plugin does not audit would price an idle plugin.
-      if (run.userFilter?.refusal) expect.fail(`${run.id}: ${run.userFilter.refusal}`);
       if (!connections)
         throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
       const measured = measuredRunTraffic(
@@ -177,29 +200,78 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         pointWorkload(workload, point),
         config.configPath,
       );
+      if (point.cores === 'all' && started().pinCpus && cpus > 1) await started().pinCpus?.(`0-${cpus - 1}`);
+      const own = await calibrate(
+        started(),
+        measured.workload,
+        log(`A/A at ${point.threads} threads`),
+        config.interference,
+        measured.runner,
+      );
+      calibratedAt.set(pointLabel(point), own);
+      context.task.meta.auditbench = { ...key(point), kind: 'calibration', calibration: own };
+      expect(
+        own.containsZero,
+        `the A/A interval at ${point.threads} threads should contain 0: the design is biased or the machine drifted`,
+      ).toBe(true);
+    }
+    const openPoint = openLoopPoint(run.openLoop, points);
+
+    async function measurePoint(
+      point: ConcurrencyPoint,
+      context: TestContext,
+      open?: { ratePerS: number; baseline: Measurement },
+    ): Promise<void> {
+      skipIfUnavailable(context);
+      // Decided from the settings: measuring traffic the plugin does not audit would price an idle plugin.
+      if (run.userFilter?.refusal) expect.fail(`${run.id}: ${run.userFilter.refusal}`);
+      if (!connections)
+        throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
+      const pointed = pointWorkload(workload, point);
+      const measured = measuredRunTraffic(
+        started(),
+        run,
+        connections.application,
+        open ? { ...pointed, rate: open.ratePerS } : pointed,
+        config.configPath,
+      );
       // A previous point may have pinned the server: `all` gives it every CPU back.
       if (point.cores === 'all' && started().pinCpus && cpus > 1) await started().pinCpus?.(`0-${cpus - 1}`);
       const measurement = await measureGate(started(), profile, measured.workload, {
         limitPct,
-        calibration: ownCalibration ?? calibration,
+        calibration: calibratedAt.get(pointLabel(point)) ?? ownCalibration ?? calibration,
         progress,
         interference: config.interference,
         runner: measured.runner,
         traffic: measured.seen,
         maxP99IncreasePct: run.maxP99IncreasePct ?? null,
       });
-      const { runId } = pointKey(point);
+      const { runId } = pointKey(point, open);
+      if (!open) measuredAt.set(pointLabel(point), measurement);
       context.task.meta.auditbench = {
-        ...key(point),
+        ...key(point, open),
         kind: 'measurement',
         measurement: {
           ...measurement,
           threads: point.threads,
           cores: point.cores,
           ...(runId !== run.id && { sweepOf: run.id }),
+          ...(open && {
+            openLoop: {
+              ratePerS: open.ratePerS,
+              ofBaselinePct: OPEN_LOOP_PCT,
+              baselineTps: open.baseline.baselineTps,
+              baselineRunId: pointKey(point).runId,
+            },
+          }),
         },
       };
-      const at = runId === run.id ? '' : ` at ${point.threads} threads (${point.cores} cores)`;
+      const at =
+        runId === run.id
+          ? ''
+          : open
+            ? ` in an open loop at ${open.ratePerS} tx/s (${point.threads} threads, ${point.cores} cores)`
+            : ` at ${point.threads} threads (${point.cores} cores)`;
       const where = `${run.title}${at} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
       const failure = gateFailure(measurement, config, where);
       if (failure) expect.fail(failure);
@@ -253,7 +325,25 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         const name = today
           ? `overhead under the ${workload.name} workload is within ${limitPct}%`
           : `overhead at ${point.threads} threads (${point.cores} cores) under the ${workload.name} workload is within ${limitPct}%`;
+        if (!isDefaultPoint(point, workload, external)) {
+          test(`A/A calibration at ${point.threads} threads (${point.cores} cores) shows no overhead`, (context) =>
+            calibratePoint(point, context));
+        }
         test(name, (context) => measurePoint(point, context));
+      }
+      // Closed-loop latency mostly mirrors throughput; at a fixed arrival rate, what the plugin adds queues.
+      if (openPoint) {
+        const name = `open loop at ${OPEN_LOOP_PCT}% of the baseline's throughput (${openPoint.threads} threads, ${openPoint.cores} cores) under the ${workload.name} workload is within ${limitPct}%`;
+        test(name, (context) => {
+          skipIfUnavailable(context);
+          const baseline = measuredAt.get(pointLabel(openPoint));
+          if (!baseline) {
+            return context.skip(
+              `the closed-loop point at ${openPoint.threads} threads did not finish, so no baseline sets the rate`,
+            );
+          }
+          return measurePoint(openPoint, context, { ratePerS: openLoopRate(baseline.baselineTps), baseline });
+        });
       }
 
       for (const step of lifecycleSteps.afterMeasure) test(step.title, (context) => runCheck(step, context));
