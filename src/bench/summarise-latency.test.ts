@@ -34,6 +34,16 @@ describe('summariseLatency', () => {
     },
   );
 
+  test('a block that measured no latency beside one that did is named with its reason', () => {
+    const missing: Block = { pairs: [], runs: [], latency: { ok: false, reason: 'malformed latency lines' } };
+    const record = summariseLatency([block([2, 3, 2, 3]), missing], 10);
+    expect(record.measured && record.pairs).toBe(4);
+    expect(record.reason).toMatch(
+      /^p99 rose by .*; block 2 of 2 measured no latency \(malformed latency lines\)$/,
+    );
+    expect(summariseLatency([block([2, 3, 2, 3])], 10).reason).not.toContain('block');
+  });
+
   test('a block without latency is recorded with its reason, never thrown', () => {
     const missing: Block = { pairs: [], runs: [], latency: { ok: false, reason: 'no lines' } };
     expect(summariseLatency([missing], 10)).toEqual({ measured: false, reason: 'no lines' });

@@ -7,17 +7,18 @@ type LatencyRecord = NonNullable<Measurement['latency']>;
 
 /**
  * The latency record of a measurement: its blocks' latency pairs pooled into one paired change, gated on
- * `maxP99IncreasePct` when the run sets one. Missing latency is recorded with its reason and never fails a run.
+ * `maxP99IncreasePct` when the run sets one. Missing latency is recorded with its reason and never fails a run; a
+ * block that measured none beside others that did is named, with its reason, in the measured record's reason.
  */
 export function summariseLatency(blocks: readonly Block[], maxP99IncreasePct: number | null): LatencyRecord {
-  const reasons = blocks.flatMap((block) =>
-    block.latency && !block.latency.ok ? [block.latency.reason] : [],
+  const failed = blocks.flatMap((block, i) =>
+    block.latency && !block.latency.ok ? [{ block: i + 1, reason: block.latency.reason }] : [],
   );
   const pairs = blocks.flatMap((block) => (block.latency?.ok ? block.latency.pairs : []));
   const skippedPairs = blocks.reduce((sum, b) => sum + (b.latency?.ok ? b.latency.skippedPairs : 0), 0);
   if (!isNonEmpty(pairs)) {
     const why =
-      reasons[0] ??
+      failed[0]?.reason ??
       (skippedPairs > 0
         ? `every pair's segments pooled too few transactions for a p99 (${skippedPairs} skipped)`
         : 'no block measured latency (the separate-runs design does not yet)');
@@ -36,8 +37,13 @@ export function summariseLatency(blocks: readonly Block[], maxP99IncreasePct: nu
     p99: change.p99,
     maxP99IncreasePct,
     p99LimitFailed: gate.failed,
-    reason: gate.reason,
+    reason: gate.reason + leftOut(failed, blocks.length),
   };
+}
+
+/** `; block 2 of 3 measured no latency (why)`: the blocks left out of a measured record, or nothing. */
+function leftOut(failed: readonly { block: number; reason: string }[], blocks: number): string {
+  return failed.map((f) => `; block ${f.block} of ${blocks} measured no latency (${f.reason})`).join('');
 }
 
 /** Fails only when the whole interval is above the limit, as the throughput gate does with its own. */
