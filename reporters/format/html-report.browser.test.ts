@@ -3,10 +3,14 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
+import { chromium, type Page } from 'playwright-core';
 import { expect, test } from 'vitest';
-import { recordedReportInput, sweepReportInput } from '../../test/support/report-fixtures.ts';
-import { buildHtmlReport } from './html-report.ts';
+import {
+  recordedReportInput,
+  sweepReportInput,
+  threadsSweepReportInput,
+} from '../../test/support/report-fixtures.ts';
+import { buildHtmlReport, type HtmlReportInput } from './html-report.ts';
 
 // Debian's chromium; Playwright's own browser download cannot be fetched here.
 const CHROMIUM = '/usr/bin/chromium';
@@ -27,15 +31,22 @@ const MARKS = {
   trend: ['.mark-rule line', '.mark-line path', '.mark-symbol path'],
 };
 
-test('index.html renders in headless Chromium: no console error, no request, every chart has marks', async (context) => {
-  if (!existsSync(CHROMIUM))
-    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
+/**
+ * Writes index.html for `input`, opens it in Chromium at `viewport` (Playwright's default 1280 × 720 when left out)
+ * and hands the page to `check` with the problems seen while it loaded: console errors, page errors, and any
+ * request that is not the file itself (the page must fetch nothing).
+ */
+async function inChromium(
+  input: HtmlReportInput,
+  viewport: { width: number; height: number } | null,
+  check: (page: Page, problems: string[]) => Promise<void>,
+): Promise<void> {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-html-'));
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
   try {
     const file = path.join(dir, 'index.html');
-    await writeFile(file, await buildHtmlReport(recordedReportInput()));
-    const page = await browser.newPage();
+    await writeFile(file, await buildHtmlReport(input));
+    const page = await browser.newPage(viewport ? { viewport } : {});
     const problems: string[] = [];
     page.on('console', (message) => {
       if (message.type() === 'error') problems.push(`console: ${message.text()}`);
@@ -45,6 +56,17 @@ test('index.html renders in headless Chromium: no console error, no request, eve
       if (!request.url().startsWith('file:')) problems.push(`request: ${request.url()}`);
     });
     await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+    await check(page, problems);
+  } finally {
+    await browser.close();
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+test('index.html renders in headless Chromium: no console error, no request, every chart has marks', async (context) => {
+  if (!existsSync(CHROMIUM))
+    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
+  await inChromium(recordedReportInput(), null, async (page, problems) => {
     const counts = await page.$$eval(
       'figure.chart:not([data-empty])',
       (figures, marks) =>
@@ -82,22 +104,14 @@ test('index.html renders in headless Chromium: no console error, no request, eve
       }));
     expect(table.rows).toBe(9);
     expect(table.right).toBeLessThanOrEqual(table.viewport);
-  } finally {
-    await browser.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }, 60_000);
 
 test('a sweep in Chromium: the overview labels runs by id, counts a failed lifecycle as a failure, and every table fits', async (context) => {
   if (!existsSync(CHROMIUM))
     context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-html-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  try {
-    const file = path.join(dir, 'index.html');
-    await writeFile(file, await buildHtmlReport(sweepReportInput()));
-    const page = await browser.newPage({ viewport: { width: 800, height: 900 } });
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  await inChromium(sweepReportInput(), { width: 800, height: 900 }, async (page, problems) => {
+    expect(problems).toEqual([]);
     const overview = page.locator('section').first();
     expect(await overview.locator('p').first().textContent()).toMatch(
       /^4 runs: 2 pass, 2 fail \(incl-users-app: 4 lifecycle checks failed .*; ddl-dcl-from-cnf: measured an idle plugin\)\.$/,
@@ -128,8 +142,66 @@ test('a sweep in Chromium: the overview labels runs by id, counts a failed lifec
     expect(
       await overview.locator('table', { hasText: "The seed's comparison" }).locator('thead th').count(),
     ).toBe(3);
-  } finally {
-    await browser.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
+}, 60_000);
+
+test('a threads sweep in Chromium: overhead and p99 change against threads drawn with intervals and points, one table row per point, the tail-latency table fits', async (context) => {
+  if (!existsSync(CHROMIUM))
+    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
+  await inChromium(threadsSweepReportInput(), { width: 800, height: 900 }, async (page, problems) => {
+    expect(problems).toEqual([]);
+    for (const name of ['sweep', 'latency']) {
+      const chart = await page.locator(`figure.chart[data-chart="${name}"]`).evaluate((figure) => {
+        const svg = figure.querySelector('svg');
+        const box = svg?.getBoundingClientRect();
+        // Vega draws each mark as a group of class mark-<type> role-mark; the dashed zero is a rule too, across.
+        const rules = [...figure.querySelectorAll('svg .mark-rule.role-mark line')].map((line) => {
+          const rule = line.getBoundingClientRect();
+          return { across: rule.width > rule.height, heightPx: rule.height };
+        });
+        const points = [...figure.querySelectorAll('svg .mark-symbol.role-mark path')].map((point) =>
+          Number(/sysbench threads: (\d+)/.exec(point.getAttribute('aria-label') ?? '')?.[1]),
+        );
+        return {
+          empty: figure.hasAttribute('data-empty'),
+          widthPx: box?.width ?? 0,
+          heightPx: box?.height ?? 0,
+          intervals: rules.filter((r) => !r.across).map((r) => r.heightPx),
+          zeroLines: rules.filter((r) => r.across).length,
+          lines: figure.querySelectorAll('svg .mark-line.role-mark path').length,
+          points,
+        };
+      });
+      expect(chart.empty, `${name} has a chart`).toBe(false);
+      expect(chart.widthPx, `${name} is drawn at a readable width`).toBeGreaterThan(400);
+      expect(chart.heightPx, `${name} is drawn at a readable height`).toBeGreaterThan(150);
+      expect(chart.intervals, `${name} draws one interval per point`).toHaveLength(3);
+      for (const heightPx of chart.intervals)
+        expect(heightPx, `${name}'s intervals are visible`).toBeGreaterThan(2);
+      expect(chart.zeroLines).toBe(1);
+      expect(chart.lines).toBe(1);
+      expect(chart.points.sort((a, b) => a - b)).toEqual([1, 4, 16]);
+    }
+    const sweep = page.locator('section', { has: page.locator('h2', { hasText: 'Overhead by threads' }) });
+    const points = await sweep
+      .locator('table')
+      .locator('tbody tr')
+      .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)));
+    expect(points.map((row) => row[0])).toEqual(['1', '4', '16']);
+    expect(points.map((row) => row.at(-1))).toEqual([
+      'server_audit@t1-pinned',
+      'server_audit',
+      'server_audit@t16-pinned',
+    ]);
+    const latency = page.locator('section', { has: page.locator('h2', { hasText: 'Tail latency' }) });
+    const table = await latency
+      .locator('table:has(caption:text-is("p95 and p99 with the plugin off and on"))')
+      .evaluate((t) => ({
+        rows: [...t.querySelectorAll('tbody tr')].map((row) => row.querySelector('th')?.textContent),
+        right: t.getBoundingClientRect().right,
+        viewport: t.ownerDocument.documentElement.clientWidth,
+      }));
+    expect(table.rows).toEqual(['server_audit@t1-pinned', 'server_audit', 'server_audit@t16-pinned']);
+    expect(table.right, 'the tail-latency table fits the window').toBeLessThanOrEqual(table.viewport);
+  });
 }, 60_000);

@@ -130,3 +130,117 @@ export function sweepReportInput(): HtmlReportInput {
   const comparisons = compareWithBase(entries, base.prior, { baseBranch: 'main', maxRegressionPp: 5 });
   return { ...base, file, entries, comparisons, runId: '5eed5eed-0000-4000-8000-000000000021' };
 }
+
+/** One tail quantile of a made-up latency record: off and on in ms, the change and its interval in % and ms. */
+function quantileChange(offMs: number, changePct: number, ci: [number, number]) {
+  const ms = (pct: number) => (offMs * pct) / 100;
+  return {
+    offMs,
+    onMs: offMs + ms(changePct),
+    changePct,
+    changeMs: ms(changePct),
+    changeCi95Pct: ci,
+    changeCi95Ms: [ms(ci[0]), ms(ci[1])] as [number, number],
+    perPairChangePct: [changePct - 3, changePct, changePct + 2, changePct - 1, changePct + 1, changePct],
+  };
+}
+
+interface ThreadsPoint {
+  threads: number;
+  baselineTps: number;
+  overheadPct: number;
+  ci95: [number, number];
+  p95: { offMs: number; changePct: number; ci95: [number, number] };
+  p99: { offMs: number; changePct: number; ci95: [number, number] };
+}
+
+/** One point of server_audit's sweep, made from the recorded result: its threads, interval and latency record. */
+function threadsPoint(measured: PluginResult, workloadThreads: number, p: ThreadsPoint): PluginResult {
+  const m = measured.measurement;
+  if (!m) throw new Error('the recorded result holds a measurement');
+  // The workload's own point keeps the run's id; the others are `id@t<threads>-<cores>`, as runs-suite names them.
+  const own = p.threads === workloadThreads;
+  const runId = own ? 'server_audit' : `server_audit@t${p.threads}-pinned`;
+  const pluginTps = p.baselineTps * (1 - p.overheadPct / 100);
+  const [low, high] = p.ci95;
+  const reason = `overhead ${p.overheadPct}% (95% CI ${low}% to ${high}%) is within the ${m.limitPct}% limit`;
+  const transactions = Math.round(p.baselineTps * 24);
+  const latency = {
+    measured: true as const,
+    pairs: m.pairs,
+    skippedPairs: 0,
+    trimmedEachSide: 1,
+    offTransactions: transactions,
+    onTransactions: Math.round(transactions * (1 - p.overheadPct / 100)),
+    p95: quantileChange(p.p95.offMs, p.p95.changePct, p.p95.ci95),
+    p99: quantileChange(p.p99.offMs, p.p99.changePct, p.p99.ci95),
+    maxP99IncreasePct: null,
+    p99LimitFailed: false,
+    reason: 'no maxP99IncreasePct set',
+  };
+  return {
+    ...measured,
+    runId,
+    title: own ? measured.title : `${measured.title} · ${p.threads} threads, pinned cores`,
+    baselineTps: p.baselineTps,
+    pluginTps,
+    overheadPct: p.overheadPct,
+    overheadCi95: p.ci95,
+    verdict: 'pass',
+    measurement: {
+      ...m,
+      baselineTps: p.baselineTps,
+      pluginTps,
+      overheadPct: p.overheadPct,
+      overheadCi95: p.ci95,
+      verdict: 'pass',
+      reason,
+      threads: p.threads,
+      cores: 'pinned',
+      ...(own ? {} : { sweepOf: 'server_audit' }),
+      latency,
+    },
+  };
+}
+
+/**
+ * For report tests of a threads sweep: server_audit on smoke at threads [1, 4, 16] (4 is the workload's own, so it
+ * keeps the run's id), each point with its own interval and a p95/p99 latency record. Made-up figures in the
+ * recorded result's shape, not a measurement.
+ */
+export function threadsSweepReportInput(): HtmlReportInput {
+  const base = recordedReportInput();
+  const [measured] = base.file.results;
+  if (!measured) throw new Error('the recorded input holds a result');
+  const points: ThreadsPoint[] = [
+    {
+      threads: 1,
+      baselineTps: 310.4,
+      overheadPct: 5.1,
+      ci95: [1.2, 8.9],
+      p95: { offMs: 4.1, changePct: 3.2, ci95: [0.4, 6.1] },
+      p99: { offMs: 6.8, changePct: 4.4, ci95: [-1.9, 10.8] },
+    },
+    {
+      threads: 4,
+      baselineTps: 565.6,
+      overheadPct: 7.3,
+      ci95: [3.0, 11.4],
+      p95: { offMs: 11.9, changePct: 8.5, ci95: [3.6, 13.5] },
+      p99: { offMs: 18.2, changePct: 12.1, ci95: [4.0, 20.3] },
+    },
+    {
+      threads: 16,
+      baselineTps: 590.2,
+      overheadPct: 12.8,
+      ci95: [8.1, 17.2],
+      p95: { offMs: 44.7, changePct: 17.9, ci95: [9.8, 26.0] },
+      p99: { offMs: 71.3, changePct: 31.5, ci95: [15.2, 47.9] },
+    },
+  ];
+  const file = { ...base.file, results: points.map((p) => threadsPoint(measured, 4, p)) };
+  const runId = '5eed5eed-0000-4000-8000-000000000024';
+  const entries = toHistoryEntries(file, base.revision, runId);
+  const comparisons = compareWithBase(entries, base.prior, { baseBranch: 'main', maxRegressionPp: 5 });
+  return { ...base, file, entries, comparisons, runId };
+}
