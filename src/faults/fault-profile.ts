@@ -1,12 +1,10 @@
 export {
   type EnableAnswer,
-  enableAnswers,
   type FaultFacts,
   type FaultName,
   type FaultSupport,
   faultNames,
   type Recovery,
-  recoveries,
 } from '../plugins/fault-support.ts';
 
 import { type FaultFacts, type FaultName, faultNames } from '../plugins/fault-support.ts';
