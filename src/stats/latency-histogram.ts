@@ -25,7 +25,11 @@ export function bucketEdgesMs(index: number): [lowerMs: number, upperMs: number]
   ];
 }
 
-/** The bucket a latency falls in, as the Lua wrapper computes it (anything at or below 1 µs in bucket 0). */
+/**
+ * The bucket a latency falls in, as the Lua wrapper's `bucket_of` computes it (anything at or below 1 µs in bucket
+ * 0). For tests only: they build histograms with it and hold it inside bucketEdgesMs; the harness reads the Lua's
+ * bucket indices as printed, and nothing checks the Lua against this copy, so a change to one is a change to both.
+ */
 export function bucketOf(latencyMs: number): number {
   if (!(latencyMs > BUCKET_BASE_MS)) return 0;
   return Math.floor(Math.log2(latencyMs / BUCKET_BASE_MS) * BUCKETS_PER_DOUBLING);
