@@ -63,6 +63,14 @@ test('one row per result: p95/p99 off → on, the changes with intervals, and a 
   expect(formatLatencyMarkdown(latencyRows([recorded]))).toEqual([]);
 });
 
+test('a result with no run id is named by its title, as in the overview', () => {
+  const [first] = sweep;
+  if (!first) throw new Error('the sweep holds points');
+  for (const runId of [undefined, '']) {
+    expect(latencyRows([{ ...first, runId }])[0]?.runId).toBe(first.title);
+  }
+});
+
 test("the sweep table has the p95/p99 change beside each point's overhead", () => {
   const text = formatSweepText(sweepGroups(sweep));
   expect(text).toContain('p99 change [95% CI]');

@@ -1,6 +1,7 @@
 import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
 import { estimateText, fixed } from './format-numbers.ts';
+import { runIdOf } from './run-status.ts';
 
 type Quantile = Extract<NonNullable<Measurement['latency']>, { measured: true }>['p99'];
 
@@ -36,7 +37,7 @@ export function latencyRows(results: readonly PluginResult[]): LatencyRow[] {
   return results.flatMap((r): LatencyRow[] => {
     const latency = r.measurement?.latency;
     if (!latency) return [];
-    const runId = r.runId ?? r.plugin;
+    const runId = runIdOf(r);
     const threads = r.measurement?.threads ?? null;
     const lead = [runId, threads === null ? '–' : String(threads)];
     if (!latency.measured) {
