@@ -8,6 +8,19 @@ function fixture(name: string): string {
 
 const normalRun = fixture('run-oltp-read-write.txt');
 
+describe('parseSysbenchOutput on an open-loop run', () => {
+  test("--rate's queue lines join the second they report on", () => {
+    const result = parseSysbenchOutput(fixture('run-open-loop-rate.txt'));
+    expect(result.transactions).toBe(573);
+    expect(result.intervals.map((i) => [i.atS, i.tps, i.queueLength, i.concurrency])).toEqual([
+      [1, 195.85, 0, 1],
+      [2, 169.05, 0, 0],
+      [3, 207.97, 0, 0],
+    ]);
+    expect(parseSysbenchOutput(normalRun).intervals[0]).not.toHaveProperty('queueLength');
+  });
+});
+
 describe('parseSysbenchOutput on complete reports', () => {
   test.for([
     {

@@ -9,6 +9,9 @@ const INTERVAL_LINE = new RegExp(
     String.raw`err/s:\s+${NUM}\s+reconn/s:\s+${NUM}\s*$`,
 );
 
+// With --rate, sysbench 1.0.20 also prints, each second: [ 1s ] queue length: 0, concurrency: 4
+const QUEUE_LINE = new RegExp(String.raw`^\[\s*${NUM}s\s*\]\s+queue length:\s+(\d+),\s+concurrency:\s+(\d+)\s*$`);
+
 const SECTION_HEADERS = ['SQL statistics:', 'General statistics:', 'Latency (ms):'] as const;
 type SectionHeader = (typeof SECTION_HEADERS)[number];
 
@@ -55,11 +58,14 @@ export function parseSysbenchOutput(text: string): SysbenchResult {
 
 function parseIntervals(text: string): SysbenchInterval[] {
   const intervals: SysbenchInterval[] = [];
+  const queues = new Map<number, { queueLength: number; concurrency: number }>();
   for (const line of text.split('\n')) {
     if (!line.startsWith('[')) continue;
-    intervals.push(parseIntervalLine(line));
+    const queue = QUEUE_LINE.exec(line);
+    if (queue) queues.set(Number(queue[1]), { queueLength: Number(queue[2]), concurrency: Number(queue[3]) });
+    else intervals.push(parseIntervalLine(line));
   }
-  return intervals;
+  return intervals.map((interval) => ({ ...interval, ...queues.get(interval.atS) }));
 }
 
 function parseIntervalLine(line: string): SysbenchInterval {

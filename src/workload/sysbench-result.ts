@@ -10,6 +10,12 @@ export interface SysbenchInterval {
   latencyP95Ms: number;
   errorsPerS: number;
   reconnectsPerS: number;
+  /**
+   * Open loop (`--rate`) only: arrivals waiting for a free thread, and threads busy, when the interval ended, from
+   * sysbench's extra `[ 1s ] queue length: 0, concurrency: 4` line.
+   */
+  queueLength?: number;
+  concurrency?: number;
 }
 
 /** What one sysbench run reported. */
