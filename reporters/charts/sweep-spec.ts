@@ -57,7 +57,13 @@ export function againstThreadsSpec(
     scale: { type: 'log', base: 2 },
     title: 'sysbench threads',
   } as const;
-  const color = { field: 'series', type: 'nominal', title: null } as const;
+  // Series name runs and the open loop ("sa (open loop, pinned cores)"): below the plot, uncut.
+  const color = {
+    field: 'series',
+    type: 'nominal',
+    title: null,
+    legend: { orient: 'bottom', labelLimit: 0 },
+  } as const;
   return {
     $schema: SCHEMA,
     width: 640,

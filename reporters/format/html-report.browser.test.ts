@@ -145,7 +145,7 @@ test('a sweep in Chromium: the overview labels runs by id, counts a failed lifec
   });
 }, 60_000);
 
-test('a threads sweep in Chromium: overhead and p99 change against threads drawn with intervals and points, one table row per point, the tail-latency table fits', async (context) => {
+test('a threads sweep in Chromium: overhead and p99 change against threads drawn with intervals and points (the open loop a series of its own, legends uncut), one table row per point, the tail-latency table fits', async (context) => {
   if (!existsSync(CHROMIUM))
     context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
   await inChromium(threadsSweepReportInput(), { width: 800, height: 900 }, async (page, problems) => {
@@ -170,28 +170,37 @@ test('a threads sweep in Chromium: overhead and p99 change against threads drawn
           zeroLines: rules.filter((r) => r.across).length,
           lines: figure.querySelectorAll('svg .mark-line.role-mark path').length,
           points,
+          legend: [...figure.querySelectorAll('svg .role-legend-label text')]
+            .map((t) => t.textContent)
+            .sort(),
         };
       });
       expect(chart.empty, `${name} has a chart`).toBe(false);
       expect(chart.widthPx, `${name} is drawn at a readable width`).toBeGreaterThan(400);
       expect(chart.heightPx, `${name} is drawn at a readable height`).toBeGreaterThan(150);
-      expect(chart.intervals, `${name} draws one interval per point`).toHaveLength(3);
+      // Three closed-loop points on one line, and the open-loop point as a series of its own.
+      expect(chart.intervals, `${name} draws one interval per point`).toHaveLength(4);
       for (const heightPx of chart.intervals)
-        expect(heightPx, `${name}'s intervals are visible`).toBeGreaterThan(2);
+        expect(heightPx, `${name}'s intervals are visible`).toBeGreaterThanOrEqual(2);
       expect(chart.zeroLines).toBe(1);
-      expect(chart.lines).toBe(1);
-      expect(chart.points.sort((a, b) => a - b)).toEqual([1, 4, 16]);
+      expect(chart.lines).toBe(2);
+      expect(chart.points.sort((a, b) => a - b)).toEqual([1, 4, 16, 16]);
+      expect(chart.legend, `${name}'s legend names each series whole`).toEqual([
+        'server_audit (open loop, pinned cores)',
+        'server_audit (pinned cores)',
+      ]);
     }
     const sweep = page.locator('section', { has: page.locator('h2', { hasText: 'Overhead by threads' }) });
     const points = await sweep
       .locator('table')
       .locator('tbody tr')
       .evaluateAll((rows) => rows.map((row) => [...row.children].map((cell) => cell.textContent)));
-    expect(points.map((row) => row[0])).toEqual(['1', '4', '16']);
+    expect(points.map((row) => row[0])).toEqual(['1', '4', '16', '16, open loop 413/s']);
     expect(points.map((row) => row.at(-1))).toEqual([
       'server_audit@t1-pinned',
       'server_audit',
       'server_audit@t16-pinned',
+      'server_audit@t16-pinned-open',
     ]);
     const latency = page.locator('section', { has: page.locator('h2', { hasText: 'Tail latency' }) });
     const table = await latency
@@ -201,7 +210,12 @@ test('a threads sweep in Chromium: overhead and p99 change against threads drawn
         right: t.getBoundingClientRect().right,
         viewport: t.ownerDocument.documentElement.clientWidth,
       }));
-    expect(table.rows).toEqual(['server_audit@t1-pinned', 'server_audit', 'server_audit@t16-pinned']);
+    expect(table.rows).toEqual([
+      'server_audit@t1-pinned',
+      'server_audit',
+      'server_audit@t16-pinned',
+      'server_audit@t16-pinned-open',
+    ]);
     expect(table.right, 'the tail-latency table fits the window').toBeLessThanOrEqual(table.viewport);
   });
 }, 60_000);

@@ -1,7 +1,7 @@
 import mysql from 'mysql2/promise';
+import { sysbenchDatabase } from '../config/lists.ts';
 import type { MeasuredTraffic } from '../config/measured-traffic.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
-import { sysbenchDatabase } from '../config/lists.ts';
 
 /** The kinds of statement or login traffic.added sends, and the count results.json records for each. */
 export const addedKinds = ['connections', 'failedLogins', 'ddl', 'dcl'] as const;

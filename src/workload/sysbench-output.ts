@@ -10,7 +10,9 @@ const INTERVAL_LINE = new RegExp(
 );
 
 // With --rate, sysbench 1.0.20 also prints, each second: [ 1s ] queue length: 0, concurrency: 4
-const QUEUE_LINE = new RegExp(String.raw`^\[\s*${NUM}s\s*\]\s+queue length:\s+(\d+),\s+concurrency:\s+(\d+)\s*$`);
+const QUEUE_LINE = new RegExp(
+  String.raw`^\[\s*${NUM}s\s*\]\s+queue length:\s+(\d+),\s+concurrency:\s+(\d+)\s*$`,
+);
 
 const SECTION_HEADERS = ['SQL statistics:', 'General statistics:', 'Latency (ms):'] as const;
 type SectionHeader = (typeof SECTION_HEADERS)[number];

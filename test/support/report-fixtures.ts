@@ -152,6 +152,8 @@ interface ThreadsPoint {
   ci95: [number, number];
   p95: { offMs: number; changePct: number; ci95: [number, number] };
   p99: { offMs: number; changePct: number; ci95: [number, number] };
+  /** An open-loop point's rate (tx/s), set from the closed-loop point at the same threads. */
+  openLoopRate?: number;
 }
 
 /** One point of server_audit's sweep, made from the recorded result: its threads, interval and latency record. */
@@ -159,8 +161,11 @@ function threadsPoint(measured: PluginResult, workloadThreads: number, p: Thread
   const m = measured.measurement;
   if (!m) throw new Error('the recorded result holds a measurement');
   // The workload's own point keeps the run's id; the others are `id@t<threads>-<cores>`, as runs-suite names them.
-  const own = p.threads === workloadThreads;
-  const runId = own ? 'server_audit' : `server_audit@t${p.threads}-pinned`;
+  const open = p.openLoopRate;
+  const own = p.threads === workloadThreads && open === undefined;
+  const runId = own
+    ? 'server_audit'
+    : `server_audit@t${p.threads}-pinned${open === undefined ? '' : '-open'}`;
   const pluginTps = p.baselineTps * (1 - p.overheadPct / 100);
   const [low, high] = p.ci95;
   const reason = `overhead ${p.overheadPct}% (95% CI ${low}% to ${high}%) is within the ${m.limitPct}% limit`;
@@ -181,7 +186,11 @@ function threadsPoint(measured: PluginResult, workloadThreads: number, p: Thread
   return {
     ...measured,
     runId,
-    title: own ? measured.title : `${measured.title} · ${p.threads} threads, pinned cores`,
+    title: own
+      ? measured.title
+      : open === undefined
+        ? `${measured.title} · ${p.threads} threads, pinned cores`
+        : `${measured.title} · open loop at ${open} tx/s, ${p.threads} threads, pinned cores`,
     baselineTps: p.baselineTps,
     pluginTps,
     overheadPct: p.overheadPct,
@@ -198,6 +207,14 @@ function threadsPoint(measured: PluginResult, workloadThreads: number, p: Thread
       threads: p.threads,
       cores: 'pinned',
       ...(own ? {} : { sweepOf: 'server_audit' }),
+      ...(open !== undefined && {
+        openLoop: {
+          ratePerS: open,
+          ofBaselinePct: 70,
+          baselineTps: Math.round(open / 0.7),
+          baselineRunId: `server_audit@t${p.threads}-pinned`,
+        },
+      }),
       latency,
     },
   };
@@ -205,7 +222,8 @@ function threadsPoint(measured: PluginResult, workloadThreads: number, p: Thread
 
 /**
  * For report tests of a threads sweep: server_audit on smoke at threads [1, 4, 16] (4 is the workload's own, so it
- * keeps the run's id), each point with its own interval and a p95/p99 latency record. Made-up figures in the
+ * keeps the run's id), then its open-loop point at 16 threads, each point with its own interval and a p95/p99
+ * latency record. Made-up figures in the
  * recorded result's shape, not a measurement.
  */
 export function threadsSweepReportInput(): HtmlReportInput {
@@ -236,6 +254,15 @@ export function threadsSweepReportInput(): HtmlReportInput {
       ci95: [8.1, 17.2],
       p95: { offMs: 44.7, changePct: 17.9, ci95: [9.8, 26.0] },
       p99: { offMs: 71.3, changePct: 31.5, ci95: [15.2, 47.9] },
+    },
+    {
+      threads: 16,
+      openLoopRate: 413,
+      baselineTps: 413.4,
+      overheadPct: 0.3,
+      ci95: [-0.9, 1.5],
+      p95: { offMs: 9.2, changePct: 38.0, ci95: [20.1, 58.3] },
+      p99: { offMs: 16.5, changePct: 64.2, ci95: [31.0, 105.9] },
     },
   ];
   const file = { ...base.file, results: points.map((p) => threadsPoint(measured, 4, p)) };
