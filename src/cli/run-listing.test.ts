@@ -1,8 +1,15 @@
 import { expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
 import { resolveRun } from '../config/runs.ts';
+import { getWorkload } from '../workload/workloads.ts';
 import { machineFacts, skipReason } from './machine-facts.ts';
-import { describeLoad, expectationChanges, formatListing, listedRun } from './run-listing.ts';
+import {
+  describeConcurrency,
+  describeLoad,
+  expectationChanges,
+  formatListing,
+  listedRun,
+} from './run-listing.ts';
 
 const connectOnly = resolveRun(
   { id: 'connect-only', plugin: 'server_audit', settings: { server_audit_events: ['CONNECT'] } },
@@ -29,6 +36,22 @@ test('AUDITBENCH_MAX_OVERHEAD_PCT wins over the run’s limit, and a skip says w
   expect(formatListing('c.ts', [listed])).toContain(
     'here            skipped: no Docker here\n\n1 run(s) in c.ts, 1 skipped',
   );
+});
+
+test('the points a run is measured at: its threads and cores, and the open loop a sweep adds', () => {
+  const smoke = getWorkload('smoke');
+  const none = { threads: null, cores: null };
+  const here = { cpus: 2, external: false };
+  const plain = { threads: null, cores: null, openLoop: null };
+  expect(describeConcurrency(plain, none, smoke, here)).toBe('4 threads (pinned cores)');
+  expect(describeConcurrency({ ...plain, threads: [1, 4, 16] }, none, smoke, here)).toBe(
+    '1, 4, 16 threads (pinned cores), then an open loop at 70% of the 16-thread baseline',
+  );
+  expect(
+    describeConcurrency({ ...plain, threads: [1], openLoop: true }, none, smoke, { cpus: 2, external: true }),
+  ).toBe('1 thread (all cores), then an open loop at 70% of the 1-thread baseline');
+  const listed = listedRun(connectOnly, profiles.server_audit, null, null, '4 threads (pinned cores)');
+  expect(formatListing('c.ts', [listed])).toContain('  points          4 threads (pinned cores)\n');
 });
 
 test('a custom profile has no base to differ from', () => {

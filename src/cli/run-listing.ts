@@ -1,5 +1,12 @@
 import type { ResolvedRun } from '../config/runs.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
+import {
+  type ConcurrencyPoint,
+  concurrencyPoints,
+  OPEN_LOOP_PCT,
+  openLoopPoint,
+} from '../workload/threads.ts';
+import type { Workload } from '../workload/workload.ts';
 
 /** One configured run as `auditbench list` shows it: resolved, and whether this machine would skip it. */
 export interface ListedRun {
@@ -15,6 +22,8 @@ export interface ListedRun {
   /** Expectations this run changes from its profile's (derived from its settings or given in `expected`). */
   expectedChanges: Partial<PluginExpectations>;
   limitPct: number;
+  /** The points it is measured at (threads, cores, the open loop), in one phrase; '' when not given. */
+  concurrency: string;
   /** Why this machine would skip the run, or null when it would be measured. */
   skipped: string | null;
 }
@@ -37,6 +46,7 @@ export function listedRun(
   base: PluginProfile | null,
   limitOverridePct: number | null,
   skipped: string | null,
+  concurrency = '',
 ): ListedRun {
   return {
     id: run.id,
@@ -49,8 +59,28 @@ export function listedRun(
     load: describeLoad(run.traffic),
     expectedChanges: expectationChanges(base?.expected ?? null, run.profile.expected),
     limitPct: limitOverridePct ?? run.maxOverheadPct,
+    concurrency,
     skipped,
   };
+}
+
+/**
+ * The points a run is measured at, as the runs suite will measure them (`concurrencyPoints`, `openLoopPoint`), in
+ * one phrase: `1, 4, 16 threads (pinned cores), then an open loop at 70% of the 16-thread baseline`.
+ */
+export function describeConcurrency(
+  run: Pick<ResolvedRun, 'threads' | 'cores' | 'openLoop'>,
+  settings: { threads: number[] | null; cores: ConcurrencyPoint['cores'] | null },
+  workload: Pick<Workload, 'threads' | 'pinCpus'>,
+  machine: { cpus: number; external: boolean },
+): string {
+  const points = concurrencyPoints(run, settings, workload, machine);
+  const cores = [...new Set(points.map((p) => p.cores))].join(', ');
+  const threads = `${points.map((p) => p.threads).join(', ')} thread${points.length === 1 && points[0]?.threads === 1 ? '' : 's'} (${cores} cores)`;
+  const open = openLoopPoint(run.openLoop, points);
+  return open
+    ? `${threads}, then an open loop at ${OPEN_LOOP_PCT}% of the ${open.threads}-thread baseline`
+    : threads;
 }
 
 /** The measured load in one phrase: the script or OLTP, prepared statements off, and each added rate. */
@@ -91,6 +121,7 @@ export function formatListing(configPath: string, runs: ListedRun[]): string {
     if (changes.length > 0) {
       lines.push(`  expected        ${changes.map(([k, v]) => `${k}: ${JSON.stringify(v)}`).join(', ')}`);
     }
+    if (run.concurrency) lines.push(`  points          ${run.concurrency}`);
     lines.push(`  limit           ${run.limitPct}% of baseline TPS`);
     lines.push(`  here            ${run.skipped ? `skipped: ${run.skipped}` : 'measured'}`);
     return lines.join('\n');

@@ -1,12 +1,14 @@
+import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import { profiles } from '../../../fixtures/plugins/index.ts';
 import { loadConfig } from '../../config/env.ts';
 import { loadRuns } from '../../config/load-runs.ts';
 import type { PluginProfile } from '../../plugins/profile.ts';
+import { getWorkload } from '../../workload/workloads.ts';
 import type { CliContext } from '../context.ts';
 import { machineFacts, skipReason } from '../machine-facts.ts';
-import { formatListing, listedRun } from '../run-listing.ts';
+import { describeConcurrency, formatListing, listedRun } from '../run-listing.ts';
 import { userEnv } from '../user-paths.ts';
 
 export const summary = 'the runs your configuration declares, resolved, and what this machine would skip';
@@ -61,8 +63,17 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   const config = loadConfig(env);
   const runs = await loadRuns(config, profiles);
   const facts = await machineFacts(config);
+  const workload = getWorkload(config.workload);
+  const machine = { cpus: availableParallelism(), external: config.target === 'external' };
+  const settings = { threads: config.threads ?? null, cores: config.cores ?? null };
   const listed = runs.map((r) =>
-    listedRun(r, builtInBase(r.profile), config.maxOverheadPct, skipReason(r.profile, facts)),
+    listedRun(
+      r,
+      builtInBase(r.profile),
+      config.maxOverheadPct,
+      skipReason(r.profile, facts),
+      describeConcurrency(r, settings, workload, machine),
+    ),
   );
   context.stdout(
     values.json
