@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { Measurement, PluginResult } from '../../src/results/schema.ts';
-import { recordedReportInput } from '../../test/support/report-fixtures.ts';
+import { quantileChange, recordedReportInput } from '../../test/support/report-fixtures.ts';
 import { latencyChartData, latencySpec } from '../charts/latency-spec.ts';
 import { renderSvg } from '../charts/render-chart.ts';
 import { formatLatencyMarkdown, formatLatencyText, latencyRows, latencySection } from './format-latency.ts';
@@ -9,15 +9,6 @@ import { formatSweepText, sweepGroups } from './format-sweep.ts';
 const [recorded] = recordedReportInput().file.results;
 if (!recorded?.measurement) throw new Error('the recorded results hold no measurement');
 
-const quantile = (offMs: number, changePct: number, ci: [number, number]) => ({
-  offMs,
-  onMs: offMs * (1 + changePct / 100),
-  changePct,
-  changeMs: (offMs * changePct) / 100,
-  changeCi95Pct: ci,
-  changeCi95Ms: [(offMs * ci[0]) / 100, (offMs * ci[1]) / 100] as [number, number],
-  perPairChangePct: [changePct],
-});
 const measured = (p99Pct: number, ci: [number, number], failed = false): Measurement['latency'] => ({
   measured: true,
   pairs: 6,
@@ -25,8 +16,8 @@ const measured = (p99Pct: number, ci: [number, number], failed = false): Measure
   trimmedEachSide: 1,
   offTransactions: 4000,
   onTransactions: 3800,
-  p95: quantile(8, 4, [1, 7]),
-  p99: quantile(12, p99Pct, ci),
+  p95: quantileChange(8, 4, [1, 7]),
+  p99: quantileChange(12, p99Pct, ci),
   maxP99IncreasePct: failed ? 10 : null,
   p99LimitFailed: failed,
   reason: '',

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import type { Measurement } from '../../src/results/schema.ts';
-import { sweepReportInput } from '../../test/support/report-fixtures.ts';
+import { quantileChange, sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { runIdOf, runStatus, statusLine } from './run-status.ts';
 
 const [stock, inclUsers, idle, dml] = sweepReportInput().file.results;
@@ -29,15 +29,6 @@ test.for([
   expect(runStatus({ ...idle, ...change }).why).toBe(why);
 });
 
-const quantile = (offMs: number, changePct: number, ci: [number, number]) => ({
-  offMs,
-  onMs: offMs * (1 + changePct / 100),
-  changePct,
-  changeMs: (offMs * changePct) / 100,
-  changeCi95Pct: ci,
-  changeCi95Ms: [(offMs * ci[0]) / 100, (offMs * ci[1]) / 100] as [number, number],
-  perPairChangePct: [changePct],
-});
 const latency = (failed: boolean, reason: string): Measurement['latency'] => ({
   measured: true,
   pairs: 6,
@@ -45,8 +36,8 @@ const latency = (failed: boolean, reason: string): Measurement['latency'] => ({
   trimmedEachSide: 1,
   offTransactions: 4000,
   onTransactions: 3800,
-  p95: quantile(8, 4, [1, 7]),
-  p99: quantile(12, 25, [14, 36]),
+  p95: quantileChange(8, 4, [1, 7]),
+  p99: quantileChange(12, 25, [14, 36]),
   maxP99IncreasePct: failed ? 10 : 50,
   p99LimitFailed: failed,
   reason,

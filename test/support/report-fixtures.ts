@@ -132,7 +132,8 @@ export function sweepReportInput(): HtmlReportInput {
 }
 
 /** One tail quantile of a made-up latency record: off and on in ms, the change and its interval in % and ms. */
-function quantileChange(offMs: number, changePct: number, ci: [number, number]) {
+/** One quantile's off/on record for a made-up latency figure: the change and its interval in % and in ms. */
+export function quantileChange(offMs: number, changePct: number, ci: [number, number]) {
   const ms = (pct: number) => (offMs * pct) / 100;
   return {
     offMs,
