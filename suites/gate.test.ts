@@ -11,7 +11,7 @@ import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
-import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-accounts.ts';
+import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { pairedOverhead } from '../src/stats/paired-overhead.ts';
 import { measuredRunTraffic } from '../src/traffic/run-traffic.ts';
 import { runnerAs } from '../src/workload/run-as.ts';
@@ -74,17 +74,7 @@ async function gateSuite(planFile: string): Promise<void> {
       const runner = accounts && runnerAs((await trafficConnections(server, accounts)).application);
       await prepareMeasurement(server, workload, log('server'), runner);
     });
-    afterAll(async () => {
-      // A server that died, or that a comparison left down, cannot drop the accounts, and must still be stopped.
-      if (server) {
-        await dropTrafficAccounts(server).catch((error: unknown) =>
-          log('server')(
-            `could not drop the traffic's accounts: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        );
-      }
-      await server?.stop();
-    });
+    afterAll(() => dropAccountsAndStop(server, log('server')));
 
     for (const comparison of plan.comparisons) {
       const names = nameConfigurations(comparison.runId, comparison.differences);

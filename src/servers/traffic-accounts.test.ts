@@ -1,6 +1,11 @@
 import { expect, test } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
-import { dropTrafficAccounts, liveConnection, trafficConnections } from './traffic-accounts.ts';
+import {
+  dropAccountsAndStop,
+  dropTrafficAccounts,
+  liveConnection,
+  trafficConnections,
+} from './traffic-accounts.ts';
 
 const accounts = { application: 'auditbench_app', checks: 'auditbench_checks' };
 
@@ -54,4 +59,17 @@ test("an account's connection follows the server to its new port (a container's 
   server.connection = { ...server.connection, port: 32773 };
   expect({ ...app }.port).toBe(32773);
   expect(app.user).toBe('auditbench_app');
+});
+
+test('a server that cannot drop the accounts says so and is still stopped', async () => {
+  const server = createFakeServer({
+    rules: [{ match: /^DROP USER/, reply: { error: { errno: 1290, message: 'read-only' } } }],
+  });
+  await trafficConnections(server, accounts);
+  const logged: string[] = [];
+  await dropAccountsAndStop(server, (line) => logged.push(line));
+  expect(logged).toEqual([expect.stringMatching(/^could not drop the traffic's accounts: .*read-only/)]);
+  await expect(server.query('SELECT 1')).rejects.toThrow(/not running/);
+  await dropAccountsAndStop(undefined, (line) => logged.push(line));
+  expect(logged).toHaveLength(1);
 });

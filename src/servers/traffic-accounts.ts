@@ -141,3 +141,19 @@ export async function dropTrafficAccounts(server: StartedServer): Promise<string
 /** The passwords of the accounts made on this server, for redacting anything that could carry one. */
 export const accountSecrets = (server: StartedServer): string[] =>
   [...(created.get(server)?.values() ?? [])].map((a) => a.password);
+
+/**
+ * A suite's last step: drops the traffic's accounts, then stops the server. A server that died, or that a step left
+ * down, cannot drop them; that is logged, and the server is still stopped.
+ */
+export async function dropAccountsAndStop(
+  server: StartedServer | undefined,
+  log: (message: string) => void,
+): Promise<void> {
+  if (server) {
+    await dropTrafficAccounts(server).catch((error: unknown) =>
+      log(`could not drop the traffic's accounts: ${error instanceof Error ? error.message : String(error)}`),
+    );
+  }
+  await server?.stop();
+}

@@ -14,7 +14,7 @@ import { type AccountSession, accountSession } from '../../src/servers/account-s
 import { startServer } from '../../src/servers/start-server.ts';
 import type { StartedServer } from '../../src/servers/started-server.ts';
 import {
-  dropTrafficAccounts,
+  dropAccountsAndStop,
   type TrafficConnections,
   trafficConnections,
 } from '../../src/servers/traffic-accounts.ts';
@@ -64,18 +64,8 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       server = await startServer(config);
       log('server')(`started on 127.0.0.1:${server.connection.port}`);
     });
-    afterAll(async () => {
-      // An external server keeps nothing of the run: the traffic's accounts go with it. A server that died cannot
-      // drop them, and must still be stopped.
-      if (server) {
-        await dropTrafficAccounts(server).catch((error: unknown) =>
-          log('server')(
-            `could not drop the traffic's accounts: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        );
-      }
-      await server?.stop();
-    });
+    // An external server keeps nothing of the run: the traffic's accounts go with it.
+    afterAll(() => dropAccountsAndStop(server, log('server')));
 
     test('A/A calibration (no plugin in either arm) shows no overhead', async () => {
       const progress = log('A/A');
