@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { createDbaRepo, type DbaRepo } from '../test/support/dba-repo.ts';
+import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/support/dba-repo.ts';
 
 // The PR gate in a DBA's repository: auditbench packed and installed there, two runs (one reading an option file)
 // committed on main, then branches that change one thing each, gated with `npx auditbench gate`.
@@ -42,6 +42,8 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(async () => {
   await repo?.[Symbol.asyncDispose]();
+  // The packed tarball's folder: Vitest's workers may stop before the process-exit handler that would remove it.
+  await removePackedTarball();
 });
 
 test('a changed option-file line selects exactly the run that reads it, with the reason and the design', async () => {
