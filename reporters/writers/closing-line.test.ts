@@ -1,0 +1,36 @@
+import { expect, test } from 'vitest';
+import { collectFailures, type FailingModule } from './closing-line.ts';
+
+const passed = (fullName: string) => ({ fullName, result: () => ({ state: 'passed' }) });
+const failed = (fullName: string, message: string) => ({
+  fullName,
+  result: () => ({ state: 'failed', errors: [{ message }] }),
+});
+const module = (
+  relativeModuleId: string,
+  tests: ReturnType<typeof passed>[],
+  suites: { fullName: string; errors: () => { message: string }[] }[] = [],
+  errors: { message: string }[] = [],
+): FailingModule => ({
+  relativeModuleId,
+  errors: () => errors,
+  children: { allTests: () => tests, allSuites: () => suites },
+});
+
+test('names failed tests and broken hooks with their file, and nothing that passed', () => {
+  const failures = collectFailures([
+    module('suites/a.test.ts', [passed('fine'), failed('a > breaks', 'expected 1 to be 2')]),
+    module(
+      'suites/b.test.ts',
+      [],
+      [{ fullName: 'one server', errors: () => [{ message: 'did not start' }] }],
+    ),
+    module('suites/c.test.ts', [], [], [{ message: 'SyntaxError' }]),
+    module('suites/d.test.ts', [passed('ok')]),
+  ]);
+  expect(failures).toEqual([
+    { file: 'suites/a.test.ts', name: 'a > breaks', kind: 'test', message: 'expected 1 to be 2' },
+    { file: 'suites/b.test.ts', name: 'one server', kind: 'hook', message: 'did not start' },
+    { file: 'suites/c.test.ts', name: null, kind: 'hook', message: 'SyntaxError' },
+  ]);
+});
