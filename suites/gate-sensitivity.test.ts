@@ -20,14 +20,17 @@ test('a real overhead fails a limit below it and passes a limit above it', async
   await prepareMeasurement(server, workload, progress);
   const gate = (limitPct: number) =>
     measureGate(server, profile, workload, { limitPct, calibration: null, progress });
-  // server_audit has cost 9–20% here on every workload; 5% is well below that.
-  const strict = await gate(5);
-  expect(strict.verdict, `${profile.title} at a 5% limit: ${strict.reason}`).toBe('fail');
+  // server_audit has cost 8–18% here; a 5% limit once sat inside smoke's interval (12.7% [4.6, 20.1] in one CI run),
+  // so the strict limit is 1%: below any cost it has had here, and still a limit the gate must see it exceed.
+  const strictPct = 1;
+  const strict = await gate(strictPct);
+  expect(strict.verdict, `${profile.title} at a ${strictPct}% limit: ${strict.reason}`).toBe('fail');
   const [lowerPct = 0, upperPct = 0] = strict.overheadCi95 ?? [];
   expect(lowerPct, `a failing verdict needs an interval above the limit: ${strict.reason}`).toBeGreaterThan(
-    5,
+    strictPct,
   );
-  // Well above: 10 pp over the upper bound just measured.
-  const lenient = await gate(Math.min(99, Math.ceil(upperPct + 10)));
+  // Well above: 20 pp over the upper bound just measured, and never below the profile's own 50%. The second
+  // measurement's interval can be wider than the first's: one was 11.7% [-9.0, 28.4] after 17.2% [11.6, 22.4].
+  const lenient = await gate(Math.min(99, Math.max(profile.maxOverheadPct, Math.ceil(upperPct + 20))));
   expect(lenient.verdict, `${profile.title} at a lenient limit: ${lenient.reason}`).toBe('pass');
 });
