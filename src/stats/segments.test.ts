@@ -180,3 +180,41 @@ describe('segment center', () => {
     expect(byMean.pairs[0]?.onTps).toBeCloseTo((10 + 97 + 99) / 3, 6);
   });
 });
+
+describe('switches made just ahead of a report boundary (switchToleranceS)', () => {
+  const flat = (n: number) => Array.from({ length: n }, (_, k) => ({ atS: k + 1, tps: 100 + k }));
+  const early: NonEmpty<ArmSwitch> = [
+    { atS: 0, arm: 'off' },
+    { atS: 2.995, arm: 'on' },
+  ];
+
+  test('within the tolerance: the switch sits on the boundary and no second is dropped but the run’s first', () => {
+    const run = segmentToggledRun(flat(6), early, { switchToleranceS: 0.02 });
+    expect(run.segments.map((s) => [s.fromS, s.keptIntervals])).toEqual([
+      [0, 2],
+      [3, 3],
+    ]);
+    expect(run.droppedIntervals).toBe(1);
+  });
+
+  test('without a tolerance (today), the second holding the switch is dropped', () => {
+    const run = segmentToggledRun(flat(6), early);
+    expect(run.segments.map((s) => s.keptIntervals)).toEqual([1, 3]);
+    expect(run.droppedIntervals).toBe(2);
+  });
+
+  test('a switch just after a boundary is not moved back onto it: that second ran under both arms', () => {
+    const late: NonEmpty<ArmSwitch> = [
+      { atS: 0, arm: 'off' },
+      { atS: 3.005, arm: 'on' },
+    ];
+    const run = segmentToggledRun(flat(6), late, { switchToleranceS: 0.02 });
+    expect(run.segments.map((s) => s.keptIntervals)).toEqual([2, 2]);
+  });
+
+  test('a tolerance of half a report interval or more is refused, naming the setting', () => {
+    expect(() => segmentToggledRun(flat(6), early, { switchToleranceS: 0.5 })).toThrow(
+      /^switchToleranceS must be at least 0 and under half a report interval \(0.5 s\), got 0.5$/,
+    );
+  });
+});

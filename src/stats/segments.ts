@@ -24,6 +24,14 @@ export interface SegmentOptions {
   /** Intervals dropped after the one containing a switch, while the new state settles. */
   settleIntervals?: number;
   /**
+   * A switch acknowledged at most this long before a report boundary counts as made on it: the interval ending
+   * there is the old arm's and the one starting there the new arm's, both kept. A design that times its switches
+   * just ahead of sysbench's boundaries loses no second to them; what it mixes (the last few ms of the old arm's
+   * second run under the new arm) pulls an estimate toward 0 by that fraction. 0 (the default): every interval a
+   * switch touches is dropped.
+   */
+  switchToleranceS?: number;
+  /**
    * How a segment's seconds become one number. The median shrugs off a one-second stall (a checkpoint, a
    * neighbour's burst on a shared machine) that would otherwise decide a pair; the mean uses every transaction.
    */
@@ -54,11 +62,12 @@ export function segmentToggledRun(
   schedule: NonEmpty<ArmSwitch>,
   options: SegmentOptions = {},
 ): SegmentedRun {
-  const { reportIntervalS = 1, settleIntervals = 0, center = 'mean' } = options;
+  const { reportIntervalS = 1, settleIntervals = 0, center = 'mean', switchToleranceS = 0 } = options;
   const summarise = center === 'median' ? median : mean;
-  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals);
-  const segments = schedule.map((entry, index): Segment => {
-    const toS = segmentEndS(intervals, schedule, index);
+  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals, switchToleranceS);
+  const switches = snapSwitches(schedule, reportIntervalS, switchToleranceS);
+  const segments = switches.map((entry, index): Segment => {
+    const toS = segmentEndS(intervals, switches, index);
     const kept = keptIntervals(intervals, entry, toS, reportIntervalS, settleIntervals).map((iv) => iv.tps);
     return {
       arm: entry.arm,
@@ -81,15 +90,43 @@ function segmentEndS(
   return schedule[index + 1]?.atS ?? Math.max(intervals.at(-1)?.atS ?? schedule[0].atS, entry.atS);
 }
 
+/** A switch as the segmenter places it: on a report boundary when it was made just ahead of one. */
+interface PlacedSwitch extends ArmSwitch {
+  onBoundary: boolean;
+}
+
+const BOUNDARY_EPS_S = 1e-9;
+
+function snapSwitches(
+  schedule: NonEmpty<ArmSwitch>,
+  reportIntervalS: number,
+  toleranceS: number,
+): NonEmpty<PlacedSwitch> {
+  const placed = schedule.map((entry, index): PlacedSwitch => {
+    // The initial arm is set before sysbench starts; its first interval (threads ramping up) stays dropped.
+    if (index === 0) return { ...entry, onBoundary: false };
+    const boundary = Math.ceil(entry.atS / reportIntervalS - BOUNDARY_EPS_S) * reportIntervalS;
+    return toleranceS > 0 && boundary - entry.atS <= toleranceS
+      ? { atS: boundary, arm: entry.arm, onBoundary: true }
+      : { ...entry, onBoundary: false };
+  });
+  return placed as NonEmpty<PlacedSwitch>;
+}
+
 function keptIntervals<T extends TpsInterval>(
   intervals: readonly T[],
-  entry: ArmSwitch,
+  entry: ArmSwitch & { onBoundary?: boolean },
   toS: number,
   reportIntervalS: number,
   settleIntervals: number,
 ): T[] {
-  // Strictly after the switch: an interval starting exactly at it is the one the switch disturbed.
-  const inside = intervals.filter((iv) => iv.atS - reportIntervalS > entry.atS && iv.atS <= toS);
+  // Strictly after the switch: an interval starting exactly at it is the one the switch disturbed, unless the
+  // switch was placed on that boundary (made just before it, within the tolerance).
+  const startsAfter = (iv: T) =>
+    entry.onBoundary
+      ? iv.atS - reportIntervalS >= entry.atS - BOUNDARY_EPS_S
+      : iv.atS - reportIntervalS > entry.atS;
+  const inside = intervals.filter((iv) => startsAfter(iv) && iv.atS <= toS);
   return inside.slice(settleIntervals);
 }
 
@@ -100,15 +137,16 @@ function keptIntervals<T extends TpsInterval>(
 export function keptSpans(
   intervals: readonly TpsInterval[],
   schedule: NonEmpty<ArmSwitch>,
-  options: Pick<SegmentOptions, 'reportIntervalS' | 'settleIntervals'> = {},
+  options: Pick<SegmentOptions, 'reportIntervalS' | 'settleIntervals' | 'switchToleranceS'> = {},
 ): ({ fromS: number; toS: number } | null)[] {
-  const { reportIntervalS = 1, settleIntervals = 0 } = options;
-  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals);
-  return schedule.map((entry, index) => {
+  const { reportIntervalS = 1, settleIntervals = 0, switchToleranceS = 0 } = options;
+  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals, switchToleranceS);
+  const switches = snapSwitches(schedule, reportIntervalS, switchToleranceS);
+  return switches.map((entry, index) => {
     const kept = keptIntervals(
       intervals,
       entry,
-      segmentEndS(intervals, schedule, index),
+      segmentEndS(intervals, switches, index),
       reportIntervalS,
       settleIntervals,
     );
@@ -153,9 +191,15 @@ function validateSegmentInput(
   schedule: readonly ArmSwitch[],
   reportIntervalS: number,
   settleIntervals: number,
+  switchToleranceS: number,
 ): void {
   if (!(reportIntervalS > 0) || !Number.isFinite(reportIntervalS)) {
     throw new Error(`reportIntervalS must be a positive number of seconds, got ${reportIntervalS}`);
+  }
+  if (!(switchToleranceS >= 0) || switchToleranceS >= reportIntervalS / 2) {
+    throw new Error(
+      `switchToleranceS must be at least 0 and under half a report interval (${reportIntervalS / 2} s), got ${switchToleranceS}`,
+    );
   }
   if (!Number.isInteger(settleIntervals) || settleIntervals < 0) {
     throw new Error(`settleIntervals must be a non-negative integer, got ${settleIntervals}`);

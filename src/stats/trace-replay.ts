@@ -2,10 +2,10 @@
 // coverage on this machine's real noise (its speed steps, stalls and neighbours) instead of on a model of it.
 // Every window of a trace long enough for one block becomes one experiment: an ABBA schedule is laid over it,
 // the plugin-on seconds are scaled by a known overhead, and the interval must contain that overhead.
-import { abbaOrder } from '../../src/stats/adaptive.ts';
-import { pairedOverhead } from '../../src/stats/paired-overhead.ts';
-import { type ArmSwitch, segmentToggledRun, type TpsInterval } from '../../src/stats/segments.ts';
-import type { Arm, NonEmpty } from '../../src/stats/tps-pair.ts';
+import { abbaOrder } from './adaptive.ts';
+import { pairedOverhead } from './paired-overhead.ts';
+import { type ArmSwitch, segmentToggledRun, type TpsInterval } from './segments.ts';
+import type { Arm, NonEmpty } from './tps-pair.ts';
 
 export interface ReplayOptions {
   segmentS: number;
@@ -14,8 +14,13 @@ export interface ReplayOptions {
   overheadPct: number;
   /** Seconds between window starts (1: every possible window). */
   strideS?: number;
-  /** Where inside a second a switch lands; a real switch is acknowledged a few ms after the segment boundary. */
+  /**
+   * Where a switch lands against its segment's boundary: today's switch is acknowledged a few ms after it (0.05);
+   * a switch timed ahead of sysbench's boundaries lands just before it (negative).
+   */
   switchOffsetS?: number;
+  /** The segmenter's tolerance for a switch just before a boundary (segments.ts); 0 drops every switch's second. */
+  switchToleranceS?: number;
   /** The workload's run-to-run spread the interval carries (paired-overhead.ts); 0 replays the within-run interval. */
   runToRunSdLog?: number;
 }
@@ -26,10 +31,19 @@ export interface ReplayOutcome {
   /** Windows without an interval (too few pairs survived) are not counted in `windows`. */
   skipped: number;
   meanHalfWidthPp: number;
+  /** The mean of the intervals' midpoints (the estimates): beside the imposed overhead, what mixing costs. */
+  meanEstimatePct: number;
 }
 
-function armAt(schedule: readonly ArmSwitch[], atS: number): Arm {
-  return [...schedule].reverse().find((s) => s.atS <= atS)?.arm ?? 'off';
+/** The share of the second (fromS, toS] the plugin was on: a second a switch cuts runs partly under each arm. */
+function onShare(schedule: readonly ArmSwitch[], fromS: number, toS: number): number {
+  let on = 0;
+  schedule.forEach((entry, index) => {
+    if (entry.arm !== 'on') return;
+    const endS = schedule[index + 1]?.atS ?? Number.POSITIVE_INFINITY;
+    on += Math.max(0, Math.min(toS, endS) - Math.max(fromS, entry.atS));
+  });
+  return on / (toS - fromS);
 }
 
 /** One experiment: the window starting at `startS` of `tps`, in the given ABBA phase. */
@@ -39,7 +53,14 @@ export function replayWindow(
   phase: 0 | 1,
   options: ReplayOptions,
 ): [number, number] | null {
-  const { segmentS, pairs, overheadPct, switchOffsetS = 0.05, runToRunSdLog = 0 } = options;
+  const {
+    segmentS,
+    pairs,
+    overheadPct,
+    switchOffsetS = 0.05,
+    switchToleranceS = 0,
+    runToRunSdLog = 0,
+  } = options;
   const order = abbaOrder(pairs).map((arm): Arm => (phase === 0 ? arm : arm === 'on' ? 'off' : 'on'));
   const schedule = order.map((arm, i) => ({ atS: i === 0 ? 0 : i * segmentS + switchOffsetS, arm }));
   const lengthS = order.length * segmentS;
@@ -47,10 +68,12 @@ export function replayWindow(
   const intervals: TpsInterval[] = [];
   for (let k = 1; k <= lengthS; k++) {
     const raw = tps[startS + k - 1] ?? 0;
-    intervals.push({ atS: k, tps: armAt(schedule, k - 0.5) === 'on' ? raw * factor : raw });
+    const share = onShare(schedule, k - 1, k);
+    intervals.push({ atS: k, tps: raw * (1 - share + share * factor) });
   }
   const { pairs: measured } = segmentToggledRun(intervals, schedule as NonEmpty<ArmSwitch>, {
     center: 'median',
+    switchToleranceS,
   });
   if (measured.length < 2) return null;
   return pairedOverhead(measured, { runToRunSdLog }).ci95;
@@ -67,6 +90,7 @@ export function replayCoverage(
   let containing = 0;
   let skipped = 0;
   let halfWidthSum = 0;
+  let estimateSum = 0;
   for (const tps of traces) {
     for (let start = 0; start + lengthS <= tps.length; start += stride) {
       for (const phase of [0, 1] as const) {
@@ -77,9 +101,16 @@ export function replayCoverage(
         }
         windows++;
         halfWidthSum += (ci[1] - ci[0]) / 2;
+        estimateSum += (ci[0] + ci[1]) / 2;
         if (ci[0] <= options.overheadPct && options.overheadPct <= ci[1]) containing++;
       }
     }
   }
-  return { windows, containing, skipped, meanHalfWidthPp: windows > 0 ? halfWidthSum / windows : Number.NaN };
+  return {
+    windows,
+    containing,
+    skipped,
+    meanHalfWidthPp: windows > 0 ? halfWidthSum / windows : Number.NaN,
+    meanEstimatePct: windows > 0 ? estimateSum / windows : Number.NaN,
+  };
 }
