@@ -13,7 +13,7 @@ import type { Design, Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
 import { type MemorySample, sampleMemory } from './memory.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
-import { toggledRun } from './toggled-run.ts';
+import { switchToleranceFor, toggledRun } from './toggled-run.ts';
 
 /** One sysbench run as measured: a whole arm (runs design) or both arms switched inside it (toggle design). */
 export interface MeasuredRun {
@@ -124,12 +124,13 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
   // Each segment is its median kept second, so one stalled second cannot decide a pair.
   const segmented = segmentToggledRun(run.result.intervals, [first, ...rest], {
     ...KEPT_SECONDS,
+    switchToleranceS: switchToleranceFor(plan.design),
     center: 'median',
   });
   const share = onShare(run.result, run.schedule);
   return {
     pairs: segmented.pairs,
-    latency: toggledLatency(run, [first, ...rest], segmented.segments),
+    latency: toggledLatency(run, [first, ...rest], segmented.segments, switchToleranceFor(plan.design)),
     runs: [
       {
         arm: 'toggled',
@@ -150,11 +151,12 @@ function toggledLatency(
   run: Awaited<ReturnType<typeof toggledRun>>,
   schedule: [ArmSwitch, ...ArmSwitch[]],
   segments: Segment[],
+  tolerance: number,
 ): BlockLatency {
   const latency = run.result.latency;
   if (!latency) return { ok: false, reason: 'the sysbench runner reported no latency' };
   if (!latency.ok) return latency;
-  const spans = keptSpans(run.result.intervals, schedule, KEPT_SECONDS);
+  const spans = keptSpans(run.result.intervals, schedule, { ...KEPT_SECONDS, switchToleranceS: tolerance });
   const pooled = poolBySegment(latency.slots, spans, {
     startedAtMs: run.startedAtMs,
     slotMs: LATENCY_SLOT_MS,

@@ -1,9 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
+import { sysbenchResult as result } from '../../test/support/sysbench-result.ts';
 import type { BlockInterference } from '../machine/block-interference.ts';
 import type { Probe } from '../machine/sampled-block.ts';
 import { sql } from '../plugins/steps.ts';
-import type { SysbenchResult } from '../workload/sysbench-result.ts';
 import type { RunOptions } from '../workload/sysbench-runner.ts';
 import type { Workload } from '../workload/workload.ts';
 import { effectiveWorkload, measureOverhead } from './measure-overhead.ts';
@@ -37,26 +37,6 @@ const subject: MeasuredSubject = {
   arms: { off: [sql('SET GLOBAL toy = OFF')], on: [sql('SET GLOBAL toy = ON')] },
   log: null,
 };
-
-const result = (tps: number, durationS: number): SysbenchResult => ({
-  transactions: tps * durationS,
-  tps,
-  queries: 0,
-  qps: 0,
-  reads: 0,
-  writes: 0,
-  other: 0,
-  readsPerS: 0,
-  writesPerS: 0,
-  otherPerS: 0,
-  latencyAvgMs: 1,
-  latencyP95Ms: 1,
-  latencyMaxMs: 1,
-  errors: 0,
-  reconnects: 0,
-  durationS,
-  intervals: [],
-});
 
 /**
  * A sysbench whose warm-up chunks answer `warmup` in turn and whose measured runs answer `tps(arm, n)` for the n-th

@@ -31,7 +31,7 @@ export interface SummaryContext {
 
 function describeDesign(design: Design): string {
   return design.kind === 'toggle'
-    ? `toggle every ${design.segmentS} s inside one run, ABBA`
+    ? `toggle every ${design.segmentS} s inside one run${design.aligned ? ' on its report boundaries' : ''}, ABBA`
     : 'separate runs, ABBA';
 }
 

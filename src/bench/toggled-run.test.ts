@@ -2,9 +2,14 @@ import { execaSync } from 'execa';
 import { expect, test } from 'vitest';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import { createFakeServer } from '../../test/support/fake-server.ts';
+import { sysbenchResult as result } from '../../test/support/sysbench-result.ts';
+import { sql } from '../plugins/steps.ts';
 import { freePort } from '../servers/free-port.ts';
+import { type ArmSwitch, segmentToggledRun } from '../stats/segments.ts';
+import type { RunOptions } from '../workload/sysbench-runner.ts';
 import { workloads } from '../workload/workloads.ts';
-import { toggledRun } from './toggled-run.ts';
+import type { MeasuredSubject, SysbenchRunner } from './subject.ts';
+import { SWITCH_TOLERANCE_S, switchToleranceFor, toggledRun } from './toggled-run.ts';
 
 const hasSysbench = execaSync('sysbench', ['--version'], { reject: false }).exitCode === 0;
 const smoke = workloads.smoke as typeof workloads.smoke & { design: { kind: 'toggle'; segmentS: number } };
@@ -32,3 +37,94 @@ test.skipIf(!hasSysbench)(
     expect(Date.now() - started).toBeLessThan(10_000);
   },
 );
+
+// A scripted sysbench whose clock starts at `origin`: 'Threads started!' is seen `startLateMs` after it (as when
+// Node is slow to read the pipe), each `[ k s ]` line 1 ms after second k; the fake server records when each
+// SET arrived, on that clock.
+function clockedSysbench(startLateMs: number) {
+  const arrivals: { atS: number; sql: string }[] = [];
+  let origin = 0;
+  const server = createFakeServer({
+    rules: [
+      {
+        match: /SET GLOBAL toy = (ON|OFF)/,
+        reply: ({ sql: text }) => {
+          arrivals.push({ atS: (Date.now() - origin) / 1000, sql: text });
+          return {};
+        },
+      },
+    ],
+  });
+  const runner: SysbenchRunner = {
+    prepare: async () => {},
+    run: async (_conn, _w, opts: RunOptions = {}) => {
+      const durationS = opts.durationS ?? 0;
+      origin = Date.now();
+      const timers = [setTimeout(() => opts.onThreadsStarted?.(), startLateMs)];
+      for (let k = 1; k <= durationS; k++)
+        timers.push(setTimeout(() => opts.onReportLine?.(k), k * 1000 + 1));
+      await new Promise((resolve) => setTimeout(resolve, durationS * 1000 + 20));
+      for (const timer of timers) clearTimeout(timer);
+      const intervals = Array.from({ length: durationS }, (_, i) => ({
+        atS: i + 1,
+        threads: 4,
+        tps: 800,
+        qps: 0,
+        latencyP95Ms: 1,
+        errorsPerS: 0,
+        reconnectsPerS: 0,
+      }));
+      return { ok: true, result: { ...result(800, durationS), intervals } };
+    },
+  };
+  return { server, runner, arrivals };
+}
+
+const toy: MeasuredSubject = {
+  label: 'toy',
+  arms: { off: [sql('SET GLOBAL toy = OFF')], on: [sql('SET GLOBAL toy = ON')] },
+  log: null,
+};
+
+test('aligned: a late "Threads started!" is corrected by the report lines, and each switch lands just before its boundary', async () => {
+  const { server, runner, arrivals } = clockedSysbench(40);
+  const aligned = { ...smoke, design: { kind: 'toggle' as const, segmentS: 1, aligned: true } };
+  const run = await toggledRun(server, toy, aligned, { pairs: 1, runner });
+  // One lead-in second, then off | on: the switch belongs on boundary 2 of sysbench's clock.
+  expect(run.schedule.map((s) => s.arm)).toEqual(['off', 'on']);
+  // Placed from the report lines, the switch is sent 8 ms ahead of boundary 2; from 'Threads started!' alone it
+  // would have come about 32 ms after it. The upper bound leaves room for a busy event loop's late timer.
+  const switchAtS = run.schedule[1]?.atS ?? 0;
+  expect(switchAtS).toBeGreaterThan(2 - SWITCH_TOLERANCE_S);
+  expect(switchAtS).toBeLessThan(2.02);
+  const on = arrivals.find((a) => a.sql.includes('ON'));
+  expect(on?.atS ?? 0).toBeGreaterThan(2 - SWITCH_TOLERANCE_S);
+  expect(on?.atS ?? 0).toBeLessThan(2.02);
+  // Segmented with the tolerance, no second but the ramp-up is dropped (and the switch's, had a timer been late).
+  const segmented = segmentToggledRun(
+    run.result.intervals,
+    [run.schedule[0] as ArmSwitch, ...run.schedule.slice(1)],
+    {
+      switchToleranceS: switchToleranceFor(aligned.design),
+    },
+  );
+  expect(segmented.droppedIntervals).toBe(switchAtS <= 2 ? 1 : 2);
+  expect(segmented.pairs).toHaveLength(1);
+});
+
+test('not aligned (the default): switches follow "Threads started!" and no report line is asked for', async () => {
+  const { server, runner } = clockedSysbench(0);
+  const seen: string[] = [];
+  const watching: SysbenchRunner = {
+    ...runner,
+    run: (conn, w, opts) => {
+      if (opts?.onReportLine) seen.push('onReportLine');
+      return runner.run(conn, w, opts);
+    },
+  };
+  const threeS = { ...smoke, design: { kind: 'toggle' as const, segmentS: 1 } };
+  const run = await toggledRun(server, toy, threeS, { pairs: 1, runner: watching });
+  expect(seen).toEqual([]);
+  expect(run.result.durationS).toBe(2);
+  expect(switchToleranceFor(threeS.design)).toBe(0);
+});

@@ -6,7 +6,7 @@ import { abbaOrder } from '../stats/adaptive.ts';
 import type { ArmSwitch } from '../stats/segments.ts';
 import type { Arm } from '../stats/tps-pair.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
-import type { Workload } from '../workload/workload.ts';
+import type { Design, Workload } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
 import { type MemorySample, sampleMemory } from './memory.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
@@ -35,6 +35,20 @@ export interface ToggledRun {
 const THREADS_START_LIMIT_MS = 60_000;
 
 type StartOutcome = 'started' | 'exited' | 'late';
+
+/**
+ * The aligned design (Design.aligned): a switch acknowledged at most this long before a report boundary counts as
+ * made on it (segments.ts, switchToleranceS). A switch is sent twice the last one's round trip plus 3 ms ahead of
+ * the boundary (8 ms for the first), within 8–15 ms, so its acknowledgement lands inside the tolerance or, when the
+ * server or the event loop is slow, just after the boundary, where that second is dropped as in the default design.
+ */
+export const SWITCH_TOLERANCE_S = 0.02;
+const FIRST_LEAD_MS = 8;
+const MAX_LEAD_MS = 15;
+
+/** The segmenter's tolerance for a design: 0 unless its switches are aligned. */
+export const switchToleranceFor = (design: Design): number =>
+  design.kind === 'toggle' && design.aligned ? SWITCH_TOLERANCE_S : 0;
 
 /** Waits for sysbench's threads to start, for sysbench to exit first, or for the limit: never unbounded. */
 async function waitForThreads(
@@ -85,14 +99,27 @@ export async function toggledRun(
     started = resolve;
   });
   const abort = new AbortController();
+  const aligned = workload.design.aligned === true;
+  // sysbench's clock on ours: line k arrives no earlier than k seconds after its start, so the earliest
+  // arrival minus k is the closest estimate (refined with every line).
+  let originMs = Number.NaN;
+  const onReportLine = (atS: number) => {
+    const guess = Date.now() - atS * 1000;
+    if (!(guess >= originMs)) originMs = guess;
+  };
+  // Aligned, the first segment runs one second longer: its first second (threads ramping up) is dropped in every
+  // design, and by the first switch a report line has placed sysbench's clock.
+  const leadInMs = aligned ? 1000 : 0;
   const run = runner.run(server.connection, workload, {
-    durationS: order.length * workload.design.segmentS,
+    durationS: leadInMs / 1000 + order.length * workload.design.segmentS,
     onThreadsStarted: () => started(),
+    ...(aligned ? { onReportLine } : {}),
     signal: abort.signal,
     latency: true,
     ...(options.cpus ? { cpus: options.cpus } : {}),
   });
   const schedule: ArmSwitch[] = [{ atS: 0, arm: order[0] ?? 'off' }];
+  const acknowledgedMs: number[] = [];
   const memory: MemorySample[] = [];
   let startedAtMs = Number.NaN;
   const switching = (async (): Promise<StartOutcome> => {
@@ -103,16 +130,24 @@ export async function toggledRun(
     }
     const t0 = Date.now();
     startedAtMs = t0;
+    if (!(originMs <= t0)) originMs = t0;
+    let leadMs = FIRST_LEAD_MS;
     for (const [index, arm] of order.entries()) {
       if (index > 0) {
-        await sleepUntil(t0 + index * segmentMs);
+        await sleepUntil((aligned ? originMs - leadMs : t0) + leadInMs + index * segmentMs);
         // ABBA repeats an arm across a pair boundary; the boundary is still recorded so segments stay paired.
-        if (order[index - 1] !== arm) await setArm(arm);
-        schedule.push({ atS: (Date.now() - t0) / 1000, arm });
+        const sentMs = Date.now();
+        if (order[index - 1] !== arm) {
+          await setArm(arm);
+          leadMs = Math.min(MAX_LEAD_MS, Math.max(FIRST_LEAD_MS, 2 * (Date.now() - sentMs) + 3));
+        }
+        const acknowledged = Date.now();
+        acknowledgedMs.push(acknowledged);
+        schedule.push({ atS: (acknowledged - t0) / 1000, arm });
         await watcher.mark(arm);
       }
       // The server's resident memory, read in the middle of each segment, away from the switches.
-      await sleepUntil(t0 + (index + 0.5) * segmentMs);
+      await sleepUntil(t0 + leadInMs + (index + 0.5) * segmentMs);
       await sampleMemory(server, arm, memory);
     }
     return 'started';
@@ -138,5 +173,13 @@ export async function toggledRun(
     );
   }
   const result = outcome.value.result;
+  if (aligned) {
+    // Placed on sysbench's clock as finally estimated: later lines may have moved it by a few ms.
+    acknowledgedMs.forEach((ms, i) => {
+      const entry = schedule[i + 1];
+      if (entry) entry.atS = (ms - originMs) / 1000;
+    });
+    startedAtMs = originMs;
+  }
   return { result, schedule, startedAtMs, logBytes: log.bytes, onEvents: log.onEvents, memory };
 }

@@ -23,6 +23,11 @@ export interface RunOptions extends SysbenchOptions {
   durationS?: number;
   /** Called when sysbench prints 'Threads started!': its clock for the per-second lines starts here. */
   onThreadsStarted?: () => void;
+  /**
+   * Called as each per-second line (`[ 5s ] thds: …`) arrives, with its second on sysbench's clock: the arrival
+   * times place that clock on ours, so switches can be timed to its report boundaries.
+   */
+  onReportLine?: (atS: number) => void;
   /** CPU list for taskset, e.g. '1', to keep sysbench off the server's core. */
   cpus?: string;
   /**
@@ -100,6 +105,7 @@ export async function runSysbench(
     signal: opts.signal,
     timeoutMs: durationS * 1000 + RUN_GRACE_MS,
     onThreadsStarted: opts.onThreadsStarted,
+    onReportLine: opts.onReportLine,
     cpus: opts.cpus,
   });
   const run = judgeSysbenchRun(exit, { maxIgnoredErrorPct: workload.maxIgnoredErrorPct });
@@ -126,6 +132,7 @@ interface ProcessOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onThreadsStarted?: () => void;
+  onReportLine?: (atS: number) => void;
   cpus?: string;
 }
 
@@ -142,8 +149,9 @@ async function sysbench(args: string[], opts: ProcessOptions): Promise<SysbenchE
     forceKillAfterDelay: FORCE_KILL_AFTER_MS,
     timeout: opts.timeoutMs,
   });
-  const { onThreadsStarted } = opts;
+  const { onThreadsStarted, onReportLine } = opts;
   if (onThreadsStarted) watchForStart(subprocess.stdout, onThreadsStarted);
+  if (onReportLine) watchReportLines(subprocess.stdout, onReportLine);
   const result = await subprocess;
   if (result.code === 'ENOENT') {
     throw new Error('sysbench not found on PATH: install it (apt-get install sysbench)', { cause: result });
@@ -164,6 +172,21 @@ function watchForStart(stdout: NodeJS.ReadableStream | null, onStart: () => void
     }
   };
   stdout?.on('data', listener);
+}
+
+const REPORT_LINE = /^\[ (\d+(?:\.\d+)?)s \]/;
+
+/** Calls `onLine` with the second of each complete per-second line, as it arrives. */
+export function watchReportLines(stdout: NodeJS.ReadableStream | null, onLine: (atS: number) => void): void {
+  let pending = '';
+  stdout?.on('data', (chunk: Buffer | string) => {
+    const lines = (pending + chunk.toString()).split('\n');
+    pending = lines.pop() ?? '';
+    for (const line of lines) {
+      const match = REPORT_LINE.exec(line);
+      if (match) onLine(Number(match[1]));
+    }
+  });
 }
 
 interface ProcessEnd {

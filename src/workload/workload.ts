@@ -6,9 +6,11 @@ import type { WorkloadName } from '../config/lists.ts';
  * How the plugin-off and plugin-on arms are interleaved.
  * - toggle: the plugin is switched on and off inside one sysbench run every segmentS seconds (ABBA order),
  *   dropping the second that holds each switch; one run gives `pairs` pairs. Needs a plugin that switches live.
+ *   With `aligned`, each switch is timed to land just before one of sysbench's report boundaries (its clock read
+ *   off the arrival of its per-second lines), so no second is dropped: what shorter segments need (issue 25).
  * - runs: separate sysbench runs of durationS per arm, ABBA order, `pairs` pairs per block.
  */
-export type Design = { kind: 'toggle'; segmentS: number } | { kind: 'runs' };
+export type Design = { kind: 'toggle'; segmentS: number; aligned?: boolean } | { kind: 'runs' };
 
 /** What sysbench runs, how the arms are interleaved, and how much measuring a verdict may take. */
 export interface Workload {
