@@ -56,10 +56,39 @@ export function logTpsSeries(trace: RecordedTrace, arms: ArmHandling): number[] 
   return logs.map((value, i) => value - centre[armOf[i] ?? 'off']);
 }
 
+/**
+ * A trace's ln TPS in stretches between stalls: a second at 0 TPS (the server froze: a checkpoint, the VM) has no
+ * logarithm, so it is left out and the series is cut there; each stretch is a series of its own in the pooling.
+ */
+export function stallFreeStretches(
+  trace: RecordedTrace,
+  arms: ArmHandling,
+): { stretches: number[][]; stalled: number } {
+  const stretches: number[][] = [[]];
+  let stalled = 0;
+  trace.tpsPerSecond.forEach((tps) => {
+    if (tps > 0) stretches.at(-1)?.push(tps);
+    else {
+      stalled++;
+      if ((stretches.at(-1)?.length ?? 0) > 0) stretches.push([]);
+    }
+  });
+  const kept = stretches.filter((s) => s.length > 0);
+  if (stalled === 0) return { stretches: [logTpsSeries(trace, arms)], stalled };
+  if (arms === 'per-arm' && trace.schedule && trace.schedule.length > 0) {
+    throw new Error(
+      `Trace '${trace.name}' has ${stalled} stalled second(s) and a schedule: --per-arm needs a stall-free trace`,
+    );
+  }
+  return { stretches: kept.map((s) => s.map(Math.log)), stalled };
+}
+
 export interface NoiseCurve {
   /** A trace condition (`quiet`, `load`, …) or `all`. */
   condition: string;
   runs: number;
+  /** Seconds at 0 TPS left out (stallFreeStretches). */
+  stalledSeconds: number;
   points: AllanPoint[];
 }
 
@@ -70,14 +99,18 @@ export function noiseCurves(
   tausS: readonly number[] = noiseTausS,
 ): NoiseCurve[] {
   const conditions = [...new Set(traces.map((t) => t.condition))];
-  const curve = (condition: string, members: readonly RecordedTrace[]): NoiseCurve => ({
-    condition,
-    runs: members.length,
-    points: allanCurve(
-      members.map((t) => logTpsSeries(t, arms)),
-      tausS,
-    ),
-  });
+  const curve = (condition: string, members: readonly RecordedTrace[]): NoiseCurve => {
+    const split = members.map((t) => stallFreeStretches(t, arms));
+    return {
+      condition,
+      runs: members.length,
+      stalledSeconds: split.reduce((sum, s) => sum + s.stalled, 0),
+      points: allanCurve(
+        split.flatMap((s) => s.stretches),
+        tausS,
+      ),
+    };
+  };
   const perCondition = conditions.map((c) =>
     curve(
       c,
@@ -92,8 +125,9 @@ const pct = (value: number | null) => (value === null ? '–' : `${(100 * value)
 /** A plain-text table per curve: τ, the Allan deviation of ln TPS (as %), white noise's, and the ratio. */
 export function formatNoiseCurves(curves: readonly NoiseCurve[]): string {
   const lines: string[] = [];
-  for (const { condition, runs, points } of curves) {
-    lines.push(`${condition} (${runs} run${runs === 1 ? '' : 's'})`);
+  for (const { condition, runs, stalledSeconds, points } of curves) {
+    const stalls = stalledSeconds > 0 ? `, ${stalledSeconds} stalled second(s) at 0 TPS left out` : '';
+    lines.push(`${condition} (${runs} run${runs === 1 ? '' : 's'}${stalls})`);
     lines.push('  τ (s)  Allan dev.  white noise  ratio  terms');
     for (const p of points) {
       const ratio = p.deviation !== null && p.whiteNoise ? (p.deviation / p.whiteNoise).toFixed(2) : '–';

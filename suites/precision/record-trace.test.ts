@@ -9,7 +9,7 @@ import { startServer } from '../../src/servers/start-server.ts';
 import { runSysbench } from '../../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
-// Records long per-second TPS traces with nothing toggled, for test/support/trace-replay.test.ts: one with no added
+// Records long per-second TPS traces with nothing toggled, for src/stats/trace-replay.test.ts and the bench:noise and bench:segments replays: one with no added
 // load, one with the memory-bound load switched on for its middle third (a speed step of our own making).
 // AUDITBENCH_PRECISION=1 AUDITBENCH_WORKLOAD=smoke npx vitest run --project precision record-trace
 const TRACE_S = 150;
@@ -29,6 +29,7 @@ test('record per-second TPS traces for the replay test', async () => {
   expect(warmup.ok).toBe(true);
   const traces: {
     name: string;
+    condition: 'quiet' | 'steps';
     loadS: [number, number] | null;
     otherCpuPct: number;
     tpsPerSecond: number[];
@@ -53,6 +54,7 @@ test('record per-second TPS traces for the replay test', async () => {
     const name = stepped ? 'load-middle-third' : 'no-added-load';
     traces.push({
       name,
+      condition: stepped ? 'steps' : 'quiet',
       loadS: stepped ? loadS : null,
       otherCpuPct: use.otherCpuPct,
       tpsPerSecond: run.result.intervals.map((i) => i.tps),
