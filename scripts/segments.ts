@@ -2,11 +2,10 @@
 // switch just ahead of sysbench's report boundaries (3, 2 and 1 s segments, no second dropped), replayed over
 // recorded traces (default: every fixtures/traces/*.json) in windows of the same length. A replay: nothing is
 // measured live, and the traces are null controls, so the real plugin's switch cost is not in it.
-import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import type { TraceFile } from '../src/stats/allan-traces.ts';
 import { compareDesigns, formatDesigns } from '../src/stats/segment-designs.ts';
+import { readTraceFiles } from './trace-files.ts';
 
 const usage =
   'Usage: npm run bench:segments -- [--window S (default 48)] [--effect PCT (default 10)] [trace.json …]';
@@ -27,16 +26,7 @@ function main(argv: string[]): void {
   });
   const windowS = positive('window', values.window, 48);
   const effectPct = positive('effect', values.effect, 10);
-  const traceDir = path.resolve(import.meta.dirname, '../fixtures/traces');
-  const files =
-    positionals.length > 0
-      ? positionals
-      : readdirSync(traceDir)
-          .filter((name) => name.endsWith('.json'))
-          .sort()
-          .map((name) => path.join(traceDir, name));
-  for (const file of files) {
-    const parsed = JSON.parse(readFileSync(file, 'utf8')) as TraceFile;
+  for (const { file, parsed } of readTraceFiles(positionals)) {
     const traces = parsed.traces.filter((t) => t.condition && t.tpsPerSecond.length >= windowS);
     if (traces.length === 0) {
       process.stdout.write(`${path.basename(file)}: no trace with a condition and ${windowS} s or more\n\n`);
