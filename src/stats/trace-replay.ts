@@ -31,7 +31,7 @@ export interface ReplayOutcome {
   /** Windows without an interval (too few pairs survived) are not counted in `windows`. */
   skipped: number;
   meanHalfWidthPp: number;
-  /** The mean of the intervals' midpoints (the estimates): beside the imposed overhead, what mixing costs. */
+  /** The mean estimate: beside the imposed overhead, what the design's mixing (or anything else) pulls away. */
   meanEstimatePct: number;
 }
 
@@ -46,13 +46,23 @@ function onShare(schedule: readonly ArmSwitch[], fromS: number, toS: number): nu
   return on / (toS - fromS);
 }
 
-/** One experiment: the window starting at `startS` of `tps`, in the given ABBA phase. */
+/** One experiment: the window starting at `startS` of `tps`, in the given ABBA phase; its interval. */
 export function replayWindow(
   tps: readonly number[],
   startS: number,
   phase: 0 | 1,
   options: ReplayOptions,
 ): [number, number] | null {
+  return replayEstimate(tps, startS, phase, options)?.ci95 ?? null;
+}
+
+/** The same experiment's estimate and interval; null when too few pairs survived. */
+function replayEstimate(
+  tps: readonly number[],
+  startS: number,
+  phase: 0 | 1,
+  options: ReplayOptions,
+): { estimatePct: number; ci95: [number, number] } | null {
   const {
     segmentS,
     pairs,
@@ -76,7 +86,8 @@ export function replayWindow(
     switchToleranceS,
   });
   if (measured.length < 2) return null;
-  return pairedOverhead(measured, { runToRunSdLog }).ci95;
+  const { estimatePct, ci95 } = pairedOverhead(measured, { runToRunSdLog });
+  return ci95 ? { estimatePct, ci95 } : null;
 }
 
 /** Coverage of the interval over every window (and both ABBA phases) of every trace. */
@@ -94,14 +105,15 @@ export function replayCoverage(
   for (const tps of traces) {
     for (let start = 0; start + lengthS <= tps.length; start += stride) {
       for (const phase of [0, 1] as const) {
-        const ci = replayWindow(tps, start, phase, options);
-        if (!ci) {
+        const replayed = replayEstimate(tps, start, phase, options);
+        if (!replayed) {
           skipped++;
           continue;
         }
         windows++;
+        const { ci95: ci } = replayed;
         halfWidthSum += (ci[1] - ci[0]) / 2;
-        estimateSum += (ci[0] + ci[1]) / 2;
+        estimateSum += replayed.estimatePct;
         if (ci[0] <= options.overheadPct && options.overheadPct <= ci[1]) containing++;
       }
     }
