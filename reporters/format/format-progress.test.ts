@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { formatProgress } from './format-progress.ts';
+import { formatFileTimes, formatProgress } from './format-progress.ts';
 
 test.for([
   [
@@ -12,4 +12,16 @@ test.for([
   ],
 ] as const)('%j', ([progress, line]) => {
   expect(formatProgress(progress)).toBe(line);
+});
+
+test('time by file: slowest first, short files counted but not named', () => {
+  const line = formatFileTimes([
+    { file: 'suites/a.test.ts', ms: 65_000 },
+    { file: 'suites/b.test.ts', ms: 4_000 },
+    { file: 'suites/c.test.ts', ms: 831_000 },
+  ]);
+  expect(line).toBe(
+    'time by file (15m00s in 3 files): suites/c.test.ts 13m51s, suites/a.test.ts 1m05s, 1 more under 30s\n',
+  );
+  expect(formatFileTimes([])).toBe('');
 });

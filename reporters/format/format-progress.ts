@@ -17,3 +17,26 @@ export function formatProgress(p: {
   const eta = left > 0 && p.done > 0 ? `, about ${clock((p.elapsedMs / p.done) * left)} left` : '';
   return `auditbench: suite ${p.done} of ${p.total} done (${p.file}, ${clock(p.fileMs)}); ${clock(p.elapsedMs)} elapsed${eta}`;
 }
+
+/** One benchmark file's wall time, as the closing lines list it. */
+export interface FileTime {
+  file: string;
+  ms: number;
+}
+
+/**
+ * 'time by file (12m30s in 3 files): suites/a.test.ts 8m20s, …': the benchmark files, slowest first, so that a CI
+ * log which keeps only a run's last lines still says where a run's minutes went. Files under `minMs` are counted in
+ * the total but not named.
+ */
+export function formatFileTimes(times: FileTime[], minMs = 30_000): string {
+  if (times.length === 0) return '';
+  const total = times.reduce((sum, t) => sum + t.ms, 0);
+  const named = [...times].sort((a, b) => b.ms - a.ms).filter((t) => t.ms >= minMs);
+  const rest = times.length - named.length;
+  const list = [
+    ...named.map((t) => `${t.file} ${clock(t.ms)}`),
+    ...(rest > 0 ? [`${rest} more under ${clock(minMs)}`] : []),
+  ];
+  return `time by file (${clock(total)} in ${times.length} files): ${list.join(', ')}\n`;
+}
