@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
 import { createFakeServer } from '../../test/support/fake-server.ts';
 import { getWorkload } from '../workload/workloads.ts';
-import { runCell } from './run-cell.ts';
+import { cellWorkload, runCell } from './run-cell.ts';
 
 test('a server that refuses the traffic accounts is an error cell with the reason, not a missing cell', async () => {
   const server = createFakeServer({
@@ -27,4 +27,11 @@ test('a server that refuses the traffic accounts is an error cell with the reaso
     /^creating the traffic accounts: Creating account 'auditbench_\w+' failed: .*policy/,
   );
   expect(cell.lifecycleOk).toBeNull();
+});
+
+test("a cell measures one block of half the workload: 4 of smoke's 8 pairs, never fewer than 3", () => {
+  const smoke = cellWorkload(getWorkload('smoke'));
+  expect([smoke.pairs, smoke.maxPairs]).toEqual([4, 4]);
+  expect(smoke.design).toEqual(getWorkload('smoke').design);
+  expect(cellWorkload({ ...getWorkload('smoke'), pairs: 4 }).pairs).toBe(3);
 });
