@@ -1,8 +1,10 @@
 // bench:coverage's own settings; a bad value stops the script before any server starts, naming it.
+import { z } from 'zod';
 import { read, someOf, wholeNumber } from '../../src/config/env.ts';
 
 export const loadConditions = ['quiet', 'load', 'steps'] as const;
 export type LoadCondition = (typeof loadConditions)[number];
+export const coverageDesigns = ['today', 'aligned'] as const;
 
 export interface CoverageSettings {
   /** Runs per condition and design (AUDITBENCH_COVERAGE_RUNS, default 20). */
@@ -11,6 +13,11 @@ export interface CoverageSettings {
   conditions: LoadCondition[];
   /** Memory-bound processes in the background load (AUDITBENCH_COVERAGE_LOAD_PROCESSES, default 1). */
   loadProcesses: number;
+  /**
+   * AUDITBENCH_COVERAGE_DESIGN: the workload's own toggle design ('today', the default), or the aligned one with 2 s
+   * segments in the same seconds per block (src/workload/aligned-design.ts), the candidate of issue 25.
+   */
+  design: (typeof coverageDesigns)[number];
 }
 
 /** Read with src/config/env.ts's parser, so the errors read like every other setting's. */
@@ -19,5 +26,11 @@ export function coverageSettings(env: Record<string, string | undefined>): Cover
     runs: read(env, 'AUDITBENCH_COVERAGE_RUNS', wholeNumber(1, 200), 20),
     conditions: read(env, 'AUDITBENCH_COVERAGE_CONDITIONS', someOf(loadConditions), [...loadConditions]),
     loadProcesses: read(env, 'AUDITBENCH_COVERAGE_LOAD_PROCESSES', wholeNumber(1, 8), 1),
+    design: read(
+      env,
+      'AUDITBENCH_COVERAGE_DESIGN',
+      { schema: z.enum(coverageDesigns), expects: `must be one of ${coverageDesigns.join(', ')}` },
+      'today',
+    ),
   };
 }

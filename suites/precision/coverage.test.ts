@@ -13,6 +13,7 @@ import { runSteps } from '../../src/plugins/steps.ts';
 import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { coverageByCell, formatCoverage, type NullRun } from '../../src/stats/coverage.ts';
+import { ALIGNED_SEGMENT_S, alignedWorkload } from '../../src/workload/aligned-design.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 import { coverageSettings, type LoadCondition } from './coverage-settings.ts';
 
@@ -33,7 +34,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 test('coverage of the 95% interval on null controls, with and without a background load', async () => {
   const config = loadConfig();
   const settings = coverageSettings(process.env);
-  const workload = getWorkload(config.workload);
+  const own = getWorkload(config.workload);
+  const workload = settings.design === 'aligned' ? alignedWorkload(own) : own;
   const profile = profiles.sql_error_log;
   const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
   const log = (message: string) => console.log(`[coverage · ${workload.name}] ${message}`);
@@ -128,7 +130,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   };
   console.log(
     [
-      `\nbench:coverage (${workload.name} workload, ${server.info.flavor} ${server.info.version}, ${settings.runs} runs per condition and design)`,
+      `\nbench:coverage (${workload.name} workload, ${settings.design === 'aligned' ? `aligned design, ${ALIGNED_SEGMENT_S} s segments` : 'its own design'}, ${server.info.flavor} ${server.info.version}, ${settings.runs} runs per condition and design)`,
       formatCoverage(cells),
       ...settings.conditions.map(
         (c) => `${c}: other processes used ${otherPct(c).toFixed(0)}% of a core on average during its runs`,

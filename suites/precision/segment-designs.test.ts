@@ -5,6 +5,7 @@ import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { measureCalibration } from '../../src/bench/pipeline.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { startServer } from '../../src/servers/start-server.ts';
+import { ALIGNED_SEGMENT_S, alignedWorkload } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
@@ -14,8 +15,6 @@ import { getWorkload } from '../../src/workload/workloads.ts';
 // length (smoke: 8 pairs of 3 s against 12 pairs of 2 s, 48 s, plus the aligned design's 1 s lead-in).
 // AUDITBENCH_PRECISION=1 AUDITBENCH_WORKLOAD=smoke npx vitest run --project precision segment-designs
 const ROUNDS = 6;
-// 2 s: in the replay (docs/measurements/2026-12-01-segments.md) 1 s segments covered 0 in only 83–90% of windows.
-const ALIGNED_SEGMENT_S = 2;
 
 interface DesignRun {
   round: number;
@@ -27,18 +26,13 @@ interface DesignRun {
   containsZero: boolean;
 }
 
+// One block each: ALIGNED_SEGMENT_S (2 s; in the replay, docs/measurements/2026-12-01-segments.md, 1 s segments
+// covered 0 in only 83–90% of windows) in the same seconds as today's block.
 function designs(workload: Workload): Record<DesignRun['design'], Workload> {
-  if (workload.design.kind !== 'toggle') throw new Error(`Workload '${workload.name}' does not toggle`);
-  const blockS = 2 * workload.pairs * workload.design.segmentS;
-  const pairs = Math.floor(blockS / (2 * ALIGNED_SEGMENT_S));
+  const aligned = alignedWorkload(workload, ALIGNED_SEGMENT_S);
   return {
     today: { ...workload, maxPairs: workload.pairs },
-    aligned: {
-      ...workload,
-      design: { kind: 'toggle', segmentS: ALIGNED_SEGMENT_S, aligned: true },
-      pairs,
-      maxPairs: pairs,
-    },
+    aligned: { ...aligned, maxPairs: aligned.pairs },
   };
 }
 
