@@ -1,9 +1,6 @@
 import path from 'node:path';
 import type { Reporter, TestModule, TestSpecification } from 'vitest/node';
-import { formatProgress } from './format/format-progress.ts';
-
-// Unit files take milliseconds; only benchmark files (minutes each) are worth a progress line.
-const isBenchmark = (projectName: string): boolean => projectName !== 'unit';
+import { formatProgress, isBenchmark } from './format/format-progress.ts';
 
 /** After each plugin suite file: how many are done, elapsed time, and an estimate of what is left. */
 export default class ProgressReporter implements Reporter {

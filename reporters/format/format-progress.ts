@@ -18,6 +18,9 @@ export function formatProgress(p: {
   return `auditbench: suite ${p.done} of ${p.total} done (${p.file}, ${clock(p.fileMs)}); ${clock(p.elapsedMs)} elapsed${eta}`;
 }
 
+/** Unit files take milliseconds; only benchmark files (minutes each) get a progress line and a wall time. */
+export const isBenchmark = (projectName: string): boolean => projectName !== 'unit';
+
 /** One benchmark file's wall time, as the closing lines list it. */
 export interface FileTime {
   file: string;

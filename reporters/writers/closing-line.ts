@@ -1,6 +1,6 @@
 import type { TestModule } from 'vitest/node';
 import { type Failure, formatFailures } from '../format/format-failures.ts';
-import { formatFileTimes } from '../format/format-progress.ts';
+import { formatFileTimes, isBenchmark } from '../format/format-progress.ts';
 import { formatUnmeasured, outlineTests, unmeasuredItems } from '../format/format-unmeasured.ts';
 import { countTests, formatCounts } from '../test-counts.ts';
 
@@ -45,16 +45,16 @@ export function collectFailures(modules: Iterable<FailingModule>): Failure[] {
   return failures;
 }
 
-/** The benchmark files' wall times (unit files take milliseconds and are left out). */
+/** The benchmark files' wall times. */
 const fileTimes = (testModules: ReadonlyArray<TestModule>) =>
   testModules
-    .filter((m) => m.project.name !== 'unit')
+    .filter((m) => isBenchmark(m.project.name))
     .map((m) => ({ file: m.relativeModuleId, ms: m.diagnostic().duration }));
 
 /**
  * The run's last lines: what was asked for and not measured (issue 16), so that a green count cannot hide a missing
- * server; where the minutes went, by file, and what failed, by name, since a CI log may keep only these lines; then one plain
- * 'N passed, N failed, N skipped' line that CI systems and scripts can read.
+ * server; where the minutes went, by file, and what failed, by name, since a CI log may keep only these lines;
+ * then one plain 'N passed, N failed, N skipped' line that CI systems and scripts can read.
  */
 export function closingLines(testModules: ReadonlyArray<TestModule>): string {
   // A beforeAll that failed leaves its tests un-run, and Vitest fails the run: they count as failed here too.

@@ -5,7 +5,7 @@ import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { measureCalibration } from '../../src/bench/pipeline.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { startServer } from '../../src/servers/start-server.ts';
-import { ALIGNED_SEGMENT_S, alignedWorkload } from '../../src/workload/aligned-design.ts';
+import { alignedWorkload } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
@@ -26,10 +26,11 @@ interface DesignRun {
   containsZero: boolean;
 }
 
-// One block each: ALIGNED_SEGMENT_S (2 s; in the replay, docs/measurements/2026-12-01-segments.md, 1 s segments
-// covered 0 in only 83–90% of windows) in the same seconds as today's block.
+// One block each: the aligned design's 2 s segments (ALIGNED_SEGMENT_S; in the replay,
+// docs/measurements/2026-12-01-segments.md, 1 s segments covered 0 in only 83–90% of windows) in the same seconds
+// as today's block.
 function designs(workload: Workload): Record<DesignRun['design'], Workload> {
-  const aligned = alignedWorkload(workload, ALIGNED_SEGMENT_S);
+  const aligned = alignedWorkload(workload);
   return {
     today: { ...workload, maxPairs: workload.pairs },
     aligned: { ...aligned, maxPairs: aligned.pairs },
