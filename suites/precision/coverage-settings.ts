@@ -5,6 +5,8 @@ import { read, someOf, wholeNumber } from '../../src/config/env.ts';
 export const loadConditions = ['quiet', 'load', 'steps'] as const;
 export type LoadCondition = (typeof loadConditions)[number];
 export const coverageDesigns = ['today', 'aligned'] as const;
+export type CoverageDesign = (typeof coverageDesigns)[number];
+export const coverageBlocks = ['adaptive', 'one'] as const;
 
 export interface CoverageSettings {
   /** Runs per condition and design (AUDITBENCH_COVERAGE_RUNS, default 20). */
@@ -14,10 +16,16 @@ export interface CoverageSettings {
   /** Memory-bound processes in the background load (AUDITBENCH_COVERAGE_LOAD_PROCESSES, default 1). */
   loadProcesses: number;
   /**
-   * AUDITBENCH_COVERAGE_DESIGN: the workload's own toggle design ('today', the default), or the aligned one with 2 s
-   * segments in the same seconds per block (src/workload/aligned-design.ts), the candidate of issue 25.
+   * AUDITBENCH_COVERAGE_DESIGN: the workload's own toggle design ('today', the default), the aligned one with 2 s
+   * segments in the same seconds per block (src/workload/aligned-design.ts), or both, alternating inside each run so
+   * that the two are compared in the same minutes.
    */
-  design: (typeof coverageDesigns)[number];
+  designs: CoverageDesign[];
+  /**
+   * AUDITBENCH_COVERAGE_BLOCKS: 'adaptive' (the default) lets the SQL_ERROR_LOG gate add blocks as a gate does;
+   * 'one' measures one block, as the A/A does, so every interval covers the same seconds.
+   */
+  blocks: (typeof coverageBlocks)[number];
 }
 
 /** Read with src/config/env.ts's parser, so the errors read like every other setting's. */
@@ -26,11 +34,12 @@ export function coverageSettings(env: Record<string, string | undefined>): Cover
     runs: read(env, 'AUDITBENCH_COVERAGE_RUNS', wholeNumber(1, 200), 20),
     conditions: read(env, 'AUDITBENCH_COVERAGE_CONDITIONS', someOf(loadConditions), [...loadConditions]),
     loadProcesses: read(env, 'AUDITBENCH_COVERAGE_LOAD_PROCESSES', wholeNumber(1, 8), 1),
-    design: read(
+    designs: read(env, 'AUDITBENCH_COVERAGE_DESIGN', someOf(coverageDesigns), ['today' as const]),
+    blocks: read(
       env,
-      'AUDITBENCH_COVERAGE_DESIGN',
-      { schema: z.enum(coverageDesigns), expects: `must be one of ${coverageDesigns.join(', ')}` },
-      'today',
+      'AUDITBENCH_COVERAGE_BLOCKS',
+      { schema: z.enum(coverageBlocks), expects: `must be one of ${coverageBlocks.join(', ')}` },
+      'adaptive',
     ),
   };
 }

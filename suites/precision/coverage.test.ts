@@ -12,17 +12,18 @@ import { startSampler } from '../../src/machine/sampler.ts';
 import { runSteps } from '../../src/plugins/steps.ts';
 import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
-import { coverageByCell, formatCoverage, type NullRun } from '../../src/stats/coverage.ts';
+import { coverageByCell, formatCoverage } from '../../src/stats/coverage.ts';
+import { compareDesigns, type DesignRun, formatDesignComparison } from '../../src/stats/design-comparison.ts';
 import { ALIGNED_SEGMENT_S, alignedWorkload } from '../../src/workload/aligned-design.ts';
+import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
-import { coverageSettings, type LoadCondition } from './coverage-settings.ts';
+import { type CoverageDesign, coverageSettings, type LoadCondition } from './coverage-settings.ts';
 
 // npm run bench:coverage — do the 95% intervals keep their promise here? Two null controls, the A/A design and
 // SQL_ERROR_LOG on OLTP (sysbench's statements never fail, so it logs nothing), run again and again with no added
 // load, under a steady memory-bound load this script starts, and with that load switched on and off mid-run.
-interface CoverageRun extends NullRun {
+interface CoverageRun extends DesignRun {
   index: number;
-  pairs: number;
   interference: Interference;
   /** SQL_ERROR_LOG runs: the per-second trace and switch times, for replaying through the estimator. */
   traces?: Measurement['runs'];
@@ -35,19 +36,26 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   const config = loadConfig();
   const settings = coverageSettings(process.env);
   const own = getWorkload(config.workload);
-  const workload = settings.design === 'aligned' ? alignedWorkload(own) : own;
+  const byDesign: Record<CoverageDesign, Workload> = { today: own, aligned: alignedWorkload(own) };
   const profile = profiles.sql_error_log;
   const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
-  const log = (message: string) => console.log(`[coverage · ${workload.name}] ${message}`);
+  const log = (message: string) => console.log(`[coverage · ${own.name}] ${message}`);
   await using server = await startServer(config);
   await runSteps(server, profile.install, 'Installing');
-  await prepareMeasurement(server, workload, log);
+  await prepareMeasurement(server, own, log);
   const runs: CoverageRun[] = [];
+  // A cell per condition, null control and design; the design is named only when more than one is measured.
+  const label = (control: string, design: CoverageDesign) =>
+    settings.designs.length > 1 ? `${control} · ${design}` : control;
 
   // The load runs for the whole measurement ('load'), or starts about a quarter into the measured block and stops
   // at three quarters ('steps'), which gives the estimator the kind of speed step this VM's neighbours cause. The
   // warm-up ends when the server has (minWarmupS to warmupS): the timers assume its usual, shortest length.
-  async function underCondition<T>(condition: LoadCondition, measure: () => Promise<T>): Promise<T> {
+  async function underCondition<T>(
+    condition: LoadCondition,
+    workload: Workload,
+    measure: () => Promise<T>,
+  ): Promise<T> {
     let load: BackgroundLoad | null = null;
     const timers: NodeJS.Timeout[] = [];
     const start = async () => {
@@ -55,10 +63,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     };
     if (condition === 'load') await start();
     if (condition === 'steps') {
-      const blockS =
-        2 *
-        workload.pairs *
-        (workload.design.kind === 'toggle' ? workload.design.segmentS : workload.durationS);
+      const blockS = measuredSeconds(workload);
       timers.push(setTimeout(() => void start(), (workload.minWarmupS + blockS / 4) * 1000));
       timers.push(
         setTimeout(
@@ -76,48 +81,67 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     }
   }
 
-  async function sampled<T>(measure: () => Promise<T>): Promise<[T, Interference]> {
+  async function sampled<T>(measure: () => Promise<T>): Promise<[T, Interference, number]> {
     const sampler = await startSampler();
+    const started = performance.now();
     const value = await measure();
-    return [value, judgeInterference([await sampler.stop()], 'warn')];
+    const wallS = (performance.now() - started) / 1000;
+    return [value, judgeInterference([await sampler.stop()], 'warn'), wallS];
   }
 
   for (let index = 1; index <= settings.runs; index++) {
-    // Alternate the order of conditions so that a drift over the session does not fall on one of them.
+    // Alternate the order of conditions and of designs so that a drift over the session does not fall on one of them.
     const order = index % 2 === 1 ? settings.conditions : [...settings.conditions].reverse();
+    const designs = index % 2 === 1 ? settings.designs : [...settings.designs].reverse();
     for (const condition of order) {
-      const [aa, aaInterference] = await underCondition(condition, () =>
-        sampled(() => measureCalibration(server, workload, () => {})),
-      );
-      runs.push({
-        index,
-        condition,
-        design: 'A/A',
-        ci95Pct: aa.biasCi95,
-        estimatePct: aa.biasPct,
-        pairs: aa.pairs,
-        interference: aaInterference,
-      });
-      const [gate, gateInterference] = await underCondition(condition, () =>
-        sampled(() =>
-          measureGate(server, profile, workload, { limitPct, calibration: null, progress: () => {} }),
-        ),
-      );
-      runs.push({
-        index,
-        condition,
-        design: 'SQL_ERROR_LOG',
-        ci95Pct: gate.overheadCi95 ?? [Number.NaN, Number.NaN],
-        estimatePct: gate.overheadPct,
-        pairs: gate.pairs,
-        interference: gateInterference,
-        traces: gate.runs,
-        measurement: { ...gate, interference: gateInterference },
-      });
-      for (const run of runs.slice(-2)) {
-        log(
-          `${index}/${settings.runs} ${condition} · ${run.design}: ${run.estimatePct.toFixed(2)}% [${run.ci95Pct.map((v) => v.toFixed(2)).join(', ')}], ${run.pairs} pairs; ${run.interference.reason}`,
+      for (const design of designs) {
+        const workload = byDesign[design];
+        const [aa, aaInterference, aaWallS] = await underCondition(condition, workload, () =>
+          sampled(() => measureCalibration(server, workload, () => {})),
         );
+        runs.push({
+          index,
+          condition,
+          design: label('A/A', design),
+          segmentDesign: design,
+          ci95Pct: aa.biasCi95,
+          estimatePct: aa.biasPct,
+          pairs: aa.pairs,
+          measuredS: measuredSeconds({ ...workload, pairs: aa.pairs }),
+          wallS: aaWallS,
+          runToRunSdLog: workload.runToRunSdLog,
+          interference: aaInterference,
+        });
+        const [gate, gateInterference, gateWallS] = await underCondition(condition, workload, () =>
+          sampled(() =>
+            measureGate(server, profile, workload, {
+              limitPct,
+              calibration: null,
+              progress: () => {},
+              oneBlock: settings.blocks === 'one',
+            }),
+          ),
+        );
+        runs.push({
+          index,
+          condition,
+          design: label('SQL_ERROR_LOG', design),
+          segmentDesign: design,
+          ci95Pct: gate.overheadCi95 ?? [Number.NaN, Number.NaN],
+          estimatePct: gate.overheadPct,
+          pairs: gate.pairs,
+          measuredS: measuredSeconds({ ...workload, pairs: gate.pairs }),
+          wallS: gateWallS,
+          runToRunSdLog: workload.runToRunSdLog,
+          interference: gateInterference,
+          traces: gate.runs,
+          measurement: { ...gate, interference: gateInterference },
+        });
+        for (const run of runs.slice(-2)) {
+          log(
+            `${index}/${settings.runs} ${condition} · ${run.design}: ${run.estimatePct.toFixed(2)}% [${run.ci95Pct.map((v) => v.toFixed(2)).join(', ')}], ${run.pairs} pairs, ${run.wallS.toFixed(0)} s; ${run.interference.reason}`,
+          );
+        }
       }
     }
   }
@@ -128,10 +152,16 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     const inCondition = runs.filter((r) => r.condition === condition);
     return inCondition.reduce((s, r) => s + r.interference.otherCpuPct, 0) / inCondition.length;
   };
+  const designNames = settings.designs.map((d) =>
+    d === 'aligned' ? `aligned, ${ALIGNED_SEGMENT_S} s segments` : 'its own design',
+  );
+  const comparison = compareDesigns(runs);
   console.log(
     [
-      `\nbench:coverage (${workload.name} workload, ${settings.design === 'aligned' ? `aligned design, ${ALIGNED_SEGMENT_S} s segments` : 'its own design'}, ${server.info.flavor} ${server.info.version}, ${settings.runs} runs per condition and design)`,
+      `\nbench:coverage (${own.name} workload, ${designNames.join(' and ')}, ${settings.blocks === 'one' ? 'one block per interval' : 'the gate adaptive'}, ${server.info.flavor} ${server.info.version}, ${settings.runs} runs per condition and design)`,
       formatCoverage(cells),
+      '',
+      formatDesignComparison(comparison),
       ...settings.conditions.map(
         (c) => `${c}: other processes used ${otherPct(c).toFixed(0)}% of a core on average during its runs`,
       ),
@@ -148,10 +178,17 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   await mkdir(config.reportDir, { recursive: true });
   await writeFile(
     path.join(config.reportDir, 'coverage.json'),
-    `${JSON.stringify({ workload: workload.name, server: server.info, settings, cells, runs }, null, 2)}\n`,
+    `${JSON.stringify({ workload: own.name, server: server.info, settings, cells, comparison, runs }, null, 2)}\n`,
   );
-  expect(runs).toHaveLength(settings.runs * settings.conditions.length * 2);
+  expect(runs).toHaveLength(settings.runs * settings.conditions.length * settings.designs.length * 2);
 });
+
+/** Seconds a toggled block of `workload.pairs` pairs measures (the aligned design's lead-in second included). */
+function measuredSeconds(workload: Workload): number {
+  const { design } = workload;
+  if (design.kind !== 'toggle') return 2 * workload.pairs * workload.durationS;
+  return 2 * workload.pairs * design.segmentS + (design.aligned ? 1 : 0);
+}
 
 function asResult(m: Measurement, condition: string, server: PluginResult['server']): PluginResult {
   return {
