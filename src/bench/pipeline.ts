@@ -64,10 +64,19 @@ export async function measureGate(
     ...(options.traffic?.sent && { addedSent: sentSince(sentBefore, options.traffic.sent()) }),
   });
   options.progress(`${measurement.verdict}: ${measurement.reason}`);
+  const withinRun = withinRunLine(measurement);
+  if (withinRun) options.progress(withinRun);
   options.progress(latencyLine(measurement.latency));
   options.progress(memoryLine(measurement.memory));
   if (measurement.auditEvents?.advice) options.progress(measurement.auditEvents.advice);
   return measurement;
+}
+
+/** Where the interval carries τ: what this run's own pairs say, the width an A/B inside one run would have. */
+export function withinRunLine(m: Measurement): string | null {
+  if (!(m.runToRunSdLog > 0) || !m.withinRunCi95 || !m.overheadCi95) return null;
+  const half = (ci: readonly [number, number]) => ((ci[1] - ci[0]) / 2).toFixed(2);
+  return `within this run: ${m.overheadPct.toFixed(1)}% [${m.withinRunCi95.map((v) => v.toFixed(1)).join(', ')}], ±${half(m.withinRunCi95)} pp; the verdict's ±${half(m.overheadCi95)} pp adds the run-to-run spread τ = ${m.runToRunSdLog}`;
 }
 
 function latencyLine(latency: Measurement['latency']): string {

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
 import { onShare } from './blocks.ts';
 import type { OverheadSample } from './measure-overhead.ts';
+import { withinRunLine } from './pipeline.ts';
 import { summariseCalibration, summariseMeasurement } from './summarise.ts';
 
 function result(tpsPerSecond: number[]): SysbenchResult {
@@ -108,6 +109,24 @@ describe('summariseMeasurement', () => {
 
   test('no pairs at all is an error, not a number', () => {
     expect(() => summariseMeasurement(sample([]), context)).toThrow(/no off\/on pair/);
+  });
+
+  test("with τ the verdict's interval carries it, and the within-run interval (and its line) is kept beside it", () => {
+    const pairs = [
+      { offTps: 1000, onTps: 900 },
+      { offTps: 1010, onTps: 905 },
+      { offTps: 990, onTps: 893 },
+    ];
+    const without = summariseMeasurement(sample(pairs), context);
+    const withTau = summariseMeasurement(sample(pairs), { ...context, runToRunSdLog: 0.009 });
+    expect(without.withinRunCi95).toEqual(without.overheadCi95);
+    expect(withTau.withinRunCi95).toEqual(without.overheadCi95);
+    const width = (ci: [number, number] | null | undefined) => (ci ? ci[1] - ci[0] : Number.NaN);
+    expect(width(withTau.overheadCi95)).toBeGreaterThan(width(withTau.withinRunCi95));
+    expect(withinRunLine(without)).toBeNull();
+    expect(withinRunLine(withTau)).toMatch(
+      /^within this run: 10\.\d% \[\d+\.\d, \d+\.\d\], ±\d\.\d\d pp; the verdict's ±\d+\.\d\d pp adds the run-to-run spread τ = 0\.009$/,
+    );
   });
 });
 

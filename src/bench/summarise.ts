@@ -40,7 +40,9 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
   const { pairs } = sample;
   if (!isNonEmpty(pairs))
     throw new Error('The measurement produced no off/on pair: every interval was dropped');
-  const estimate = pairedOverhead(pairs, { runToRunSdLog: context.runToRunSdLog ?? 0 });
+  const tau = context.runToRunSdLog ?? 0;
+  const estimate = pairedOverhead(pairs, { runToRunSdLog: tau });
+  const withinRun = tau > 0 ? pairedOverhead(pairs) : estimate;
   const verdict = decideVerdict({
     estimatePct: estimate.estimatePct,
     ci95: estimate.ci95,
@@ -68,10 +70,11 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
     pluginTps: mean(pairs.map((p) => p.onTps) as [number, ...number[]]),
     overheadPct: estimate.estimatePct,
     overheadCi95: estimate.ci95,
+    withinRunCi95: withinRun.ci95,
     perPairOverheadPct: estimate.perPairOverheadPct,
     pairs: estimate.pairCount,
     trimmedEachSide: estimate.trimmedEachSide,
-    runToRunSdLog: context.runToRunSdLog ?? 0,
+    runToRunSdLog: tau,
     design: describeDesign(sample.design),
     stoppedBecause: sample.stoppedBecause,
     pinning: sample.pinning,

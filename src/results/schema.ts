@@ -112,6 +112,11 @@ export const measurementSchema = z.object({
   pluginTps: z.number(),
   overheadPct: z.number(),
   overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
+  /**
+   * The same interval without the run-to-run spread: what this run's own pairs say, and the width a comparison
+   * inside one run has (the precision target's). Equal to overheadCi95 where τ is 0; absent in results before it.
+   */
+  withinRunCi95: z.tuple([z.number(), z.number()]).nullable().optional(),
   perPairOverheadPct: z.array(z.number()),
   pairs: z.number().int(),
   /** Pairs the trimmed mean left out at each end (the most extreme ratios); absent in results before it. */

@@ -119,6 +119,18 @@ describe('nextStep', () => {
       input: { pairsSoFar: decisivePairs, targetHalfWidthPct: 0.1, elapsedS: 590 },
       step: 'stop-budget',
     },
+    {
+      // τ (0.02, ±4 pp with these pairs' t) is in the verdict's interval, but more pairs cannot shrink it: the
+      // target is on the within-run part.
+      name: 'within the precision target though τ alone is wider',
+      input: { pairsSoFar: decisivePairs, targetHalfWidthPct: 2, runToRunSdLog: 0.02 },
+      step: 'stop-decisive',
+    },
+    {
+      name: 'undecided once τ widens the interval, however precise the run',
+      input: { pairsSoFar: decisivePairs, targetHalfWidthPct: 2, runToRunSdLog: 0.5 },
+      step: 'continue',
+    },
   ])('$name → $step', ({ input, step }) => {
     expect(nextStep({ ...base, ...input })).toBe(step);
   });
@@ -225,27 +237,31 @@ describe('warmedUp', () => {
 });
 
 describe('nextBlockPairs with a run-to-run spread (τ)', () => {
-  const pairs: TpsPair[] = Array.from({ length: 10 }, (_, k) => ({ offTps: 1000, onTps: 900 + (k % 3) - 1 }));
-  test('a whole block when τ alone is wider than the target (the budget decides)', () => {
-    expect(
+  const pairs: TpsPair[] = Array.from({ length: 10 }, (_, k) => ({
+    offTps: 1000,
+    onTps: 900 + 4 * (k % 3) - 4,
+  }));
+  test('τ does not count against the target: the pairs asked for are those without it', () => {
+    const ask = (runToRunSdLog: number) =>
       nextBlockPairs({
         pairsSoFar: pairs,
         limitPct: 50,
         blockPairs: 10,
-        targetHalfWidthPct: 1.5,
-        runToRunSdLog: 0.01,
+        targetHalfWidthPct: 0.2,
+        runToRunSdLog,
+      });
+    expect(ask(0)).toBeGreaterThan(4);
+    expect(ask(0.01)).toBe(ask(0));
+  });
+  test('a whole block while τ leaves the verdict undecided', () => {
+    expect(
+      nextBlockPairs({
+        pairsSoFar: pairs,
+        limitPct: 12,
+        blockPairs: 10,
+        targetHalfWidthPct: 0.2,
+        runToRunSdLog: 0.05,
       }),
     ).toBe(10);
-  });
-  test('the minimum extension when the pairs are all but there and τ is small', () => {
-    expect(
-      nextBlockPairs({
-        pairsSoFar: pairs,
-        limitPct: 50,
-        blockPairs: 10,
-        targetHalfWidthPct: 0.5,
-        runToRunSdLog: 0.001,
-      }),
-    ).toBe(4);
   });
 });

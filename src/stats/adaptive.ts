@@ -16,8 +16,9 @@ export interface StoppingInput {
   /** Wall time one more pair takes (both runs, plus any reset between them). */
   perPairS: number;
   /**
-   * Keep measuring, within the budget, until the interval's half-width (in pp, the wider side) is at most this,
-   * even once the verdict is decisive: a figure tracked over time needs precision, not just a side of the limit.
+   * Keep measuring, within the budget, until the within-run interval's half-width (in pp, the wider side, τ left
+   * out) is at most this, even once the verdict is decisive: a figure tracked over time needs precision, not just a
+   * side of the limit. τ is left out because more pairs cannot shrink it.
    */
   targetHalfWidthPct?: number | null;
   /** The workload's run-to-run spread, which the gate's interval carries (paired-overhead.ts). */
@@ -34,7 +35,8 @@ export function nextStep(input: StoppingInput): NextStep {
   if (pairsSoFar.length >= minPairs) {
     const estimate = pairedOverhead(pairsSoFar, { runToRunSdLog: input.runToRunSdLog ?? 0 });
     const decisive = decideVerdict({ ...estimate, limitPct }).verdict !== 'inconclusive';
-    if (decisive && isPreciseEnough(estimate.ci95, estimate.estimatePct, input.targetHalfWidthPct)) {
+    const withinRun = pairedOverhead(pairsSoFar);
+    if (decisive && isPreciseEnough(withinRun.ci95, withinRun.estimatePct, input.targetHalfWidthPct)) {
       return 'stop-decisive';
     }
   }
@@ -94,10 +96,10 @@ export function abbaOrder(nPairs: number): Arm[] {
 }
 
 /**
- * Pairs in the next block. While the verdict is undecided, a whole block. Once it is decisive and only the precision
- * target is missing, about as many pairs as that target needs: the within-run part of the interval shrinks with
- * √pairs, the run-to-run part (runToRunSdLog) does not, so a target at or under that part asks for a whole block.
- * A gate at ±1.7 pp after 10 pairs needs ~3 more, not another 10. Even (ABBA order), from minExtension to blockPairs.
+ * Pairs in the next block. While the verdict is undecided (τ included), a whole block. Once it is decisive and only
+ * the precision target is missing, about as many pairs as that target needs: the target is on the within-run
+ * interval, which shrinks with √pairs. A gate at ±1.7 pp after 10 pairs needs ~3 more for ±1.5, not another 10.
+ * Even (ABBA order), from minExtension to blockPairs.
  */
 export function nextBlockPairs(input: {
   pairsSoFar: readonly TpsPair[];
@@ -120,9 +122,7 @@ export function nextBlockPairs(input: {
   const t = tQuantile(0.975, estimate.degreesOfFreedom);
   const within = (estimate.sdLogRatio / Math.sqrt(n)) * t;
   const targetLog = targetHalfWidthPct / (100 - estimate.estimatePct);
-  const room = targetLog ** 2 - (t * tau) ** 2;
-  if (room <= 0) return blockPairs;
-  const needed = Math.ceil(n * (within ** 2 / room)) - n;
+  const needed = Math.ceil(n * (within / targetLog) ** 2) - n;
   const even = needed + (needed % 2);
   return Math.max(minExtension, Math.min(blockPairs, even));
 }
