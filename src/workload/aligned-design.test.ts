@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { alignedWorkload } from './aligned-design.ts';
+import { alignedWorkload, droppedWorkload } from './aligned-design.ts';
 import { workloads } from './workloads.ts';
 
 test('smoke in the aligned design: 12 pairs of 2 s a block, at most 36, the same seconds as 8 pairs of 3 s', () => {
@@ -18,4 +18,10 @@ test('standard keeps its 60 s blocks; a workload that does not toggle is refused
   const aligned = alignedWorkload(workloads.standard);
   expect([aligned.pairs, aligned.maxPairs]).toEqual([15, 60]);
   expect(() => alignedWorkload(workloads.seed)).toThrow(/does not toggle/);
+});
+
+test('the dropped-second design is the aligned one undone: standard back to 10 pairs of 3 s, at most 40', () => {
+  const dropped = droppedWorkload(alignedWorkload(workloads.standard));
+  expect(dropped.design).toEqual({ kind: 'toggle', segmentS: 3 });
+  expect([dropped.pairs, dropped.maxPairs]).toEqual([10, 40]);
 });

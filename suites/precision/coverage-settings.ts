@@ -4,7 +4,7 @@ import { read, someOf, wholeNumber } from '../../src/config/env.ts';
 
 export const loadConditions = ['quiet', 'load', 'steps'] as const;
 export type LoadCondition = (typeof loadConditions)[number];
-export const coverageDesigns = ['today', 'aligned'] as const;
+export const coverageDesigns = ['own', 'dropped', 'aligned'] as const;
 export type CoverageDesign = (typeof coverageDesigns)[number];
 export const coverageBlocks = ['adaptive', 'one'] as const;
 
@@ -16,9 +16,10 @@ export interface CoverageSettings {
   /** Memory-bound processes in the background load (AUDITBENCH_COVERAGE_LOAD_PROCESSES, default 1). */
   loadProcesses: number;
   /**
-   * AUDITBENCH_COVERAGE_DESIGN: the workload's own toggle design ('today', the default), the aligned one with 2 s
-   * segments in the same seconds per block (src/workload/aligned-design.ts), or both, alternating inside each run so
-   * that the two are compared in the same minutes.
+   * AUDITBENCH_COVERAGE_DESIGN: the workload's own toggle design ('own', the default), 'dropped' (3 s segments,
+   * each switch's second dropped: every workload's design before issue 25) or 'aligned' (2 s segments switched on
+   * sysbench's report boundaries), in the same seconds per block (src/workload/aligned-design.ts). Several alternate
+   * inside each run, so that they are compared in the same minutes.
    */
   designs: CoverageDesign[];
   /**
@@ -34,7 +35,7 @@ export function coverageSettings(env: Record<string, string | undefined>): Cover
     runs: read(env, 'AUDITBENCH_COVERAGE_RUNS', wholeNumber(1, 200), 20),
     conditions: read(env, 'AUDITBENCH_COVERAGE_CONDITIONS', someOf(loadConditions), [...loadConditions]),
     loadProcesses: read(env, 'AUDITBENCH_COVERAGE_LOAD_PROCESSES', wholeNumber(1, 8), 1),
-    designs: read(env, 'AUDITBENCH_COVERAGE_DESIGN', someOf(coverageDesigns), ['today' as const]),
+    designs: read(env, 'AUDITBENCH_COVERAGE_DESIGN', someOf(coverageDesigns), ['own' as const]),
     blocks: read(
       env,
       'AUDITBENCH_COVERAGE_BLOCKS',

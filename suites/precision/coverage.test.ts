@@ -14,7 +14,7 @@ import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { coverageByCell, formatCoverage } from '../../src/stats/coverage.ts';
 import { compareDesigns, type DesignRun, formatDesignComparison } from '../../src/stats/design-comparison.ts';
-import { ALIGNED_SEGMENT_S, alignedWorkload } from '../../src/workload/aligned-design.ts';
+import { alignedWorkload, droppedWorkload } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 import { type CoverageDesign, coverageSettings, type LoadCondition } from './coverage-settings.ts';
@@ -36,7 +36,11 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   const config = loadConfig();
   const settings = coverageSettings(process.env);
   const own = getWorkload(config.workload);
-  const byDesign: Record<CoverageDesign, Workload> = { today: own, aligned: alignedWorkload(own) };
+  const byDesign: Record<CoverageDesign, Workload> = {
+    own,
+    dropped: droppedWorkload(own),
+    aligned: alignedWorkload(own),
+  };
   const profile = profiles.sql_error_log;
   const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
   const log = (message: string) => console.log(`[coverage · ${own.name}] ${message}`);
@@ -153,7 +157,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     return inCondition.reduce((s, r) => s + r.interference.otherCpuPct, 0) / inCondition.length;
   };
   const designNames = settings.designs.map((d) =>
-    d === 'aligned' ? `aligned, ${ALIGNED_SEGMENT_S} s segments` : 'its own design',
+    d === 'own' ? `its own design (${describeSegments(own)})` : `${d} (${describeSegments(byDesign[d])})`,
   );
   const comparison = compareDesigns(runs);
   console.log(
@@ -182,6 +186,12 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   );
   expect(runs).toHaveLength(settings.runs * settings.conditions.length * settings.designs.length * 2);
 });
+
+function describeSegments(workload: Workload): string {
+  const { design } = workload;
+  if (design.kind !== 'toggle') return 'separate runs';
+  return `${workload.pairs} pairs of ${design.segmentS} s, ${design.aligned ? 'switched on report boundaries' : "each switch's second dropped"}`;
+}
 
 /** Seconds a toggled block of `workload.pairs` pairs measures (the aligned design's lead-in second included). */
 function measuredSeconds(workload: Workload): number {

@@ -5,11 +5,11 @@ import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { measureCalibration } from '../../src/bench/pipeline.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { startServer } from '../../src/servers/start-server.ts';
-import { alignedWorkload } from '../../src/workload/aligned-design.ts';
+import { alignedWorkload, droppedWorkload } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
-// Today's toggle design beside the aligned one (switches timed to land just before sysbench's report boundaries,
+// The dropped-second toggle design (3 s segments) beside the aligned one (switches timed to land just before sysbench's report boundaries,
 // no second dropped), as A/A null controls on one server, the two designs alternating ABBA so the machine's drift
 // falls on both: the live check of what `npm run bench:segments` replays. Each A/A is one block of about the same
 // length (smoke: 8 pairs of 3 s against 12 pairs of 2 s, 48 s, plus the aligned design's 1 s lead-in).
@@ -18,7 +18,7 @@ const ROUNDS = 6;
 
 interface DesignRun {
   round: number;
-  design: 'today' | 'aligned';
+  design: 'dropped' | 'aligned';
   pairs: number;
   measuredS: number;
   biasPct: number;
@@ -28,11 +28,12 @@ interface DesignRun {
 
 // One block each: the aligned design's 2 s segments (ALIGNED_SEGMENT_S; in the replay,
 // docs/measurements/2026-12-01-segments.md, 1 s segments covered 0 in only 83–90% of windows) in the same seconds
-// as today's block.
+// as the dropped-second block.
 function designs(workload: Workload): Record<DesignRun['design'], Workload> {
   const aligned = alignedWorkload(workload);
+  const dropped = droppedWorkload(workload);
   return {
-    today: { ...workload, maxPairs: workload.pairs },
+    dropped: { ...dropped, maxPairs: dropped.pairs },
     aligned: { ...aligned, maxPairs: aligned.pairs },
   };
 }
@@ -40,7 +41,7 @@ function designs(workload: Workload): Record<DesignRun['design'], Workload> {
 const measuredSeconds = (w: Workload) =>
   w.design.kind === 'toggle' ? (w.design.aligned ? 1 : 0) + 2 * w.pairs * w.design.segmentS : Number.NaN;
 
-test('A/A half-width of today’s design and the aligned one, alternating on one server', async () => {
+test('A/A half-width of the dropped-second design and the aligned one, alternating on one server', async () => {
   const config = loadConfig();
   const workload = getWorkload(config.workload);
   const byDesign = designs(workload);
@@ -49,7 +50,7 @@ test('A/A half-width of today’s design and the aligned one, alternating on one
   await prepareMeasurement(server, workload, log);
   const runs: DesignRun[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
-    const order: DesignRun['design'][] = round % 2 === 1 ? ['today', 'aligned'] : ['aligned', 'today'];
+    const order: DesignRun['design'][] = round % 2 === 1 ? ['dropped', 'aligned'] : ['aligned', 'dropped'];
     for (const design of order) {
       const w = byDesign[design];
       const calibration = await measureCalibration(server, w, log, config.interference);
@@ -68,7 +69,7 @@ test('A/A half-width of today’s design and the aligned one, alternating on one
       );
     }
   }
-  for (const design of ['today', 'aligned'] as const) {
+  for (const design of ['dropped', 'aligned'] as const) {
     const mine = runs.filter((r) => r.design === design);
     const halfWidths = mine.map((r) => (r.ci95[1] - r.ci95[0]) / 2);
     const mean = halfWidths.reduce((a, b) => a + b, 0) / halfWidths.length;
