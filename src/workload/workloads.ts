@@ -7,6 +7,11 @@ import type { Workload, WorkloadName } from './workload.ts';
 // controls of bench:coverage on 2026-12-01 (their estimates scattered with sd 1.6 pp; their own standard errors
 // said 1.3 pp). docs/measurements/2026-12-01-coverage-smoke.md has the coverage with and without it.
 const TAU_SMOKE = 0.009;
+// τ for standard in its aligned design: the method-of-moments estimate from its 20 null controls of bench:coverage on
+// 2026-12-02 (A/A and SQL_ERROR_LOG, 10 quiet and 10 under load; 0.0089 quiet, 0 under load). With it all 20
+// intervals, and the 20 of the dropped-second design measured in the same minutes, contained 0:
+// docs/measurements/2026-12-02-coverage-standard.md.
+const TAU_STANDARD = 0.006;
 
 /** The named workloads, smallest first. */
 export const workloads: Record<WorkloadName, Workload> = {
@@ -45,21 +50,23 @@ export const workloads: Record<WorkloadName, Workload> = {
     tables: 8,
     tableSize: 100_000,
     threads: 8,
-    // 3 s segments, as for smoke: 10 pairs per 60 s block, up to 2 blocks after the warm-up within the budget.
-    design: { kind: 'toggle', segmentS: 3 },
+    // 2 s segments switched on sysbench's report boundaries, so no second is dropped (aligned, issue 25): 15 pairs per
+    // 60 s block, up to 60 pairs within the budget. In the same minutes on 2026-12-02 a block gave 0.59x the
+    // within-run half-width of 10 pairs of 3 s with each switch's second dropped (1.33 against 2.25 pp, quiet).
+    design: { kind: 'toggle', segmentS: 2, aligned: true },
     durationS: 30,
     // 8 × 100k rows outgrow the buffer pool: give flushing and the page cache longer than smoke.
     warmupS: 45,
     // After a restart (every run has one before its gate) the pool is back within seconds: InnoDB reloads the pages
     // it dumped at shutdown. 15 s is three 5 s chunks: one to load, two that must agree.
     minWarmupS: 15,
-    pairs: 10,
-    maxPairs: 40,
+    pairs: 15,
+    maxPairs: 60,
     budgetS: 180,
-    // The figure teams track over time: keep measuring, within the budget, until it is this precise.
-    targetHalfWidthPct: 1.5,
-    // Not measured on standard yet (bench:coverage on it takes about four hours here).
-    runToRunSdLog: 0,
+    // The figure teams track over time: keep measuring, within the budget, until this run's own interval is this
+    // precise (τ left out: more pairs cannot shrink it). The reported interval adds τ.
+    targetHalfWidthPct: 1,
+    runToRunSdLog: TAU_STANDARD,
     pinCpus: true,
     maxIgnoredErrorPct: 0.5,
     serverOptions: { innodb_flush_log_at_trx_commit: '0' },
