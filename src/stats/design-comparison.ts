@@ -2,8 +2,9 @@
 // how wide one run's own interval is per minute of measuring, how far runs scatter beyond it (τ, run-to-run.ts), and
 // how often the intervals contain 0 once they carry that τ.
 import { type NullRun, wilsonInterval } from './coverage.ts';
+import { mean } from './descriptive.ts';
 import { estimateRunToRun, intervalWithTau, type RunOnLogScale, runOnLogScale } from './run-to-run.ts';
-import { isNonEmpty } from './tps-pair.ts';
+import { isNonEmpty, type NonEmpty } from './tps-pair.ts';
 
 /** One null-control interval, with the design it was measured in and what it cost. */
 export interface DesignRun extends NullRun {
@@ -52,7 +53,7 @@ function figures(
   const { tau, sdBetween } = estimateRunToRun(onLog as [RunOnLogScale, ...RunOnLogScale[]]);
   const withTau = onLog.map((r) => intervalWithTau(r, tau));
   const containing = withTau.filter(([lower, upper]) => lower <= 0 && 0 <= upper).length;
-  const average = (values: number[]) => values.reduce((s, v) => s + v, 0) / values.length;
+  const average = (values: number[]) => mean(values as NonEmpty<number>);
   return {
     condition,
     segmentDesign,

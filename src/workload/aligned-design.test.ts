@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { alignedWorkload, droppedWorkload } from './aligned-design.ts';
+import { alignedWorkload, droppedWorkload, measuredSeconds } from './aligned-design.ts';
 import { workloads } from './workloads.ts';
 
 test('smoke in the aligned design: 12 pairs of 2 s a block, at most 36, the same seconds as 8 pairs of 3 s', () => {
@@ -24,4 +24,10 @@ test('the dropped-second design is the aligned one undone: standard back to 10 p
   const dropped = droppedWorkload(alignedWorkload(workloads.standard));
   expect(dropped.design).toEqual({ kind: 'toggle', segmentS: 3 });
   expect([dropped.pairs, dropped.maxPairs]).toEqual([10, 40]);
+});
+
+test("a block measures both arms, plus the aligned design's lead-in second", () => {
+  expect(measuredSeconds(workloads.smoke)).toBe(48);
+  expect(measuredSeconds(alignedWorkload(workloads.smoke))).toBe(49);
+  expect(measuredSeconds(workloads.seed)).toBe(2 * 3 * 300);
 });

@@ -34,3 +34,10 @@ export function alignedWorkload(workload: Workload, segmentS: number = ALIGNED_S
 export function droppedWorkload(workload: Workload): Workload {
   return resegmented(workload, DROPPED_SEGMENT_S, false);
 }
+
+/** Seconds one block of `workload.pairs` pairs measures: both arms, and the aligned design's 1 s lead-in. */
+export function measuredSeconds(workload: Workload): number {
+  const { design } = workload;
+  if (design.kind !== 'toggle') return 2 * workload.pairs * workload.durationS;
+  return 2 * workload.pairs * design.segmentS + (design.aligned ? 1 : 0);
+}

@@ -14,7 +14,7 @@ import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { coverageByCell, formatCoverage } from '../../src/stats/coverage.ts';
 import { compareDesigns, type DesignRun, formatDesignComparison } from '../../src/stats/design-comparison.ts';
-import { alignedWorkload, droppedWorkload } from '../../src/workload/aligned-design.ts';
+import { alignedWorkload, droppedWorkload, measuredSeconds } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 import { type CoverageDesign, coverageSettings, type LoadCondition } from './coverage-settings.ts';
@@ -191,13 +191,6 @@ function describeSegments(workload: Workload): string {
   const { design } = workload;
   if (design.kind !== 'toggle') return 'separate runs';
   return `${workload.pairs} pairs of ${design.segmentS} s, ${design.aligned ? 'switched on report boundaries' : "each switch's second dropped"}`;
-}
-
-/** Seconds a toggled block of `workload.pairs` pairs measures (the aligned design's lead-in second included). */
-function measuredSeconds(workload: Workload): number {
-  const { design } = workload;
-  if (design.kind !== 'toggle') return 2 * workload.pairs * workload.durationS;
-  return 2 * workload.pairs * design.segmentS + (design.aligned ? 1 : 0);
 }
 
 function asResult(m: Measurement, condition: string, server: PluginResult['server']): PluginResult {

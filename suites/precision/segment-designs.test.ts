@@ -5,7 +5,7 @@ import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { measureCalibration } from '../../src/bench/pipeline.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { startServer } from '../../src/servers/start-server.ts';
-import { alignedWorkload, droppedWorkload } from '../../src/workload/aligned-design.ts';
+import { alignedWorkload, droppedWorkload, measuredSeconds } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
@@ -37,9 +37,6 @@ function designs(workload: Workload): Record<DesignRun['design'], Workload> {
     aligned: { ...aligned, maxPairs: aligned.pairs },
   };
 }
-
-const measuredSeconds = (w: Workload) =>
-  w.design.kind === 'toggle' ? (w.design.aligned ? 1 : 0) + 2 * w.pairs * w.design.segmentS : Number.NaN;
 
 test('A/A half-width of the dropped-second design and the aligned one, alternating on one server', async () => {
   const config = loadConfig();
