@@ -29,9 +29,9 @@ test('a server that refuses the traffic accounts is an error cell with the reaso
   expect(cell.lifecycleOk).toBeNull();
 });
 
-test("a cell measures one block of half the workload: 4 of smoke's 8 pairs, never fewer than 3", () => {
+test("a cell measures one block of half the workload: 6 of smoke's 12 pairs, never fewer than 3", () => {
   const smoke = cellWorkload(getWorkload('smoke'));
-  expect([smoke.pairs, smoke.maxPairs]).toEqual([4, 4]);
+  expect([smoke.pairs, smoke.maxPairs]).toEqual([6, 6]);
   expect(smoke.design).toEqual(getWorkload('smoke').design);
   expect(cellWorkload({ ...getWorkload('smoke'), pairs: 4 }).pairs).toBe(3);
 });

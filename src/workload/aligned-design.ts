@@ -23,7 +23,7 @@ function resegmented(workload: Workload, segmentS: number, aligned: boolean): Wo
 
 /**
  * The workload in the aligned design (Design.aligned, issue 25): switches land on sysbench's report boundaries, so no
- * second is dropped, in 2 s segments. Smoke's 8 pairs of 3 s (48 s a block, at most 24 pairs) become 12 pairs of 2 s
+ * second is dropped, in 2 s segments. 8 pairs of 3 s (48 s a block, at most 24 pairs) become 12 pairs of 2 s
  * (at most 36).
  */
 export function alignedWorkload(workload: Workload, segmentS: number = ALIGNED_SEGMENT_S): Workload {
