@@ -116,11 +116,14 @@ async function gateSuite(planFile: string): Promise<void> {
         const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
         const verdict = judgeBaseHead(estimate, plan.maxRegressionPp, names);
         progress(`${verdict.verdict}: ${verdict.reason}`);
+        // The verdict keeps τ (docs/gate.md); the run's own pairs say what more pairs bought.
+        const withinRunCi95 = workload.runToRunSdLog > 0 ? pairedOverhead(sample.pairs).ci95 : null;
         await recordVerdict(plan.verdictsFile, {
           ...verdict,
           runId: comparison.runId,
           design: comparison.design,
           pairs: estimate.pairCount,
+          withinRunCi95,
         });
         await runSteps(started(), head.profile.uninstall, `Uninstalling ${head.profile.name}`).catch(
           (error: unknown) =>

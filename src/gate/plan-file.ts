@@ -2,6 +2,7 @@
 // suite hands each verdict back in a JSON-lines file beside it, so the command can print them at the end.
 import { appendFile, readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import type { Ci95Pct } from '../stats/paired-overhead.ts';
 import type { GateItem } from './plan.ts';
 import type { BaseHeadVerdict } from './verdict.ts';
 
@@ -52,6 +53,8 @@ export interface RecordedVerdict extends BaseHeadVerdict {
   runId: string;
   design: Comparison['design'];
   pairs: number;
+  /** The interval from this run's own pairs, the workload's τ left out; null where τ is 0 (it is then ci95). */
+  withinRunCi95?: Ci95Pct | null;
 }
 
 export const recordVerdict = (file: string, verdict: RecordedVerdict): Promise<void> =>

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { failsGate, judgeBaseHead, nameConfigurations } from './verdict.ts';
+import { failsGate, judgeBaseHead, nameConfigurations, verdictLine } from './verdict.ts';
 
 const names = 'audit, base (events=CONNECT) vs head (events=QUERY)';
 
@@ -34,4 +34,13 @@ test('the two configurations are named by what differs', () => {
   expect(nameConfigurations('audit', ["server_audit_events: 'CONNECT' → 'CONNECT,QUERY'"])).toBe(
     "audit, base (server_audit_events='CONNECT') vs head (server_audit_events='CONNECT,QUERY')",
   );
+});
+
+test("the closing line adds the run's own half-width where the verdict carries τ, and only there", () => {
+  const verdict = judgeBaseHead({ estimatePct: 0.4, ci95: [-1.2, 2.0] }, 5, 'r1, base (a=1) vs head (a=2)');
+  const withTau = { ...verdict, design: 'toggle', pairs: 24, withinRunCi95: [-0.5, 1.3] as [number, number] };
+  expect(verdictLine('passed', withTau)).toBe(
+    'auditbench gate: passed: r1, base (a=1) vs head (a=2): head is 0.4% slower than base (95% CI -1.2% to 2.0%), below the allowed 5 points [toggle, 24 pairs; within this run ±0.90 pp]',
+  );
+  expect(verdictLine('passed', { ...withTau, withinRunCi95: null })).toMatch(/\[toggle, 24 pairs\]$/);
 });

@@ -58,3 +58,17 @@ export function nameConfigurations(runId: string, differences: readonly string[]
       .join(', ');
   return `${runId}, base (${side((from) => from)}) vs head (${side((_, to) => to)})`;
 }
+
+/**
+ * The command's closing line for one verdict: what was measured, and where the interval carries τ, how wide the run's
+ * own pairs alone made it (the precision a longer run buys; τ does not shrink with pairs).
+ */
+export function verdictLine(
+  mark: string,
+  v: BaseHeadVerdict & { design: string; pairs: number; withinRunCi95?: Ci95Pct | null },
+): string {
+  const within = v.withinRunCi95
+    ? `; within this run ±${((v.withinRunCi95[1] - v.withinRunCi95[0]) / 2).toFixed(2)} pp`
+    : '';
+  return `auditbench gate: ${mark}: ${v.reason} [${v.design}, ${v.pairs} pairs${within}]`;
+}

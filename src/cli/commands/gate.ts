@@ -9,7 +9,7 @@ import { describeItem } from '../../gate/plan.ts';
 import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
 import { type GateSelection, selectForGate } from '../../gate/select.ts';
 import type { Selection } from '../../gate/selection.ts';
-import { failsGate } from '../../gate/verdict.ts';
+import { failsGate, verdictLine } from '../../gate/verdict.ts';
 import type { CliContext } from '../context.ts';
 import { setupAndRunVitest } from '../vitest-run.ts';
 
@@ -145,7 +145,7 @@ async function measure(
         : v.verdict === 'pass'
           ? 'passed'
           : 'inconclusive (passes)';
-      context.stdout(`auditbench gate: ${mark}: ${v.reason} [${v.design}, ${v.pairs} pairs]\n`);
+      context.stdout(`${verdictLine(mark, v)}\n`);
     }
     return code;
   } finally {
