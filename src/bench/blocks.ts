@@ -62,6 +62,15 @@ export interface BlockPlan {
 export const blockSeconds = (plan: BlockPlan): number =>
   2 * plan.pairs * (plan.design.kind === 'toggle' ? plan.design.segmentS : plan.durationS);
 
+/**
+ * The pairs of this plan that fit in `seconds`: its own count when they all fit, else as many as do, unless that is
+ * fewer than `atLeast` (a block that short is not worth its start), when it is 0.
+ */
+export function pairsWithin(plan: BlockPlan, seconds: number, atLeast: number): number {
+  const fit = Math.min(plan.pairs, Math.floor(seconds / blockSeconds({ ...plan, pairs: 1 })));
+  return fit >= Math.min(atLeast, plan.pairs) ? fit : 0;
+}
+
 export interface BlockContext {
   server: StartedServer;
   subject: MeasuredSubject;

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest';
+import { describe, expect, test, vi } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
 import { sysbenchResult as result } from '../../test/support/sysbench-result.ts';
 import type { BlockInterference } from '../machine/block-interference.ts';
@@ -181,6 +181,32 @@ describe('blocks', () => {
     expect(sample.stoppedBecause).toBe('budget');
     expect(sample.pairs).toHaveLength(workload.maxPairs);
     expect(sample.blocks.length).toBeGreaterThan(1);
+  });
+
+  test("the budget's last seconds get a shorter block: 6 pairs, then 5 of the next 6 that fit", async () => {
+    // The clock moves by each sysbench run's own length: a warm-up of 10 s, then pairs of two 10 s runs.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const { server, runner } = scriptedSysbench([950, 960], steady(900));
+      const timed: SysbenchRunner = {
+        ...runner,
+        run: async (conn, w, opts) => {
+          const answer = await runner.run(conn, w, opts);
+          vi.setSystemTime(Date.now() + (opts?.durationS ?? w.durationS) * 1000);
+          return answer;
+        },
+      };
+      const sized = { ...workload, pairs: 6, maxPairs: 24, budgetS: 230 };
+      const sample = await measureOverhead(server, subject, sized, {
+        limitPct: 10,
+        runner: timed,
+        probe: quietProbe(),
+      });
+      expect(sample.blocks.map((b) => b.pairs.length)).toEqual([6, 5]);
+      expect(sample.stoppedBecause).toBe('budget');
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   test('a budget with no room for another pair (20 s) stops after the first block', async () => {

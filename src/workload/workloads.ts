@@ -60,16 +60,20 @@ export const workloads: Record<WorkloadName, Workload> = {
     // 8 × 100k rows outgrow the buffer pool: give flushing and the page cache longer than smoke.
     warmupS: 45,
     // After a restart (every run has one before its gate) the pool is back within seconds: InnoDB reloads the pages
-    // it dumped at shutdown. 15 s is three 5 s chunks: one to load, two that must agree.
-    minWarmupS: 15,
-    // A block is 10 pairs (40 s): the A/A's one block, and the first of a gate's, which adds blocks sized to the
-    // target. 15 pairs (60 s) gave a quiet gate ±0.6-1.0 pp, more than the target asks of most, and kept
-    // ./auditbench bench over 8 minutes; 10 pairs leave the A/A's floor near ±2 pp, under the ±2.5 issue 25 asks.
+    // it dumped at shutdown. Two 5 s chunks that agree end it; a slow first chunk (still loading) disagrees with the
+    // next and the warm-up goes on.
+    minWarmupS: 10,
+    // A block is 10 pairs (40 s): the A/A's one block, and the first of a gate's. The budget (warm-up included) then
+    // leaves room for one shorter block, about 14 pairs in all: ./auditbench bench measures four plugins, two A/As and
+    // their lifecycles in 8 minutes. More pairs buy little in what is reported: τ adds ±1.2 pp to every interval
+    // whatever the pairs, so a gate at ±1.3 within its run reports ±1.75, and one at ±1.0 reports ±1.55. On
+    // 2026-12-02 a 180 s budget spent 30-36 pairs on a noisy machine for ±1.2-1.45 within the run, and the command
+    // took 13 minutes.
     pairs: 10,
     maxPairs: 60,
-    budgetS: 180,
-    // The figure teams track over time: keep measuring, within the budget, until this run's own interval is this
-    // precise (τ left out: more pairs cannot shrink it). The reported interval adds τ.
+    budgetS: 72,
+    // Stop early once decisive and this run's own interval is this precise (τ left out: more pairs cannot shrink
+    // it). The reported interval adds τ.
     targetHalfWidthPct: 1,
     runToRunSdLog: TAU_STANDARD,
     pinCpus: true,
