@@ -1,7 +1,11 @@
 import { expect, test } from 'vitest';
 import { type BlockPlan, pairsWithin } from './blocks.ts';
 
-const aligned: BlockPlan = { pairs: 10, design: { kind: 'toggle', segmentS: 2, aligned: true }, durationS: 30 };
+const aligned: BlockPlan = {
+  pairs: 10,
+  design: { kind: 'toggle', segmentS: 2, aligned: true },
+  durationS: 30,
+};
 
 test.for([
   [60, 10],
