@@ -64,14 +64,15 @@ export const workloads: Record<WorkloadName, Workload> = {
     // next and the warm-up goes on.
     minWarmupS: 10,
     // A block is 10 pairs (40 s): the A/A's one block, and the first of a gate's. The budget (warm-up included) then
-    // leaves room for one shorter block, 16-18 pairs in all, so ./auditbench bench measures four plugins, two A/As
+    // leaves room for one shorter block, 14-15 pairs in all, so ./auditbench bench measures four plugins, two A/As
     // and their lifecycles in 8 minutes. More pairs buy little in what is reported: τ adds ±1.2 pp to every interval
     // whatever the pairs, so a gate at ±1.3 within its run reports ±1.75, and one at ±1.0 reports ±1.55. On
     // 2026-12-02 (fresh clones, one machine) a 180 s budget spent 29-36 pairs for ±1.2-1.45 within the run and the
-    // command took 13 minutes; 72 s took 7 minutes, but left no room for a second block after a 15 s warm-up.
+    // command took 13 minutes; 72 s took 6 min 48 s, of which 164 s were not the four gates, but left no room for a
+    // second block after a 15 s warm-up. 75 s fits one of 4 pairs there.
     pairs: 10,
     maxPairs: 60,
-    budgetS: 85,
+    budgetS: 75,
     // Stop early once decisive and this run's own interval is this precise (τ left out: more pairs cannot shrink
     // it). The reported interval adds τ.
     targetHalfWidthPct: 1,
