@@ -3,7 +3,7 @@ import type { Probe } from '../machine/sampled-block.ts';
 import { runSteps } from '../plugins/steps.ts';
 import { NeedsRestartCommandError } from '../servers/external-server.ts';
 import type { StartedServer } from '../servers/started-server.ts';
-import { nextBlockPairs, nextStep, warmedUp } from '../stats/adaptive.ts';
+import { MIN_EXTENSION_PAIRS, nextBlockPairs, nextStep, warmedUp } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
 import type { Design, Workload } from '../workload/workload.ts';
 import { type Block, type BlockPlan, blockSeconds, pairsWithin, runsBlock, toggledBlock } from './blocks.ts';
@@ -62,8 +62,6 @@ export async function prepareMeasurement(
 }
 
 const WARMUP_CHUNK_S = 5;
-/** The shortest block worth starting in a budget's last seconds (nextBlockPairs' smallest extension, too). */
-const MIN_TAIL_PAIRS = 4;
 const WARMUP_TOLERANCE_PCT = 5;
 
 /** Discarded chunks of sysbench until two in a row agree (src/stats/adaptive.ts, warmedUp). */
@@ -163,8 +161,12 @@ export async function measureOverhead(
       runToRunSdLog: workload.runToRunSdLog,
     });
     blockPairs = Math.max(1, Math.min(sizedToTarget, workload.maxPairs - pairs.length));
-    // The budget's last seconds: a shorter block that still fits, rather than none (at least MIN_TAIL_PAIRS).
-    const fitting = pairsWithin(planOf(workload, blockPairs), workload.budgetS - elapsedS(), MIN_TAIL_PAIRS);
+    // The budget's last seconds: a shorter block that still fits, rather than none.
+    const fitting = pairsWithin(
+      planOf(workload, blockPairs),
+      workload.budgetS - elapsedS(),
+      MIN_EXTENSION_PAIRS,
+    );
     if (fitting > 0) blockPairs = fitting;
     const step = nextStep({
       pairsSoFar: pairs,

@@ -3,6 +3,7 @@ import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
+import { halfWidth } from '../stats/paired-overhead.ts';
 import type { Workload } from '../workload/workload.ts';
 import type { TrafficSeen } from './audit-events.ts';
 import { measureOverhead, type Progress } from './measure-overhead.ts';
@@ -75,8 +76,7 @@ export async function measureGate(
 /** Where the interval carries τ: what this run's own pairs say, the width an A/B inside one run would have. */
 export function withinRunLine(m: Measurement): string | null {
   if (!(m.runToRunSdLog > 0) || !m.withinRunCi95 || !m.overheadCi95) return null;
-  const half = (ci: readonly [number, number]) => ((ci[1] - ci[0]) / 2).toFixed(2);
-  return `within this run: ${m.overheadPct.toFixed(1)}% [${m.withinRunCi95.map((v) => v.toFixed(1)).join(', ')}], ±${half(m.withinRunCi95)} pp; the verdict's ±${half(m.overheadCi95)} pp adds the run-to-run spread τ = ${m.runToRunSdLog}`;
+  return `within this run: ${m.overheadPct.toFixed(1)}% [${m.withinRunCi95.map((v) => v.toFixed(1)).join(', ')}], ±${halfWidth(m.withinRunCi95).toFixed(2)} pp; the verdict's ±${halfWidth(m.overheadCi95).toFixed(2)} pp adds the run-to-run spread τ = ${m.runToRunSdLog}`;
 }
 
 function latencyLine(latency: Measurement['latency']): string {

@@ -1,5 +1,5 @@
 // The verdict on a base-vs-head measurement: pure, unit tested in verdict.test.ts.
-import type { Ci95Pct } from '../stats/paired-overhead.ts';
+import { type Ci95Pct, halfWidth } from '../stats/paired-overhead.ts';
 
 export interface BaseHeadVerdict {
   verdict: 'pass' | 'fail' | 'inconclusive';
@@ -67,8 +67,6 @@ export function verdictLine(
   mark: string,
   v: BaseHeadVerdict & { design: string; pairs: number; withinRunCi95?: Ci95Pct | null },
 ): string {
-  const within = v.withinRunCi95
-    ? `; within this run ±${((v.withinRunCi95[1] - v.withinRunCi95[0]) / 2).toFixed(2)} pp`
-    : '';
+  const within = v.withinRunCi95 ? `; within this run ±${halfWidth(v.withinRunCi95).toFixed(2)} pp` : '';
   return `auditbench gate: ${mark}: ${v.reason} [${v.design}, ${v.pairs} pairs${within}]`;
 }

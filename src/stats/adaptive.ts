@@ -95,6 +95,9 @@ export function abbaOrder(nPairs: number): Arm[] {
   return order;
 }
 
+/** The fewest pairs worth a block of their own: the smallest extension, and the shortest block in a budget's end. */
+export const MIN_EXTENSION_PAIRS = 4;
+
 /**
  * Pairs in the next block. While the verdict is undecided (τ included), a whole block. Once it is decisive and only
  * the precision target is missing, about as many pairs as that target needs: the target is on the within-run
@@ -110,7 +113,7 @@ export function nextBlockPairs(input: {
   minExtension?: number;
 }): number {
   const { pairsSoFar, limitPct, blockPairs, targetHalfWidthPct } = input;
-  const minExtension = Math.min(blockPairs, input.minExtension ?? 4);
+  const minExtension = Math.min(blockPairs, input.minExtension ?? MIN_EXTENSION_PAIRS);
   const tau = input.runToRunSdLog ?? 0;
   const n = pairsSoFar.length;
   if (limitPct === null || targetHalfWidthPct == null || n < 2) return blockPairs;

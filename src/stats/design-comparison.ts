@@ -3,6 +3,7 @@
 // how often the intervals contain 0 once they carry that τ.
 import { type NullRun, wilsonInterval } from './coverage.ts';
 import { mean } from './descriptive.ts';
+import { halfWidth } from './paired-overhead.ts';
 import { estimateRunToRun, intervalWithTau, type RunOnLogScale, runOnLogScale } from './run-to-run.ts';
 import { isNonEmpty, type NonEmpty } from './tps-pair.ts';
 
@@ -38,8 +39,6 @@ export interface DesignFigures {
   withTauContaining: number;
   withTauCi95: [number, number];
 }
-
-const halfWidth = (ci: readonly [number, number]) => (ci[1] - ci[0]) / 2;
 
 function figures(
   condition: string,

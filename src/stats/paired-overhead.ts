@@ -24,6 +24,9 @@ import { DEFAULT_TRIM, yuenTrimmedMean } from './trimmed-mean.ts';
 /** A 95% interval for the overhead, in percent: [lowerPct, upperPct]. */
 export type Ci95Pct = [lowerPct: number, upperPct: number];
 
+/** Half an interval's width, in its own units (pp for a Ci95Pct). */
+export const halfWidth = (ci: readonly [number, number]): number => (ci[1] - ci[0]) / 2;
+
 interface EstimateCore {
   method: 't-log-ratio' | 'trimmed-t-log-ratio';
   pairCount: number;
