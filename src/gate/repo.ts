@@ -87,6 +87,8 @@ export interface BaseCheckout extends AsyncDisposable {
   dir: string;
 }
 
+const exists = async (file: string): Promise<boolean> => (await stat(file).catch(() => null)) !== null;
+
 export async function checkOutBase(repo: Repo, mergeBase: string): Promise<BaseCheckout> {
   const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-gate-base-'));
   const remove = async () => {
@@ -95,9 +97,11 @@ export async function checkOutBase(repo: Repo, mergeBase: string): Promise<BaseC
   };
   try {
     await git(repo.root, ['worktree', 'add', '--detach', '--quiet', dir, mergeBase]);
-    // The base's configuration imports 'auditbench' (and its own helpers) like the head's does.
+    // The base's configuration imports 'auditbench' (and its own helpers) like the head's does. A repository that
+    // commits its node_modules already has the base's own in the checkout.
     const modules = path.join(repo.root, 'node_modules');
-    if (await stat(modules).catch(() => null)) await symlink(modules, path.join(dir, 'node_modules'));
+    const checkedOut = path.join(dir, 'node_modules');
+    if ((await exists(modules)) && !(await exists(checkedOut))) await symlink(modules, checkedOut);
   } catch (error) {
     await remove();
     throw error;
