@@ -5,7 +5,8 @@ import { loadConfig } from '../src/config/env.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { comparisonSubject, sqlLiteralOf, unsetOnOneSide } from '../src/gate/arms.ts';
-import { type Comparison, readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
+import { gateWorkload } from '../src/gate/gate-workload.ts';
+import { readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
 import { failsGate, judgeBaseHead, nameConfigurations } from '../src/gate/verdict.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
@@ -15,7 +16,6 @@ import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-
 import { pairedOverhead } from '../src/stats/paired-overhead.ts';
 import { measuredRunTraffic } from '../src/traffic/run-traffic.ts';
 import { runnerAs } from '../src/workload/run-as.ts';
-import type { Workload } from '../src/workload/workload.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
 // What `auditbench gate` selected (AUDITBENCH_GATE_PLAN): each changed run's base and head configurations measured
@@ -38,11 +38,6 @@ async function gateSuite(planFile: string): Promise<void> {
       throw new Error(`The ${side} configuration does not declare run ${id}, which the gate selected`);
     return run;
   };
-
-  // Each arm of the restarts design is its own run after a restart: fewer pairs per block keep a block near a
-  // toggled one's length, and the adaptive loop adds blocks while the budget allows.
-  const sizedFor = (comparison: Comparison, workload: Workload): Workload =>
-    comparison.design === 'restarts' ? { ...workload, pairs: Math.min(workload.pairs, 3) } : workload;
 
   /** The server's own value of each setting only one side sets, so the other arm can put it back. */
   async function serverValues(server: StartedServer, names: string[]): Promise<Record<string, string>> {
@@ -93,7 +88,7 @@ async function gateSuite(planFile: string): Promise<void> {
           started(),
           head,
           application,
-          sizedFor(comparison, workload),
+          gateWorkload(workload, comparison.design),
           plan.headConfig,
         );
         // A head's script builds its own tables (beforeAll loaded the OLTP ones), as in the runs suite. Before the

@@ -27,6 +27,7 @@ const workload: Workload = {
   budgetS: 10_000,
   targetHalfWidthPct: null,
   runToRunSdLog: 0,
+  gate: { budgetS: 10_000, targetHalfWidthPct: null },
   pinCpus: false,
   maxIgnoredErrorPct: 0,
   serverOptions: {},

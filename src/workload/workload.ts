@@ -46,6 +46,12 @@ export interface Workload {
    * on this workload carries, as `npm run bench:coverage` measured it on null controls; 0 where not measured.
    */
   runToRunSdLog: number;
+  /**
+   * `auditbench gate`'s own budget and target for the contrast of base and head in one run (suites/gate.test.ts),
+   * in place of budgetS and targetHalfWidthPct: a PR gate measures only what a branch changed, usually one run, so
+   * it can spend longer on it than `auditbench bench` spends on each of its runs.
+   */
+  gate: { budgetS: number; targetHalfWidthPct: number | null };
   /** Pin the server to CPU 0 and sysbench to CPU 1 (local target, 2+ cores): less noise, reported with the figures. */
   pinCpus: boolean;
   /** Ignored SQL errors (deadlocks, lock waits) a valid run may have, in percent of its transactions. */

@@ -38,6 +38,8 @@ export const workloads: Record<WorkloadName, Workload> = {
     // CI wants a verdict, not a tracked figure: stop as soon as the interval clears the limit.
     targetHalfWidthPct: null,
     runToRunSdLog: TAU_SMOKE,
+    // The PR gate as CI runs it: a verdict as soon as the interval clears the allowed regression.
+    gate: { budgetS: 150, targetHalfWidthPct: null },
     pinCpus: true,
     // MariaDB 11.8 (in the auditbench/mariadb:11.8 container) had sysbench ignore 0.07–0.09% of transactions
     // under this load, on both arms alike; 0.5% leaves room for that and still refuses a run that is mostly retries.
@@ -77,6 +79,11 @@ export const workloads: Record<WorkloadName, Workload> = {
     // it). The reported interval adds τ.
     targetHalfWidthPct: 1,
     runToRunSdLog: TAU_STANDARD,
+    // The PR gate measures base beside head in one run, usually for one changed run: up to 4 minutes (warm-up
+    // included) until that contrast is within ±1.0 pp in its own run. At 75 s, on 2026-12-02, a null change reached
+    // ±1.45 pp after 14 pairs; the half-width shrinks with √pairs, so ±1.0 needs about 30 on such an hour, and up to
+    // 55 fit in 240 s. A gate stops as soon as it is decisive and that precise.
+    gate: { budgetS: 240, targetHalfWidthPct: 1 },
     pinCpus: true,
     maxIgnoredErrorPct: 0.5,
     serverOptions: { innodb_flush_log_at_trx_commit: '0' },
@@ -101,6 +108,7 @@ export const workloads: Record<WorkloadName, Workload> = {
     budgetS: 3_600,
     targetHalfWidthPct: null,
     runToRunSdLog: 0,
+    gate: { budgetS: 3_600, targetHalfWidthPct: null },
     pinCpus: false,
     maxIgnoredErrorPct: 0.5,
     serverOptions: {},
