@@ -261,6 +261,21 @@ describe('effectiveWorkload', () => {
     };
     expect(effectiveWorkload(toggle, restarting).design).toEqual({ kind: 'runs' });
   });
+  test("separate runs keep about the toggled block's measuring time, with at least 4 pairs", () => {
+    const restarting = { off: [{ kind: 'restart' as const }], on: subject.arms.on };
+    const smokeLike: Workload = {
+      ...workload,
+      design: { kind: 'toggle', segmentS: 2, aligned: true },
+      durationS: 10,
+      pairs: 12,
+    };
+    // 12 pairs of 2 s segments are 48 s: about 2 pairs of 10 s runs, so the floor of 4.
+    expect(effectiveWorkload(smokeLike, restarting).pairs).toBe(4);
+    // 30 pairs of 2 s are 120 s: 6 pairs of 10 s runs.
+    expect(effectiveWorkload({ ...smokeLike, pairs: 30 }, restarting).pairs).toBe(6);
+    // Never more than the toggled count.
+    expect(effectiveWorkload({ ...smokeLike, pairs: 3, durationS: 1 }, restarting).pairs).toBe(3);
+  });
   test('a runs workload stays as it is', () => {
     expect(effectiveWorkload(workload, subject.arms)).toBe(workload);
   });

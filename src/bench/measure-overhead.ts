@@ -98,10 +98,18 @@ async function pin(
   return { client: '1', label: 'server on CPU 0, sysbench on CPU 1' };
 }
 
-/** The toggle design needs arms that switch with plain statements; a restart in them means separate runs. */
+/**
+ * The toggle design needs arms that switch with plain statements; a restart in them means separate runs. Their
+ * blocks keep about the toggled block's measuring time, with at least 4 pairs: a pair of whole runs lasts 2·durationS,
+ * not 2·segmentS, so smoke's 12 toggled pairs (48 s) become 4 pairs of 10 s runs, not 12 (240 s and a restart per
+ * switch; a matrix cell of half that took 223 s on 2026-12-02).
+ */
 export function effectiveWorkload(workload: Workload, arms: ArmSteps): Workload {
   const live = [...arms.on, ...arms.off].every((step) => step.kind === 'sql');
-  return live || workload.design.kind === 'runs' ? workload : { ...workload, design: { kind: 'runs' } };
+  if (live || workload.design.kind === 'runs') return workload;
+  const sameSeconds = Math.round((workload.pairs * workload.design.segmentS) / workload.durationS);
+  const pairs = Math.min(workload.pairs, Math.max(MIN_EXTENSION_PAIRS, sameSeconds));
+  return { ...workload, design: { kind: 'runs' }, pairs };
 }
 
 /** A block of `pairs` pairs in the workload's design. */

@@ -20,10 +20,11 @@ export interface CellOptions {
 }
 
 /**
- * The measurement a cell makes: one block of half the workload's pairs (4 of smoke's 8: 24 s). The matrix says
- * whether a pairing works and roughly what it costs; each configured run is the gate that measures until its
- * verdict is decisive. With full blocks the matrix took 20.5 of `./auditbench test`'s 61 minutes on 2026-12-02
- * (toggled cells 64–126 s each, NULL_AUDIT's separate runs 217 s); half a block saves about 24 s a toggled cell.
+ * The measurement a cell makes: one block of half the workload's pairs (6 of smoke's 12: 24 s; a plugin switched by
+ * restarts gets the 4 pairs of separate runs effectiveWorkload gives). The matrix says whether a pairing works and
+ * roughly what it costs; each configured run is the gate that measures until its verdict is decisive. With full
+ * blocks the matrix took 20.5 of `./auditbench test`'s 61 minutes on 2026-12-02 (toggled cells 64–126 s each,
+ * NULL_AUDIT's separate runs 217 s); half a block saves about 24 s a toggled cell.
  */
 export function cellWorkload(workload: Workload): Workload {
   const pairs = Math.max(3, Math.ceil(workload.pairs / 2));
