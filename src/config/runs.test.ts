@@ -67,6 +67,25 @@ describe('resolveRun', () => {
     expect(run.optionFile?.sha256).toMatch(/^[0-9a-f]{64}$/);
   });
 
+  test("the run's startup options leave my.cnf at its uninstall, before the profile's own steps", () => {
+    const run = resolveRun(
+      { plugin: 'server_audit', startupOptions: { innodb_buffer_pool_size: '512M' } },
+      profiles.server_audit,
+      null,
+    );
+    expect(run.profile.install[0]).toEqual({
+      kind: 'config',
+      edit: { set: { 'loose-innodb_buffer_pool_size': '512M' } },
+    });
+    expect(run.profile.uninstall).toEqual([
+      { kind: 'config', edit: { unset: ['loose-innodb_buffer_pool_size'] } },
+      ...profiles.server_audit.uninstall,
+    ]);
+    // Without startup options the uninstall is the profile's.
+    const stock = resolveRun({ plugin: 'server_audit' }, profiles.server_audit, null);
+    expect(stock.profile.uninstall).toEqual(profiles.server_audit.uninstall);
+  });
+
   test("the run's own expectations and limit win over what the settings imply", () => {
     const run = resolveRun(
       {

@@ -113,12 +113,20 @@ export function resolveRun(
     Object.keys(startupOptions).length > 0
       ? [{ kind: 'config', edit: { set: startupOptions } }, { kind: 'restart' }]
       : [];
+  // my.cnf keeps them until they are removed, and a restart between runs does not: the next run on the same server
+  // would start with them (a 512M buffer pool measured as a 128M one did, 2026-12-02). Removed before the profile's
+  // own uninstall, which may stop the server (McAfee's does); an option file edit only acts at the next restart.
+  const removeStartup: Step[] =
+    Object.keys(startupOptions).length > 0
+      ? [{ kind: 'config', edit: { unset: Object.keys(startupOptions) } }]
+      : [];
   const expectedOn = Object.fromEntries(
     Object.entries(base.expectedOn ?? {}).map(([flavor, partial]) => [flavor, { ...partial, ...override }]),
   );
   const profile: PluginProfile = {
     ...base,
     install: [...configureStartup, ...base.install],
+    uninstall: [...removeStartup, ...base.uninstall],
     measureSettings: settings,
     expected: { ...base.expected, ...override },
     ...(base.expectedOn ? { expectedOn } : {}),
