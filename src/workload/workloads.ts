@@ -81,8 +81,9 @@ export const workloads: Record<WorkloadName, Workload> = {
     runToRunSdLog: TAU_STANDARD,
     // The PR gate measures base beside head in one run, usually for one changed run: up to 4 minutes (warm-up
     // included) until that contrast is within ±1.0 pp in its own run. At 75 s, on 2026-12-02, a null change reached
-    // ±1.45 pp after 14 pairs; the half-width shrinks with √pairs, so ±1.0 needs about 30 on such an hour, and up to
-    // 55 fit in 240 s. A gate stops as soon as it is decisive and that precise.
+    // ±1.45 pp after 14 pairs; the half-width shrinks with √pairs, so ±1.0 needs about 30 on such an hour, and about
+    // 50 fit in 240 s (a null change on a noisy afternoon used all 50 for ±2.07 pp). A gate stops as soon as it is
+    // decisive and that precise.
     gate: { budgetS: 240, targetHalfWidthPct: 1 },
     pinCpus: true,
     maxIgnoredErrorPct: 0.5,
