@@ -109,17 +109,13 @@ export function resolveRun(
   const filter = base.userFilter?.(plain) ?? null;
   const override: Partial<PluginExpectations> = { ...derived, ...run.expected };
   const startupOptions = toCnfOptions(startup);
+  // Written to my.cnf before the install, with a restart to take effect. Removed at the uninstall, before the
+  // profile's own steps (which may stop the server, as McAfee's does): my.cnf keeps them across the restart between
+  // runs, so the next run on the same server would start with them (a 128M-pool run after a 512M one did, 2026-12-02).
+  const written = Object.keys(startupOptions);
   const configureStartup: Step[] =
-    Object.keys(startupOptions).length > 0
-      ? [{ kind: 'config', edit: { set: startupOptions } }, { kind: 'restart' }]
-      : [];
-  // my.cnf keeps them until they are removed, and a restart between runs does not: the next run on the same server
-  // would start with them (a 512M buffer pool measured as a 128M one did, 2026-12-02). Removed before the profile's
-  // own uninstall, which may stop the server (McAfee's does); an option file edit only acts at the next restart.
-  const removeStartup: Step[] =
-    Object.keys(startupOptions).length > 0
-      ? [{ kind: 'config', edit: { unset: Object.keys(startupOptions) } }]
-      : [];
+    written.length > 0 ? [{ kind: 'config', edit: { set: startupOptions } }, { kind: 'restart' }] : [];
+  const removeStartup: Step[] = written.length > 0 ? [{ kind: 'config', edit: { unset: written } }] : [];
   const expectedOn = Object.fromEntries(
     Object.entries(base.expectedOn ?? {}).map(([flavor, partial]) => [flavor, { ...partial, ...override }]),
   );
