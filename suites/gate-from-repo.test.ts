@@ -78,7 +78,7 @@ test('the option-file change is measured base beside head with restarts and pass
   const gated = await gate([], 15, nullChange);
   expect(gated.all, outcome(gated)).toMatch(
     new RegExp(
-      `${notFailed}: ops-cnf, base \\(server_audit_file_rotations=3\\) vs head \\(server_audit_file_rotations=5\\): head is -?\\d+\\.\\d% slower than base \\(95% CI [-\\d.]+% to [-\\d.]+%\\),? (below|straddles) the allowed 15 points.*\\[restarts`,
+      `${notFailed}: ops-cnf, base \\(server_audit_file_rotations=3\\) vs head \\(server_audit_file_rotations=5\\): head is \\d+\\.\\d% (slower|faster) than base \\(95% CI [-\\d.]+% to [-\\d.]+%\\),? (below|straddles) the allowed 15 points.*\\[restarts`,
     ),
   );
   expect(gated.exitCode, outcome(gated)).toBe(0);
@@ -106,7 +106,7 @@ test('a branch whose change costs nothing measurable passes, naming both configu
   const gated = await gate([], 15, nullChange);
   expect(gated.all, outcome(gated)).toMatch(
     new RegExp(
-      `${notFailed}: events, base \\(server_audit_events='CONNECT'\\) vs head \\(server_audit_events='CONNECT,QUERY_DDL'\\): head is -?\\d+\\.\\d% slower than base \\(95% CI [-\\d.]+% to [-\\d.]+%\\),? (below|straddles) the allowed 15 points`,
+      `${notFailed}: events, base \\(server_audit_events='CONNECT'\\) vs head \\(server_audit_events='CONNECT,QUERY_DDL'\\): head is \\d+\\.\\d% (slower|faster) than base \\(95% CI [-\\d.]+% to [-\\d.]+%\\),? (below|straddles) the allowed 15 points`,
     ),
   );
   expect(gated.exitCode, outcome(gated)).toBe(0);

@@ -24,6 +24,15 @@ test('the reason carries the difference and its interval', () => {
   );
 });
 
+test('a head that gained throughput reads faster, its interval unchanged', () => {
+  expect(judgeBaseHead({ estimatePct: -4.7, ci95: [-8.1, -1.2] }, 5, names).reason).toBe(
+    `${names}: head is 4.7% faster than base (95% CI -8.1% to -1.2%), below the allowed 5 points`,
+  );
+  expect(judgeBaseHead({ estimatePct: -0.3, ci95: null }, 5, names).reason).toContain(
+    'head 0.3% faster from a single pair',
+  );
+});
+
 test('inconclusive follows AUDITBENCH_INCONCLUSIVE; fail always fails, pass never', () => {
   const straddles = judgeBaseHead({ estimatePct: 4, ci95: [2, 6] }, 5, names);
   expect([failsGate(straddles, 'fail'), failsGate(straddles, 'pass')]).toEqual([true, false]);

@@ -10,6 +10,9 @@ export interface BaseHeadVerdict {
 }
 
 const pct = (v: number) => `${v.toFixed(1)}%`;
+/** "12.0% slower" or, for a head that gained throughput, "4.7% faster": never a negative "slower". */
+const direction = (changePct: number) =>
+  changePct < 0 ? `${pct(-changePct)} faster` : `${pct(changePct)} slower`;
 const range = ([lower, upper]: Ci95Pct) => `${pct(lower)} to ${pct(upper)}`;
 
 /**
@@ -29,10 +32,10 @@ export function judgeBaseHead(
     return {
       ...base,
       verdict: 'inconclusive',
-      reason: `${names}: head ${pct(estimatePct)} slower from a single pair has no interval; measure at least 2 pairs`,
+      reason: `${names}: head ${direction(estimatePct)} from a single pair has no interval; measure at least 2 pairs`,
     };
   }
-  const measured = `${names}: head is ${pct(estimatePct)} slower than base (95% CI ${range(ci95)})`;
+  const measured = `${names}: head is ${direction(estimatePct)} than base (95% CI ${range(ci95)})`;
   if (ci95[0] > maxRegressionPp) return { ...base, verdict: 'fail', reason: `${measured}, above ${allowed}` };
   if (ci95[1] < maxRegressionPp) return { ...base, verdict: 'pass', reason: `${measured}, below ${allowed}` };
   return {
