@@ -31,6 +31,9 @@ test('a head that gained throughput reads faster, its interval unchanged', () =>
   expect(judgeBaseHead({ estimatePct: -0.3, ci95: null }, 5, names).reason).toContain(
     'head 0.3% faster from a single pair',
   );
+  expect(judgeBaseHead({ estimatePct: -0.04, ci95: [-4.1, 3.9] }, 5, names).reason).toContain(
+    'head is 0.0% slower than base',
+  );
 });
 
 test('inconclusive follows AUDITBENCH_INCONCLUSIVE; fail always fails, pass never', () => {

@@ -10,9 +10,14 @@ export interface BaseHeadVerdict {
 }
 
 const pct = (v: number) => `${v.toFixed(1)}%`;
-/** "12.0% slower" or, for a head that gained throughput, "4.7% faster": never a negative "slower". */
-const direction = (changePct: number) =>
-  changePct < 0 ? `${pct(-changePct)} faster` : `${pct(changePct)} slower`;
+/**
+ * "12.0% slower" or, for a head that gained throughput, "4.7% faster": never a negative "slower", and a change that
+ * rounds to 0.0% reads "0.0% slower", not "0.0% faster".
+ */
+const direction = (changePct: number) => {
+  const shown = pct(Math.abs(changePct));
+  return changePct < 0 && shown !== pct(0) ? `${shown} faster` : `${shown} slower`;
+};
 const range = ([lower, upper]: Ci95Pct) => `${pct(lower)} to ${pct(upper)}`;
 
 /**
