@@ -2,6 +2,7 @@ import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
+import { afterGate, bankLine, budgetFrom, emptyBank, type TimeBank } from '../../src/bench/time-bank.ts';
 import type { Config } from '../../src/config/env.ts';
 import type { ResolvedRun } from '../../src/config/runs.ts';
 import { configHash } from '../../src/history/config-hash.ts';
@@ -49,6 +50,8 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
   let server: StartedServer | undefined;
   let calibration: Calibration | null = null;
   let runsStarted = 0;
+  // Seconds the gates before did not use, for the gates after them (src/bench/time-bank.ts).
+  let bank: TimeBank = emptyBank;
 
   const started = (): StartedServer => {
     if (!server) throw new Error('The server did not start; see the error of the first test');
@@ -227,15 +230,24 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       );
       // A previous point may have pinned the server: `all` gives it every CPU back.
       if (point.cores === 'all' && started().pinCpus && cpus > 1) await started().pinCpus?.(`0-${cpus - 1}`);
-      const measurement = await measureGate(started(), profile, measured.workload, {
-        limitPct,
-        calibration: calibratedAt.get(pointLabel(point)) ?? ownCalibration ?? calibration,
-        progress,
-        interference: config.interference,
-        runner: measured.runner,
-        traffic: measured.seen,
-        maxP99IncreasePct: run.maxP99IncreasePct ?? null,
-      });
+      const budgetS = budgetFrom(bank, measured.workload);
+      const raised = bankLine(budgetS, measured.workload);
+      if (raised) progress(raised);
+      const measurement = await measureGate(
+        started(),
+        profile,
+        { ...measured.workload, budgetS },
+        {
+          limitPct,
+          calibration: calibratedAt.get(pointLabel(point)) ?? ownCalibration ?? calibration,
+          progress,
+          interference: config.interference,
+          runner: measured.runner,
+          traffic: measured.seen,
+          maxP99IncreasePct: run.maxP99IncreasePct ?? null,
+        },
+      );
+      bank = afterGate(bank, measured.workload, measurement.wallS);
       const { runId } = pointKey(point, open);
       if (!open) measuredAt.set(pointLabel(point), measurement);
       context.task.meta.auditbench = {
