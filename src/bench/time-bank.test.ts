@@ -14,6 +14,13 @@ test('a gate that stopped early passes its unused seconds on', () => {
   expect(budgetFrom(bank, precise)).toBe(98);
 });
 
+test('the bank keeps whole seconds', () => {
+  // Stopped after 69.6 s of its 75: 5 s go on, and the next budget is a whole 80 s.
+  const bank = afterGate(emptyBank, precise, 69.6);
+  expect(bank.bankedS).toBe(5);
+  expect(budgetFrom(bank, precise)).toBe(80);
+});
+
 test('a gate that used the bank leaves what it did not spend of it', () => {
   // Given 98 s (75 + 23), used 90: 8 s stay for the next.
   expect(afterGate({ bankedS: 23 }, precise, 90).bankedS).toBe(8);

@@ -48,7 +48,8 @@ export function afterGate(
 ): TimeBank {
   if (!Number.isFinite(usedS) || usedS < 0) throw new Error(`usedS must be at least 0 seconds, got ${usedS}`);
   if (!banks(workload)) return bank;
-  return { bankedS: Math.max(0, bank.bankedS + workload.budgetS - usedS) };
+  // Whole seconds: a budget is printed and compared in seconds, and a fraction buys no pair.
+  return { bankedS: Math.max(0, Math.floor(bank.bankedS + workload.budgetS - usedS)) };
 }
 
 /** The progress line for a gate whose budget the bank raised; null when it did not. */

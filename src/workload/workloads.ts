@@ -71,7 +71,8 @@ export const workloads: Record<WorkloadName, Workload> = {
     // whatever the pairs, so a gate at ±1.3 within its run reports ±1.75, and one at ±1.0 reports ±1.55. On
     // 2026-12-02 (fresh clones, one machine) a 180 s budget spent 29-36 pairs for ±1.2-1.45 within the run and the
     // command took 13 minutes; 72 s took 6 min 48 s, of which 164 s were not the four gates, but left no room for a
-    // second block after a 15 s warm-up. 75 s fits one of 4 pairs there.
+    // second block after a 15 s warm-up. 75 s fits one of 4 pairs there. Seconds a gate leaves unused go to the gates
+    // after it (src/bench/time-bank.ts), up to 150 s for one gate.
     pairs: 10,
     maxPairs: 60,
     budgetS: 75,
