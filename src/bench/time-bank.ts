@@ -1,13 +1,6 @@
-import type { Workload } from '../workload/workload.ts';
-
 /**
- * A gate may spend at most this many times its workload's budget, whatever the bank holds: one noisy run should not
- * take every second the others left.
- */
-export const MAX_BUDGET_FACTOR = 2;
-
-/**
- * Seconds that earlier gates on the same server did not need, passed on to the gates after them (issue 25).
+ * Seconds that earlier gates on the same server did not need, passed on to the gates after them (issue 25): the
+ * bank is a number of whole seconds, 0 before the first gate.
  *
  * A gate with a precision target stops as soon as it is decisive and precise enough; on a quiet minute that is 10
  * pairs (about 52 s of standard's 75), on a noisy one the budget runs out first. On 2026-12-03 one bench had its
@@ -16,24 +9,26 @@ export const MAX_BUDGET_FACTOR = 2;
  * is still the workload's, and only unspent seconds move. Workloads that stop at a verdict (no target) keep their
  * budget as it is: extra seconds there would only lengthen an inconclusive gate.
  */
-export interface TimeBank {
-  /** Seconds banked so far. */
-  readonly bankedS: number;
-}
 
-export const emptyBank: TimeBank = { bankedS: 0 };
+import type { Workload } from '../workload/workload.ts';
+
+/**
+ * A gate may spend at most this many times its workload's budget, whatever the bank holds: one noisy run should not
+ * take every second the others left.
+ */
+export const MAX_BUDGET_FACTOR = 2;
 
 /** Whether the workload's gates take part: only those that keep measuring for precision. */
-export const banks = (workload: Pick<Workload, 'targetHalfWidthPct'>): boolean =>
+const banks = (workload: Pick<Workload, 'targetHalfWidthPct'>): boolean =>
   workload.targetHalfWidthPct != null;
 
 /** The next gate's budget: the workload's, plus what the bank holds, at most MAX_BUDGET_FACTOR times the workload's. */
 export function budgetFrom(
-  bank: TimeBank,
+  bankedS: number,
   workload: Pick<Workload, 'budgetS' | 'targetHalfWidthPct'>,
 ): number {
   if (!banks(workload)) return workload.budgetS;
-  return Math.min(workload.budgetS + bank.bankedS, MAX_BUDGET_FACTOR * workload.budgetS);
+  return Math.min(workload.budgetS + bankedS, MAX_BUDGET_FACTOR * workload.budgetS);
 }
 
 /**
@@ -42,14 +37,14 @@ export function budgetFrom(
  * budget by a little) empties it rather than borrowing from later gates.
  */
 export function afterGate(
-  bank: TimeBank,
+  bankedS: number,
   workload: Pick<Workload, 'budgetS' | 'targetHalfWidthPct'>,
   usedS: number,
-): TimeBank {
+): number {
   if (!Number.isFinite(usedS) || usedS < 0) throw new Error(`usedS must be at least 0 seconds, got ${usedS}`);
-  if (!banks(workload)) return bank;
+  if (!banks(workload)) return bankedS;
   // Whole seconds: a budget is printed and compared in seconds, and a fraction buys no pair.
-  return { bankedS: Math.max(0, Math.floor(bank.bankedS + workload.budgetS - usedS)) };
+  return Math.max(0, Math.floor(bankedS + workload.budgetS - usedS));
 }
 
 /** The progress line for a gate whose budget the bank raised; null when it did not. */

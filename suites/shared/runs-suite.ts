@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
-import { afterGate, bankLine, budgetFrom, emptyBank, type TimeBank } from '../../src/bench/time-bank.ts';
+import { afterGate, bankLine, budgetFrom } from '../../src/bench/time-bank.ts';
 import type { Config } from '../../src/config/env.ts';
 import type { ResolvedRun } from '../../src/config/runs.ts';
 import { configHash } from '../../src/history/config-hash.ts';
@@ -51,7 +51,7 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
   let calibration: Calibration | null = null;
   let runsStarted = 0;
   // Seconds the gates before did not use, for the gates after them (src/bench/time-bank.ts).
-  let bank: TimeBank = emptyBank;
+  let bankedS = 0;
 
   const started = (): StartedServer => {
     if (!server) throw new Error('The server did not start; see the error of the first test');
@@ -230,7 +230,7 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
       );
       // A previous point may have pinned the server: `all` gives it every CPU back.
       if (point.cores === 'all' && started().pinCpus && cpus > 1) await started().pinCpus?.(`0-${cpus - 1}`);
-      const budgetS = budgetFrom(bank, measured.workload);
+      const budgetS = budgetFrom(bankedS, measured.workload);
       const raised = bankLine(budgetS, measured.workload);
       if (raised) progress(raised);
       const measurement = await measureGate(
@@ -247,7 +247,7 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
           maxP99IncreasePct: run.maxP99IncreasePct ?? null,
         },
       );
-      bank = afterGate(bank, measured.workload, measurement.wallS);
+      bankedS = afterGate(bankedS, measured.workload, measurement.wallS);
       const { runId } = pointKey(point, open);
       if (!open) measuredAt.set(pointLabel(point), measurement);
       context.task.meta.auditbench = {
