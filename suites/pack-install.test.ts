@@ -107,8 +107,15 @@ describe('npx auditbench in a DBA repository', () => {
       asked.every((args) => /^--version$|^--no-defaults --verbose --help$/.test(args)),
       asked.join('\n'),
     ).toBe(true);
-    const json = JSON.parse((await repo.auditbench(['list', '--json'])).stdout) as { runs: { id: string }[] };
+    // Unset, the workload is bench's (standard, 8 threads), not the smoke workload this suite runs under.
+    const listed = await repo.auditbench(['list', '--json'], { env: { AUDITBENCH_WORKLOAD: '' } });
+    const json = JSON.parse(listed.stdout) as {
+      workload: string;
+      runs: { id: string; concurrency: string }[];
+    };
     expect(json.runs.map((r) => r.id)).toEqual(['connect-only', 'ops-cnf']);
+    expect(json.workload).toBe('standard');
+    expect(json.runs[0]?.concurrency).toBe('8 threads (pinned cores)');
   });
 
   test('--help and gate --help exit 0, an unknown command exits 2, --version is the package’s', async () => {

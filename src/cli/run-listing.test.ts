@@ -20,21 +20,21 @@ const connectOnly = resolveRun(
 test('a run lists its settings, accounts, changed expectations, limit and whether it runs here', () => {
   const listed = listedRun(connectOnly, profiles.server_audit, null, null);
   expect(listed.expectedChanges).toMatchObject({ logsSuccessfulQueries: false });
-  const text = formatListing('/ops/auditbench.config.ts', [listed]);
+  const text = formatListing('/ops/auditbench.config.ts', [listed], 'standard');
   expect(text).toContain('connect-only: ');
   expect(text).toContain("server_audit_events='CONNECT'");
   expect(text).toContain('accounts        application auditbench_app, checks auditbench_checks');
   expect(text).toContain('load            OLTP (oltp_read_write)');
   expect(text).toContain(`limit           ${profiles.server_audit.maxOverheadPct}% of baseline TPS`);
   expect(text).toContain('here            measured');
-  expect(text).toContain('1 run(s) in /ops/auditbench.config.ts');
+  expect(text).toContain('1 run(s) in /ops/auditbench.config.ts; threads as the standard workload runs them');
 });
 
 test('AUDITBENCH_MAX_OVERHEAD_PCT wins over the run’s limit, and a skip says why', () => {
   const listed = listedRun(connectOnly, profiles.server_audit, 7, 'no Docker here');
   expect(listed.limitPct).toBe(7);
-  expect(formatListing('c.ts', [listed])).toContain(
-    'here            skipped: no Docker here\n\n1 run(s) in c.ts, 1 skipped',
+  expect(formatListing('c.ts', [listed], 'smoke')).toContain(
+    'here            skipped: no Docker here\n\n1 run(s) in c.ts, 1 skipped on this machine; threads as the smoke',
   );
 });
 
@@ -51,7 +51,7 @@ test('the points a run is measured at: its threads and cores, and the open loop 
     describeConcurrency({ ...plain, threads: [1], openLoop: true }, none, smoke, { cpus: 2, external: true }),
   ).toBe('1 thread (all cores), then an open loop at 70% of the 1-thread baseline');
   const listed = listedRun(connectOnly, profiles.server_audit, null, null, '4 threads (pinned cores)');
-  expect(formatListing('c.ts', [listed])).toContain('  points          4 threads (pinned cores)\n');
+  expect(formatListing('c.ts', [listed], 'smoke')).toContain('  points          4 threads (pinned cores)\n');
 });
 
 test('a custom profile has no base to differ from', () => {

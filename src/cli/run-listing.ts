@@ -99,8 +99,8 @@ const pairs = (values: Record<string, string>): string =>
         .map(([k, v]) => `${k}=${v}`)
         .join(', ');
 
-/** The text `auditbench list` prints: a block per run. */
-export function formatListing(configPath: string, runs: ListedRun[]): string {
+/** The text `auditbench list` prints: a block per run, then what was listed and on which workload. */
+export function formatListing(configPath: string, runs: ListedRun[], workloadName: string): string {
   const blocks = runs.map((run) => {
     const lines = [
       `${run.id}: ${run.title}`,
@@ -127,6 +127,7 @@ export function formatListing(configPath: string, runs: ListedRun[]): string {
     return lines.join('\n');
   });
   const skipped = runs.filter((run) => run.skipped).length;
-  const total = `${runs.length} run(s) in ${configPath}${skipped > 0 ? `, ${skipped} skipped on this machine` : ''}`;
+  const skips = skipped > 0 ? `, ${skipped} skipped on this machine` : '';
+  const total = `${runs.length} run(s) in ${configPath}${skips}; threads as the ${workloadName} workload runs them`;
   return `${[...blocks, total].join('\n\n')}\n`;
 }

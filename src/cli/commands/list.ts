@@ -10,17 +10,19 @@ import type { CliContext } from '../context.ts';
 import { machineFacts, skipReason } from '../machine-facts.ts';
 import { describeConcurrency, formatListing, listedRun } from '../run-listing.ts';
 import { userEnv } from '../user-paths.ts';
+import { BENCH_WORKLOAD } from './bench.ts';
 
 export const summary = 'the runs your configuration declares, resolved, and what this machine would skip';
 
 export const usage = `usage: auditbench list [--json] [--config <file>]
 
-Prints each run of the configuration as it would be measured: plugin, settings, startup options and option
-file, the accounts its traffic logs in as, expectations that differ from the profile's, the limit, and
-whether this machine would skip it and why. Starts no server.
+Prints each run of the configuration as \`auditbench bench\` would measure it (the standard workload unless
+AUDITBENCH_WORKLOAD is set): plugin, settings, startup options and option file, the accounts its traffic logs
+in as, the threads, expectations that differ from the profile's, the limit, and whether this machine would
+skip it and why. Starts no server.
 
   --config <file>  the configuration (default AUDITBENCH_CONFIG, else ./auditbench.config.ts)
-  --json           one JSON document for machines: { config, runs: [...] }
+  --json           one JSON document for machines: { config, workload, runs: [...] }
   -h, --help       this text
 `;
 
@@ -57,7 +59,12 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   }
   const env = userEnv({
     ...context,
-    env: { ...context.env, ...(values.config ? { AUDITBENCH_CONFIG: values.config } : {}) },
+    // The runs as `bench` measures them: its workload sets the threads a run is listed with.
+    env: {
+      ...context.env,
+      AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || BENCH_WORKLOAD,
+      ...(values.config ? { AUDITBENCH_CONFIG: values.config } : {}),
+    },
   });
   env.AUDITBENCH_BUILT_PLUGIN_DIR ??= await mcafeeBuildDir(context);
   const config = loadConfig(env);
@@ -77,8 +84,8 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   );
   context.stdout(
     values.json
-      ? `${JSON.stringify({ config: config.configPath, runs: listed }, null, 2)}\n`
-      : formatListing(config.configPath, listed),
+      ? `${JSON.stringify({ config: config.configPath, workload: workload.name, runs: listed }, null, 2)}\n`
+      : formatListing(config.configPath, listed, workload.name),
   );
   return 0;
 }
