@@ -1,6 +1,7 @@
 import { constants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
+import { defaultBranchRef } from '../gate/repo.ts';
 import type { CliContext } from './context.ts';
 import { userEnv } from './user-paths.ts';
 
@@ -49,6 +50,12 @@ export async function setupAndRunVitest(
   // Local servers get the library setup built for this server unless AUDITBENCH_PLUGIN_DIR names a folder of yours.
   const built = await execa('scripts/plugins/build-mcafee-audit.sh', ['--print-dir'], inPackage);
   if (built.exitCode === 0 && built.stdout.trim()) env.AUDITBENCH_BUILT_PLUGIN_DIR = built.stdout.trim();
+  // History is compared with the user's default branch, found as the gate finds it: a repository on master has no
+  // runs on main, and would otherwise never get a base.
+  if (env.AUDITBENCH_BASE_REF === undefined) {
+    const base = await defaultBranchRef(context.userDir);
+    if (base !== null) env.AUDITBENCH_BASE_REF = base;
+  }
   const vitest = execa('vitest', ['run', ...vitestArgs], {
     ...inPackage,
     preferLocal: true,

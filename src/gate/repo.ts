@@ -50,6 +50,16 @@ async function defaultBase(repo: Repo): Promise<string | null> {
   return null;
 }
 
+/**
+ * The repository's default branch as a ref (origin/HEAD's branch, else main, else master), or null when `cwd` is
+ * not in a git repository or has none of them: the base `bench` compares history with when AUDITBENCH_BASE_REF is
+ * unset, by the same rule as the gate's.
+ */
+export async function defaultBranchRef(cwd: string): Promise<string | null> {
+  if (!(await succeeds(cwd, ['rev-parse', '--show-toplevel']))) return null;
+  return defaultBase({ root: await git(cwd, ['rev-parse', '--show-toplevel']) });
+}
+
 /** The base the branch is diffed against: `given` (--base or AUDITBENCH_BASE_REF), else the default branch. */
 export async function resolveBase(
   repo: Repo,
