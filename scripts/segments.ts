@@ -1,7 +1,8 @@
 // npm run bench:segments [-- [--window S] [--effect PCT] [trace files…]]: today's toggle design beside designs that
-// switch just ahead of sysbench's report boundaries (3, 2 and 1 s segments, no second dropped), replayed over
-// recorded traces (default: every fixtures/traces/*.json) in windows of the same length. A replay: nothing is
-// measured live, and the traces are null controls, so the real plugin's switch cost is not in it.
+// switch just ahead of sysbench's report boundaries (3, 2 and 1 s segments, no second dropped; 1 s again with each
+// ABBA quad as one observation), replayed over recorded traces (default: every fixtures/traces/*.json) in windows of
+// the same length. A replay: nothing is measured live, and the traces are null controls, so the real plugin's switch
+// cost is not in it.
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { compareDesigns, formatDesigns } from '../src/stats/segment-designs.ts';

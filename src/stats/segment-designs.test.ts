@@ -1,7 +1,13 @@
 import { expect, test } from 'vitest';
 import type { RecordedTrace } from './allan-traces.ts';
 import { createRng } from './random.ts';
-import { alignedDesign, compareDesigns, formatDesigns, todayDesign } from './segment-designs.ts';
+import {
+  alignedDesign,
+  alignedQuadsDesign,
+  compareDesigns,
+  formatDesigns,
+  todayDesign,
+} from './segment-designs.ts';
 
 // White noise (2% per second) around 800 TPS: no wander, so shorter segments win by their count of pairs alone.
 function whiteTraces(runs: number, lengthS: number): RecordedTrace[] {
@@ -37,9 +43,10 @@ test('the table has one row per condition and design, with the coverage’s Wils
     'aligned: 3 s, none dropped',
     'aligned: 2 s, none dropped',
     'aligned: 1 s, none dropped',
+    'aligned: 1 s, ABBA quads as units',
   ]);
   const table = formatDesigns(outcomes, 10);
-  expect(table.split('\n')).toHaveLength(6);
+  expect(table.split('\n')).toHaveLength(7);
   expect(table).toMatch(/\| white \| aligned: 1 s, none dropped \| 24 \| 8 \| \d+% \[\d+%, \d+%\] \|/);
 });
 
@@ -47,4 +54,22 @@ test('a window too short for two pairs is refused with the fix', () => {
   expect(() => compareDesigns(whiteTraces(1, 48), { windowS: 10, effectPct: 10 })).toThrow(
     'A 10 s window holds fewer than 2 pairs of 3 s segments: give --window of at least 12',
   );
+});
+
+test('a drift that is linear over 4 s cancels inside an ABBA quad, not inside a pair', () => {
+  // 1% faster every second, plus 0.2% white noise: each ABBA pair carries the drift with alternating sign.
+  const rng = createRng(5);
+  const drifting: RecordedTrace[] = Array.from({ length: 20 }, (_, i) => ({
+    name: `drift-${i}`,
+    condition: 'drift',
+    tpsPerSecond: Array.from({ length: 48 }, (_, t) => 800 * Math.exp(0.01 * t + rng.normal(0, 0.002))),
+  }));
+  const [pairs, quads] = compareDesigns(drifting, {
+    windowS: 48,
+    effectPct: 10,
+    designs: [alignedDesign(1), alignedQuadsDesign(1)],
+  });
+  expect(quads?.meanHalfWidthPp ?? 99).toBeLessThan(0.5 * (pairs?.meanHalfWidthPp ?? 0));
+  expect(quads?.nullCoverage ?? 0).toBeGreaterThan(0.9);
+  expect(quads?.effectEstimatePct ?? 0).toBeGreaterThan(9.5);
 });

@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
 import { workloads } from '../workload/workloads.ts';
 import { createRng } from './random.ts';
-import { replayCoverage, replayWindow } from './trace-replay.ts';
+import { abbaUnits, replayCoverage, replayWindow } from './trace-replay.ts';
 
 const smoke = { segmentS: 3, pairs: 8 };
 
@@ -93,5 +93,18 @@ describe('switches timed ahead of the boundaries (the aligned design)', () => {
     expect(
       replayWindow(new Array(60).fill(800), 0, 0, { segmentS: 1, pairs: 24, overheadPct: 10 }),
     ).toBeNull();
+  });
+});
+
+describe('abbaUnits', () => {
+  test('two neighbouring pairs become one of geometric means; an odd last pair is left out', () => {
+    const units = abbaUnits([
+      { offTps: 100, onTps: 90 },
+      { offTps: 400, onTps: 360 },
+      { offTps: 7, onTps: 7 },
+    ]);
+    expect(units).toHaveLength(1);
+    expect(units[0]?.offTps).toBeCloseTo(200, 9);
+    expect(units[0]?.onTps).toBeCloseTo(180, 9);
   });
 });

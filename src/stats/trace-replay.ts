@@ -5,7 +5,7 @@
 import { abbaOrder } from './adaptive.ts';
 import { pairedOverhead } from './paired-overhead.ts';
 import { type ArmSwitch, segmentToggledRun, type TpsInterval } from './segments.ts';
-import type { Arm, NonEmpty } from './tps-pair.ts';
+import type { Arm, NonEmpty, TpsPair } from './tps-pair.ts';
 
 export interface ReplayOptions {
   segmentS: number;
@@ -23,6 +23,27 @@ export interface ReplayOptions {
   switchToleranceS?: number;
   /** The workload's run-to-run spread the interval carries (paired-overhead.ts); 0 replays the within-run interval. */
   runToRunSdLog?: number;
+  /** What the interval counts as one observation: each pair (the default), or each ABBA quad (abbaUnits). */
+  unit?: 'pair' | 'abba';
+}
+
+/**
+ * Neighbouring pairs two by two (off,on then on,off: one ABBA quad) as one pair of geometric means, so a drift that
+ * is linear over the quad cancels inside it. The estimate is the pairs' own; the interval counts half as many,
+ * less tied, observations. An odd last pair is left out.
+ */
+export function abbaUnits(pairs: readonly TpsPair[]): TpsPair[] {
+  const units: TpsPair[] = [];
+  for (let i = 0; i + 1 < pairs.length; i += 2) {
+    const first = pairs[i];
+    const second = pairs[i + 1];
+    if (!first || !second) break;
+    units.push({
+      offTps: Math.sqrt(first.offTps * second.offTps),
+      onTps: Math.sqrt(first.onTps * second.onTps),
+    });
+  }
+  return units;
 }
 
 export interface ReplayOutcome {
@@ -70,6 +91,7 @@ function replayEstimate(
     switchOffsetS = 0.05,
     switchToleranceS = 0,
     runToRunSdLog = 0,
+    unit = 'pair',
   } = options;
   const order = abbaOrder(pairs).map((arm): Arm => (phase === 0 ? arm : arm === 'on' ? 'off' : 'on'));
   const schedule = order.map((arm, i) => ({ atS: i === 0 ? 0 : i * segmentS + switchOffsetS, arm }));
@@ -85,8 +107,9 @@ function replayEstimate(
     center: 'median',
     switchToleranceS,
   });
-  if (measured.length < 2) return null;
-  const { estimatePct, ci95 } = pairedOverhead(measured, { runToRunSdLog });
+  const observed = unit === 'abba' ? abbaUnits(measured) : measured;
+  if (observed.length < 2) return null;
+  const { estimatePct, ci95 } = pairedOverhead(observed, { runToRunSdLog });
   return ci95 ? { estimatePct, ci95 } : null;
 }
 
