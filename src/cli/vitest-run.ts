@@ -51,11 +51,11 @@ export async function setupAndRunVitest(
   const built = await execa('scripts/plugins/build-mcafee-audit.sh', ['--print-dir'], inPackage);
   if (built.exitCode === 0 && built.stdout.trim()) env.AUDITBENCH_BUILT_PLUGIN_DIR = built.stdout.trim();
   // History is compared with the user's default branch, found as the gate finds it: a repository on master has no
-  // runs on main, and would otherwise never get a base.
-  if (env.AUDITBENCH_BASE_REF === undefined) {
-    const base = await defaultBranchRef(context.userDir);
-    if (base !== null) env.AUDITBENCH_BASE_REF = base;
-  }
+  // runs on main, and would otherwise never get a base. A default, not AUDITBENCH_BASE_REF itself: a gate run in
+  // another repository from inside this one (the suites do) finds its own.
+  const base = await defaultBranchRef(context.userDir);
+  if (base !== null) env.AUDITBENCH_DEFAULT_BASE_REF = base;
+  else delete env.AUDITBENCH_DEFAULT_BASE_REF;
   const vitest = execa('vitest', ['run', ...vitestArgs], {
     ...inPackage,
     preferLocal: true,

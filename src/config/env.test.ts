@@ -30,6 +30,13 @@ describe('loadConfig', () => {
     });
   });
 
+  test('the base branch: AUDITBENCH_BASE_REF, else the default ./auditbench found, else origin/main', () => {
+    expect(loadConfig({ AUDITBENCH_DEFAULT_BASE_REF: 'master' }).baseRef).toBe('master');
+    expect(
+      loadConfig({ AUDITBENCH_DEFAULT_BASE_REF: 'master', AUDITBENCH_BASE_REF: 'origin/release' }).baseRef,
+    ).toBe('origin/release');
+  });
+
   test('reads every variable', () => {
     const config = loadConfig({
       AUDITBENCH_WORKLOAD: 'seed',

@@ -36,7 +36,7 @@ export interface Config {
   searchPath: string;
   /** Largest allowed rise of a plugin's overhead over the base branch, in percentage points; null gates nothing. */
   maxRegressionPp: number | null;
-  /** The git ref that history comparisons and `npm run gate` measure against (AUDITBENCH_BASE_REF). */
+  /** The git ref history comparisons measure against: AUDITBENCH_BASE_REF, else AUDITBENCH_DEFAULT_BASE_REF. */
   baseRef: string;
   /** Branch to record in history when git cannot tell, as in CI's detached checkout. */
   gitBranch: string | null;
@@ -306,7 +306,13 @@ function reportSettings(env: Env) {
   const optional = (name: string) => read(env, name, fields.optional, null);
   return {
     maxRegressionPp: read(env, 'AUDITBENCH_MAX_REGRESSION_PP', fields.percentagePoints, null),
-    baseRef: read(env, 'AUDITBENCH_BASE_REF', fields.nonEmpty, 'origin/main'),
+    // Unset, the repository's default branch, which `./auditbench` finds and passes as AUDITBENCH_DEFAULT_BASE_REF.
+    baseRef: read(
+      env,
+      'AUDITBENCH_BASE_REF',
+      fields.nonEmpty,
+      read(env, 'AUDITBENCH_DEFAULT_BASE_REF', fields.nonEmpty, 'origin/main'),
+    ),
     gitBranch:
       optional('AUDITBENCH_GIT_BRANCH') ?? optional('GITHUB_HEAD_REF') ?? optional('GITHUB_REF_NAME'),
     githubStepSummary: optional('GITHUB_STEP_SUMMARY'),
