@@ -109,4 +109,25 @@ describe('countMarkers', () => {
       ok: true,
     });
   });
+
+  test('at a crash, a connect logged under an id the client never got is the unanswered connect, not a stray', () => {
+    const connectLogged: Claims = { ...claims, connect: 'logged' };
+    const markers = [...sent('connect', [11, 12]), ...sent('connect', [-3], 'unanswered')];
+    const logged = found({
+      connect: [
+        [11, 1],
+        [12, 1],
+        [13, 1],
+      ],
+    });
+    expect(
+      countMarkers(markers, logged, connectLogged, true).find((c) => c.kind === 'connect'),
+    ).toMatchObject({
+      strays: 0,
+      ok: true,
+    });
+    // Without an unanswered connect to explain it, the same record is a stray.
+    const answered = countMarkers(sent('connect', [11, 12]), logged, connectLogged, true);
+    expect(describeFailures(answered)).toBe('connect: 1 never sent');
+  });
 });
