@@ -56,8 +56,8 @@ async function defaultBase(repo: Repo): Promise<string | null> {
  * unset, by the same rule as the gate's.
  */
 export async function defaultBranchRef(cwd: string): Promise<string | null> {
-  if (!(await succeeds(cwd, ['rev-parse', '--show-toplevel']))) return null;
-  return defaultBase({ root: await git(cwd, ['rev-parse', '--show-toplevel']) });
+  const top = await execa('git', ['rev-parse', '--show-toplevel'], { cwd, reject: false });
+  return top.exitCode === 0 ? defaultBase({ root: top.stdout.trim() }) : null;
 }
 
 /** The base the branch is diffed against: `given` (--base or AUDITBENCH_BASE_REF), else the default branch. */

@@ -1,8 +1,8 @@
 import type { CliContext } from '../context.ts';
 import { setupAndRunVitest, splitVitestArgs } from '../vitest-run.ts';
 
-/** The workload `bench` measures on unless AUDITBENCH_WORKLOAD names another; `list` describes runs on it too. */
-export const BENCH_WORKLOAD = 'standard';
+/** The workload `bench` measures on: AUDITBENCH_WORKLOAD, else standard. `list` describes runs on it too. */
+export const benchWorkload = (env: CliContext['env']): string => env.AUDITBENCH_WORKLOAD || 'standard';
 
 export const summary = 'measure every run of your configuration (the plugin suites), standard workload';
 
@@ -29,6 +29,6 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   // The plugin suites only: the matrix and the harness's own target tests are part of `test`.
   return setupAndRunVitest('bench', ['--project', 'suites', ...vitest], context, {
     AUDITBENCH_PLUGINS_ONLY: '1',
-    AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || BENCH_WORKLOAD,
+    AUDITBENCH_WORKLOAD: benchWorkload(context.env),
   });
 }

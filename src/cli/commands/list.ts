@@ -10,7 +10,7 @@ import type { CliContext } from '../context.ts';
 import { machineFacts, skipReason } from '../machine-facts.ts';
 import { describeConcurrency, formatListing, listedRun } from '../run-listing.ts';
 import { userEnv } from '../user-paths.ts';
-import { BENCH_WORKLOAD } from './bench.ts';
+import { benchWorkload } from './bench.ts';
 
 export const summary = 'the runs your configuration declares, resolved, and what this machine would skip';
 
@@ -62,7 +62,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     // The runs as `bench` measures them: its workload sets the threads a run is listed with.
     env: {
       ...context.env,
-      AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || BENCH_WORKLOAD,
+      AUDITBENCH_WORKLOAD: benchWorkload(context.env),
       ...(values.config ? { AUDITBENCH_CONFIG: values.config } : {}),
     },
   });
