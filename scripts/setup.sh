@@ -51,24 +51,28 @@ if docker_wanted; then
   fi
 fi
 
-# McAfee/Trellix AUDIT publishes no build for today's servers: build it from source for the local MariaDB
-# (scripts/plugins/build-mcafee-audit.sh; cached, seconds after the first time). Wanted in CI, for the test and bench
-# commands as root on Debian, and with AUDITBENCH_MCAFEE=1; AUDITBENCH_MCAFEE=0 opts out. Without it that suite skips.
-mcafee_wanted() {
-  [ "${AUDITBENCH_MCAFEE:-}" = 0 ] && return 1
-  [ "${CI:-}" = true ] || [ "${AUDITBENCH_MCAFEE:-}" = 1 ] ||
-    { [ -n "${AUDITBENCH_SETUP_FOR:-}" ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; }
-}
-if mcafee_wanted; then
-  build_deps=()
-  for pair in autoreconf:autoconf automake:automake libtoolize:libtool g++:g++ make:make python3:python3 gdb:gdb \
-    git:git dpkg-source:dpkg-dev; do
-    command -v "${pair%%:*}" >/dev/null || build_deps+=("${pair#*:}")
+# Tools for two things compiled or read at run time, installed only when they will be used (root, apt):
+# - a McAfee/Trellix AUDIT library supplied in AUDITBENCH_PLUGIN_DIR: deriving its THD offsets for this mariadbd
+#   (src/plugins/offsets/) reads the binary with gdb and compiles a probe against MariaDB's source headers;
+# - the test command's own audit plugin (test/plugin/), compiled against MariaDB's public plugin headers.
+tool_deps=()
+if [ -n "${AUDITBENCH_PLUGIN_DIR:-}" ] && [ -f "$AUDITBENCH_PLUGIN_DIR/libaudit_plugin.so" ]; then
+  for pair in gdb:gdb g++:g++ dpkg-source:dpkg-dev; do
+    command -v "${pair%%:*}" >/dev/null || tool_deps+=("${pair#*:}")
   done
-  [ -f /usr/include/mariadb/server/my_config.h ] || build_deps+=(libmariadbd-dev)
-  if [ ${#build_deps[@]} -gt 0 ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    say "installing ${build_deps[*]} with apt-get (to build McAfee AUDIT)"
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${build_deps[@]}" >/dev/null
+  [ -f /usr/include/mariadb/server/my_config.h ] || tool_deps+=(libmariadbd-dev)
+fi
+if [ "${AUDITBENCH_SETUP_FOR:-}" = test ]; then
+  command -v gcc >/dev/null || tool_deps+=(gcc)
+  [ -f /usr/include/mariadb/server/mysql/plugin_audit.h ] || tool_deps+=(libmariadbd-dev)
+fi
+mapfile -t tool_deps < <(printf '%s\n' "${tool_deps[@]}" | sort -u | sed '/^$/d')
+if [ ${#tool_deps[@]} -gt 0 ]; then
+  if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
+    say "installing ${tool_deps[*]} with apt-get (a supplied McAfee library's offsets, the test plugin)"
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${tool_deps[@]}" >/dev/null ||
+      say "installing ${tool_deps[*]} failed: the parts that need them will say so and skip"
+  else
+    say "missing ${tool_deps[*]}: the parts that need them will say so and skip (sudo apt-get install ${tool_deps[*]})"
   fi
-  scripts/plugins/build-mcafee-audit.sh >/dev/null || say "McAfee AUDIT was not built (reason above): its suite will be skipped"
 fi

@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Prints a folder holding MariaDB's private server headers (include/, sql/, storage/perfschema/, wsrep-lib, tpool)
-# for a plugin built outside MariaDB's tree: Debian's source package of the installed version, else the nearest
+# for the offsets probe (src/plugins/offsets/derive-offsets.ts): Debian's source package of the installed version, else the nearest
 # version of the same series the mirror still serves, overlaid with the installed build's generated headers
 # (libmariadbd-dev) and a pfs_config.h. MariaDB's own cmake does not run. Cached per source version.
 # Usage: mariadb-source-headers.sh <cache-dir> <server-version, e.g. 10.11.19-MariaDB-0+deb12u1> <series, e.g. 10.11>
 set -euo pipefail
 cache=$1 server_version=$2 series=$3
-say() { printf 'build-mcafee-audit: %s\n' "$*" >&2; }
+say() { printf 'auditbench source headers: %s\n' "$*" >&2; }
 mkdir -p "$cache/apt/lists/partial" "$cache/apt/archives/partial" "$cache/apt/parts"
 
 # deb-src twins of the machine's own deb entries, in a private apt configuration: the system's is left alone.

@@ -2,14 +2,17 @@
 # How much McAfee AUDIT writes per sysbench transaction, with sysbench's default (server-side prepared statements,
 # --db-ps-mode=auto) and with --db-ps-mode=disable (plain text statements). One throwaway local server; run it
 # under the measurement lock: flock /tmp/auditbench-measure.lock scripts/plugins/mcafee-log-volume.sh [seconds]
-# Needs a build (scripts/plugins/build-mcafee-audit.sh); AUDITBENCH_PLUGIN_DIR overrides where it is.
+# Needs the library you deploy: AUDITBENCH_PLUGIN_DIR=<folder holding libaudit_plugin.so and a *.cnf with
+# loose-audit_offsets for this mariadbd>; the suites derive those offsets and print the line to put there.
 # AUDITBENCH_UNINSTALL=1 then walks the seed's uninstall procedure and prints each answer.
 # AUDITBENCH_RECORD_LOG=<file> also copies a short log of known statements there (fixtures/logs/mcafee-*).
 set -euo pipefail
 seconds=${1:-20}
-plugins=${AUDITBENCH_PLUGIN_DIR:-$("$(dirname "$0")/build-mcafee-audit.sh" --print-dir)}
+plugins=${AUDITBENCH_PLUGIN_DIR:?set AUDITBENCH_PLUGIN_DIR to the folder holding libaudit_plugin.so}
 mysqld=${AUDITBENCH_MYSQLD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
-[[ -f $plugins/libaudit_plugin.cnf ]] || { echo "no McAfee build in $plugins: run scripts/plugins/build-mcafee-audit.sh" >&2; exit 2; }
+[[ -f $plugins/libaudit_plugin.so ]] || { echo "no libaudit_plugin.so in $plugins: put the McAfee AUDIT library you deploy there" >&2; exit 2; }
+cat "$plugins"/*.cnf 2>/dev/null | grep -q 'audit_offsets' ||
+  { echo "no audit_offsets in a *.cnf in $plugins: add loose-audit_offsets=<26 numbers> for this mariadbd (the suites print them)" >&2; exit 2; }
 dir=$(mktemp -d /tmp/auditbench-mcafee-volume.XXXXXX)
 pid=
 cleanup() {
@@ -27,7 +30,7 @@ trap "exit 1" INT TERM
   echo "plugin_dir=$plugins"
   echo 'innodb_flush_log_at_trx_commit=0'
   [[ $(id -u) == 0 ]] && echo 'user=root'
-  sed -n '/^\[mysqld\]/,$p' "$plugins/libaudit_plugin.cnf" | grep -v '^\[mysqld\]'
+  cat "$plugins"/*.cnf | sed -n '/^\[mysqld\]/,$p' | grep -v '^\[mysqld\]'
 } >"$dir/my.cnf"
 mariadb-install-db --defaults-file="$dir/my.cnf" --auth-root-authentication-method=normal --skip-test-db >/dev/null
 "$mysqld" --defaults-file="$dir/my.cnf" &

@@ -55,9 +55,7 @@ export async function machineFacts(config: Config): Promise<MachineFacts> {
   } catch (error) {
     binary = { problem: error instanceof Error ? error.message : String(error) };
   }
-  // AUDITBENCH_PLUGIN_DIR wins over auditbench's own McAfee build, as for the local server itself.
-  const extra = config.pluginDir ?? config.builtPluginDir;
-  if (extra) dirs.push(path.resolve(extra));
+  if (config.pluginDir) dirs.push(path.resolve(config.pluginDir));
   return {
     target: config.target,
     binary,

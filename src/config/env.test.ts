@@ -26,7 +26,6 @@ describe('loadConfig', () => {
       trafficPath: null,
       interference: 'warn',
       dockerOptOut: false,
-      builtPluginDir: null,
     });
   });
 
@@ -61,7 +60,6 @@ describe('loadConfig', () => {
       AUDITBENCH_TRAFFIC: 'ops/traffic.json',
       AUDITBENCH_INTERFERENCE: 'retry',
       AUDITBENCH_DOCKER: '0',
-      AUDITBENCH_BUILT_PLUGIN_DIR: '/var/cache/auditbench/plugins',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -87,7 +85,6 @@ describe('loadConfig', () => {
       trafficPath: 'ops/traffic.json',
       interference: 'retry',
       dockerOptOut: true,
-      builtPluginDir: '/var/cache/auditbench/plugins',
     });
   });
 

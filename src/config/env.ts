@@ -21,11 +21,6 @@ export interface Config {
   reportDir: string;
   /** Folder with plugin libraries to try besides the server's own (AUDITBENCH_PLUGIN_DIR). */
   pluginDir: string | null;
-  /**
-   * Plugins auditbench built itself (the McAfee AUDIT build), for local servers when AUDITBENCH_PLUGIN_DIR is unset;
-   * `./auditbench` sets AUDITBENCH_BUILT_PLUGIN_DIR after setup. Container and external targets never use it.
-   */
-  builtPluginDir: string | null;
   /** What an inconclusive verdict does to the gate: fail (default, the safe side) or pass. */
   inconclusive: 'fail' | 'pass';
   /** AUDITBENCH_IDLE: what a measurement of an idle plugin (none of its traffic logged) does; fail when unset. */
@@ -288,7 +283,6 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     maxOverheadPct: read(env, 'AUDITBENCH_MAX_OVERHEAD_PCT', fields.percent, null),
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),
-    builtPluginDir: read(env, 'AUDITBENCH_BUILT_PLUGIN_DIR', fields.nonEmpty, null),
     inconclusive: read(env, 'AUDITBENCH_INCONCLUSIVE', fields.inconclusive, 'fail'),
     ...(env.AUDITBENCH_IDLE !== undefined && {
       idle: read(env, 'AUDITBENCH_IDLE', fields.inconclusive, 'fail'),

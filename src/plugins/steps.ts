@@ -12,7 +12,12 @@ export type Step =
       allowErrors?: number[];
     }
   | { kind: 'config'; edit: ConfigEdit }
-  | { kind: 'restart' };
+  | { kind: 'restart' }
+  /**
+   * Options worked out for this server at the moment they are needed (e.g. a supplied library's structure offsets
+   * for the running binary), written to my.cnf like a `config` step; `what` names it in outcomes and errors.
+   */
+  | { kind: 'derive'; what: string; derive: (server: StartedServer) => Promise<ConfigEdit> };
 
 export const sql = (statement: string, allowErrors?: number[]): Step =>
   allowErrors ? { kind: 'sql', sql: statement, allowErrors } : { kind: 'sql', sql: statement };
@@ -32,6 +37,7 @@ export interface StepOutcome {
 function describeStep(step: Step): string {
   if (step.kind === 'sql') return step.sql;
   if (step.kind === 'restart') return 'restart the server';
+  if (step.kind === 'derive') return step.what;
   const set = Object.entries(step.edit.set ?? {}).map(([k, v]) => (v === null ? k : `${k}=${v}`));
   const unset = (step.edit.unset ?? []).map((k) => `remove ${k}`);
   return `my.cnf: ${[...set.map((s) => `add ${s}`), ...unset].join(', ')}`;
@@ -45,6 +51,10 @@ async function runStep(server: StartedServer, step: Step): Promise<StepOutcome> 
   }
   if (step.kind === 'restart') {
     await server.restart();
+    return { step: name, warnings: [] };
+  }
+  if (step.kind === 'derive') {
+    await server.editConfig(await step.derive(server));
     return { step: name, warnings: [] };
   }
   try {

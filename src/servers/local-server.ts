@@ -13,7 +13,7 @@ import {
   privatePaths,
   setRootPassword,
 } from './local-init.ts';
-import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { applyEdit, optionKey, renderMyCnf, type ServerOptions } from './my-cnf.ts';
 import { mergePluginDirs, pluginDirOptions } from './plugin-dir.ts';
 import { residentBytesOf, serverProcessUnder } from './resident-memory.ts';
 import { newPassword, redact, serverOsUser } from './server-account.ts';
@@ -157,6 +157,8 @@ async function runningServer(
       options = applyEdit(options, edit);
       await writeFile(paths.myCnf, renderMyCnf(options));
     },
+    binaryPath: binary.path,
+    configOption: (name) => options.get(optionKey(name)),
     errorLogTail,
     async pinCpus(cpus: string) {
       const pid = proc?.child.pid;

@@ -17,7 +17,7 @@ export interface StartOptions {
 /** The slice of the configuration that says which server to start and how: what startServer reads, nothing more. */
 export type ServerTarget = Pick<
   Config,
-  'target' | 'mysqldPath' | 'searchPath' | 'pluginDir' | 'builtPluginDir' | 'images' | 'dsn' | 'restartCmd'
+  'target' | 'mysqldPath' | 'searchPath' | 'pluginDir' | 'images' | 'dsn' | 'restartCmd'
 >;
 
 /** Starts the configured server target. Suites call this and never care which target it is. */
@@ -33,7 +33,7 @@ export async function startServer(config: ServerTarget, start: StartOptions = {}
       return startLocalServer({
         mysqldPath: config.mysqldPath,
         searchPath: config.searchPath,
-        pluginDir: config.pluginDir ?? config.builtPluginDir,
+        pluginDir: config.pluginDir,
         ...common,
       });
     case 'container':

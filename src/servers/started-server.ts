@@ -53,6 +53,13 @@ export interface StartedServer extends AsyncDisposable {
   killAndStart(): Promise<void>;
   /** Changes the [mysqld] options used from the next (re)start on. */
   editConfig(edit: ConfigEdit): Promise<void>;
+  /** The server binary, where it runs on this machine (local target); absent elsewhere. */
+  readonly binaryPath?: string;
+  /**
+   * A [mysqld] option as the next start and INSTALL PLUGIN read it (undefined: not set), where auditbench writes the
+   * server's option file (local target); absent elsewhere.
+   */
+  configOption?(name: string): string | null | undefined;
   errorLogTail(lines?: number): Promise<string>;
   /** Files under a datadir-relative directory (default the datadir itself), not recursive. */
   listFiles(dir?: string): Promise<ServerFile[]>;

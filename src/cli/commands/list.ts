@@ -1,6 +1,5 @@
 import { availableParallelism } from 'node:os';
 import { parseArgs } from 'node:util';
-import { execa } from 'execa';
 import { profiles } from '../../../fixtures/plugins/index.ts';
 import { loadConfig } from '../../config/env.ts';
 import { loadRuns } from '../../config/load-runs.ts';
@@ -30,14 +29,6 @@ skip it and why. Starts no server.
 const builtInBase = (profile: PluginProfile): PluginProfile | null =>
   Object.values(profiles).find((p) => p.name === profile.name && p.title === profile.title) ?? null;
 
-async function mcafeeBuildDir(context: CliContext): Promise<string | undefined> {
-  const built = await execa('scripts/plugins/build-mcafee-audit.sh', ['--print-dir'], {
-    cwd: context.packageDir,
-    reject: false,
-  });
-  return built.exitCode === 0 && built.stdout.trim() ? built.stdout.trim() : undefined;
-}
-
 export async function run(argv: string[], context: CliContext): Promise<number> {
   let values: { json?: boolean; config?: string; help?: boolean };
   try {
@@ -66,7 +57,6 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
       ...(values.config ? { AUDITBENCH_CONFIG: values.config } : {}),
     },
   });
-  env.AUDITBENCH_BUILT_PLUGIN_DIR ??= await mcafeeBuildDir(context);
   const config = loadConfig(env);
   const runs = await loadRuns(config, profiles);
   const facts = await machineFacts(config);
