@@ -39,7 +39,7 @@ test('a bad setting stops vitest before it creates anything: no report dir, no j
     });
     expect(run.exitCode).toBe(2);
     expect(run.stderr.trim()).toBe(
-      "auditbench: AUDITBENCH_WORKLOAD must be one of smoke, standard, seed; got 'fast'",
+      "auditbench: AUDITBENCH_WORKLOAD must be one of quick, smoke, standard, seed; got 'fast'",
     );
     expect(existsSync(reportDir)).toBe(false);
     expect(await readdir(scratch)).toEqual([]);

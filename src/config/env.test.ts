@@ -89,7 +89,7 @@ describe('loadConfig', () => {
   });
 
   test.for([
-    ['AUDITBENCH_WORKLOAD', 'fast', "AUDITBENCH_WORKLOAD must be one of smoke, standard, seed; got 'fast'"],
+    ['AUDITBENCH_WORKLOAD', 'fast', "AUDITBENCH_WORKLOAD must be one of quick, smoke, standard, seed; got 'fast'"],
     [
       'AUDITBENCH_MAX_OVERHEAD_PCT',
       '140',

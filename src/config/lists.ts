@@ -11,7 +11,7 @@ export const targetNames = ['local', 'container', 'external'] as const;
 export type TargetName = (typeof targetNames)[number];
 
 /** Smallest first; each has its entry in src/workload/workloads.ts. */
-export const workloadNames = ['smoke', 'standard', 'seed'] as const;
+export const workloadNames = ['quick', 'smoke', 'standard', 'seed'] as const;
 export type WorkloadName = (typeof workloadNames)[number];
 
 /** An overhead limit, wherever it is given (env, configuration file, profile): above 0 and below 100 percent. */

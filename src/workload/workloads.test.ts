@@ -20,6 +20,10 @@ test("seed's tables scale to this machine's memory (10M rows on 64 GiB); smoke a
 
 test('getWorkload names the choices for an unknown name', () => {
   expect(() => getWorkload('huge' as never)).toThrow(
-    "Unknown workload 'huge': use one of smoke, standard, seed",
+    "Unknown workload 'huge': use one of quick, smoke, standard, seed",
   );
+});
+
+test('quick is smoke in blocks of 6 pairs, with the same budget', () => {
+  expect({ ...workloads.quick, name: 'smoke', pairs: 12 }).toEqual(workloads.smoke);
 });
