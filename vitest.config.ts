@@ -8,7 +8,9 @@ function preflight(argv: string[]): void {
   const projects = argv.flatMap((arg, i) =>
     arg === '--project' ? [argv[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice(10)] : [],
   );
-  const servers = projects.length === 0 || projects.some((name) => name !== 'unit');
+  // Merging shards' reports (auditbench matrix --merge-reports) starts nothing.
+  const merging = argv.some((arg) => arg.startsWith('--merge-reports'));
+  const servers = !merging && (projects.length === 0 || projects.some((name) => name !== 'unit'));
   const script = fileURLToPath(new URL('./scripts/preflight.ts', import.meta.url));
   const check = spawnSync(process.execPath, ['--import', 'tsx', script, ...(servers ? ['--servers'] : [])], {
     stdio: 'inherit',

@@ -35,7 +35,7 @@ fi
 docker_wanted() {
   [ "${AUDITBENCH_DOCKER:-}" = 0 ] && return 1
   [ "${CI:-}" = true ] || [ "${AUDITBENCH_TARGET:-local}" = container ] || [ "${AUDITBENCH_DOCKER:-}" = 1 ] ||
-    { [ "${AUDITBENCH_SETUP_FOR:-}" = test ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; }
+    { [[ "${AUDITBENCH_SETUP_FOR:-}" =~ ^(test|matrix)$ ]] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; }
 }
 if docker_wanted; then
   status=0

@@ -28,6 +28,7 @@ describe('main', () => {
     [['list', '--help'], 0, 'usage: auditbench list'],
     [['bench', '-h'], 0, 'usage: auditbench bench'],
     [['test', '--help'], 0, 'usage: auditbench test'],
+    [['matrix', '--help'], 0, 'usage: auditbench matrix [--shard <i>/<n>]'],
     [['--version'], 0, '9.9.9'],
   ] as const)('%j prints its text and exits %i', async ([argv, code, text]) => {
     const context = fakeContext();
@@ -35,11 +36,29 @@ describe('main', () => {
     expect(context.out.join('')).toContain(text);
   });
 
+  test.for([
+    [['matrix', '--bogus'], "auditbench: matrix: Unknown option '--bogus'"],
+    [['matrix', 'now'], 'auditbench: matrix: Unexpected argument'],
+    [
+      ['matrix', '--shard', '4/3'],
+      "auditbench: matrix: --shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '4/3'",
+    ],
+    [['matrix', '--shard', 'all'], "--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got 'all'"],
+    [['matrix', '--shard', '1/2', '--merge-reports', 'blobs'], '--shard and --merge-reports are two steps'],
+  ] as const)('matrix %j is refused in one line, exit 2, before setup', async ([argv, says]) => {
+    const context = fakeContext();
+    expect(await main([...argv], context)).toBe(2);
+    const err = context.err.join('');
+    expect(err).toContain(says);
+    expect(err.trimEnd().split('\n')).toHaveLength(1);
+    expect(err).toContain('see auditbench matrix --help');
+  });
+
   test('an unknown command names itself and the known ones, and exits 2', async () => {
     const context = fakeContext();
     expect(await main(['frobnicate'], context)).toBe(2);
     expect(context.err.join('')).toContain(
-      "unknown command 'frobnicate'; use one of bench, test, gate, list",
+      "unknown command 'frobnicate'; use one of bench, test, gate, matrix, list",
     );
   });
 

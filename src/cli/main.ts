@@ -6,10 +6,11 @@ import { parseArgs } from 'node:util';
 import * as bench from './commands/bench.ts';
 import * as gate from './commands/gate.ts';
 import * as list from './commands/list.ts';
+import * as matrix from './commands/matrix.ts';
 import * as test from './commands/test.ts';
 import type { CliContext, Command } from './context.ts';
 
-const commands: Record<string, Command> = { bench, test, gate, list };
+const commands: Record<string, Command> = { bench, test, gate, matrix, list };
 
 export function globalUsage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));

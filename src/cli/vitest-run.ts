@@ -32,24 +32,33 @@ function harnessEnv(context: CliContext): Record<string, string | undefined> {
   return env;
 }
 
-/** Installs what is missing (scripts/setup.sh), finds the McAfee AUDIT build, then runs Vitest in the package. */
+/** Installs what is missing (scripts/setup.sh), then runs Vitest in the package. */
 export async function setupAndRunVitest(
-  setupFor: 'bench' | 'test',
+  setupFor: 'bench' | 'test' | 'matrix',
+  vitestArgs: string[],
+  context: CliContext,
+  extraEnv: Record<string, string>,
+): Promise<number> {
+  const env = { ...harnessEnv(context), ...extraEnv };
+  const setup = await execa('scripts/setup.sh', [], {
+    cwd: context.packageDir,
+    env: { ...env, AUDITBENCH_SETUP_FOR: setupFor },
+    extendEnv: false,
+    reject: false,
+    stdio: 'inherit',
+  });
+  if (setup.exitCode !== 0) return setup.exitCode ?? 1;
+  return runVitest(vitestArgs, context, extraEnv);
+}
+
+/** Runs Vitest in the package with the harness's environment; nothing is installed first. */
+export async function runVitest(
   vitestArgs: string[],
   context: CliContext,
   extraEnv: Record<string, string>,
 ): Promise<number> {
   const env = { ...harnessEnv(context), ...extraEnv };
   const inPackage = { cwd: context.packageDir, env, extendEnv: false, reject: false } as const;
-  const setup = await execa('scripts/setup.sh', [], {
-    ...inPackage,
-    env: { ...env, AUDITBENCH_SETUP_FOR: setupFor },
-    stdio: 'inherit',
-  });
-  if (setup.exitCode !== 0) return setup.exitCode ?? 1;
-  // Local servers get the library setup built for this server unless AUDITBENCH_PLUGIN_DIR names a folder of yours.
-  const built = await execa('scripts/plugins/build-mcafee-audit.sh', ['--print-dir'], inPackage);
-  if (built.exitCode === 0 && built.stdout.trim()) env.AUDITBENCH_BUILT_PLUGIN_DIR = built.stdout.trim();
   // History is compared with the user's default branch, found as the gate finds it: a repository on master has no
   // runs on main, and would otherwise never get a base. A default, not AUDITBENCH_BASE_REF itself: a gate run in
   // another repository from inside this one (the suites do) finds its own.

@@ -26,6 +26,7 @@ describe('loadConfig', () => {
       trafficPath: null,
       interference: 'warn',
       dockerOptOut: false,
+      matrix: { kind: 'sample' },
     });
   });
 
@@ -60,6 +61,7 @@ describe('loadConfig', () => {
       AUDITBENCH_TRAFFIC: 'ops/traffic.json',
       AUDITBENCH_INTERFERENCE: 'retry',
       AUDITBENCH_DOCKER: '0',
+      AUDITBENCH_MATRIX: '2/3',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -85,11 +87,16 @@ describe('loadConfig', () => {
       trafficPath: 'ops/traffic.json',
       interference: 'retry',
       dockerOptOut: true,
+      matrix: { kind: 'shard', index: 2, count: 3 },
     });
   });
 
   test.for([
-    ['AUDITBENCH_WORKLOAD', 'fast', "AUDITBENCH_WORKLOAD must be one of quick, smoke, standard, seed; got 'fast'"],
+    [
+      'AUDITBENCH_WORKLOAD',
+      'fast',
+      "AUDITBENCH_WORKLOAD must be one of quick, smoke, standard, seed; got 'fast'",
+    ],
     [
       'AUDITBENCH_MAX_OVERHEAD_PCT',
       '140',

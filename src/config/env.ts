@@ -10,6 +10,7 @@ import {
   type WorkloadName,
   workloadNames,
 } from './lists.ts';
+import { type MatrixSelection, matrixSelectionAdvice, parseMatrixSelection } from './matrix-selection.ts';
 
 /** Validated settings. Nothing else in src/ reads process.env. */
 export interface Config {
@@ -61,6 +62,8 @@ export interface Config {
   threads?: number[] | null;
   /** AUDITBENCH_CORES: pinned or all, for runs that set no `cores`; unset: the workload's own. */
   cores?: Cores | null;
+  /** AUDITBENCH_MATRIX: the matrix's cells to measure (src/config/matrix-selection.ts); unset: the sample. */
+  matrix: MatrixSelection;
 }
 
 export type { TargetName };
@@ -140,6 +143,17 @@ const fields = {
       )
       .transform(threadList),
     expects: `must be a thread count from 1 to ${MAX_THREADS} or a comma-separated sweep of up to 8, e.g. 1,4,16`,
+  },
+  matrix: {
+    schema: z.string().transform((raw, ctx) => {
+      try {
+        return parseMatrixSelection(raw);
+      } catch {
+        ctx.issues.push({ code: 'custom', message: matrixSelectionAdvice, input: raw });
+        return z.NEVER;
+      }
+    }),
+    expects: matrixSelectionAdvice,
   },
   cores: {
     schema: z.enum(coresNames),
@@ -276,6 +290,7 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     trafficPath: read(env, 'AUDITBENCH_TRAFFIC', fields.nonEmpty, null),
     interference: read(env, 'AUDITBENCH_INTERFERENCE', interferencePolicyField, 'warn'),
     dockerOptOut: read(env, 'AUDITBENCH_DOCKER', fields.docker, '1') === '0',
+    matrix: read(env, 'AUDITBENCH_MATRIX', fields.matrix, { kind: 'sample' } as MatrixSelection),
     ...(env.AUDITBENCH_THREADS !== undefined && {
       threads: read(env, 'AUDITBENCH_THREADS', fields.threads, null),
     }),

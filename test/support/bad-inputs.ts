@@ -111,6 +111,11 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: 'AUDITBENCH_DOCKER must be 0 (no containers) or 1',
     },
     {
+      what: 'matrix shard past the count',
+      env: { AUDITBENCH_MATRIX: '4/3' },
+      says: "AUDITBENCH_MATRIX must be 'sample', 'all' or a shard of all such as 2/3; got '4/3'",
+    },
+    {
       what: 'hex run count',
       env: { AUDITBENCH_PRECISION_RUNS: '0x3' },
       says: 'AUDITBENCH_PRECISION_RUNS must be a whole number',

@@ -1,0 +1,94 @@
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { parseMatrixSelection } from '../../config/matrix-selection.ts';
+import type { CliContext } from '../context.ts';
+import { userEnv } from '../user-paths.ts';
+import { runVitest, setupAndRunVitest } from '../vitest-run.ts';
+
+export const summary =
+  'every plugin × server cell of the compatibility matrix (the nightly job), smoke workload';
+
+// Every image scripts/docker/build-images.sh knows how to build.
+export const allImages =
+  'auditbench/mariadb:10.5,auditbench/mariadb:10.11,auditbench/mariadb:11.8,auditbench/mysql:9.7';
+
+export const usage = `usage: auditbench matrix [--shard <i>/<n>] [--merge-reports <dir>]
+
+Measures every crossed plugin on the local server and on each image of AUDITBENCH_IMAGES (default: the four
+Debian-built images, ${allImages.split(',').length} of them), the smoke workload unless AUDITBENCH_WORKLOAD is set, and writes the table to
+the reports (AUDITBENCH_REPORT_DIR, default ./reports). Installs Docker and builds the images first.
+\`auditbench test\` measures a sample of these cells; this is the whole table.
+
+  --shard <i>/<n>        measure every n-th cell from the i-th (one job of a CI job matrix) and write its
+                         results as a Vitest blob to <reports>/matrix-shards/
+  --merge-reports <dir>  no measuring: merge the shards' blobs in <dir> into one report (results.json,
+                         summary.md, index.html), as one unsharded run writes it
+  -h, --help             this text
+
+In CI: n jobs run \`auditbench matrix --shard \${i}/n\` and upload reports/matrix-shards/; a last job
+downloads them into one folder and runs \`auditbench matrix --merge-reports <that folder>\`.
+`;
+
+const refuse = (context: CliContext, what: string): number => {
+  context.stderr(`auditbench: ${what}; see auditbench matrix --help\n`);
+  return 2;
+};
+
+export async function run(argv: string[], context: CliContext): Promise<number> {
+  let values: { shard?: string; 'merge-reports'?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: {
+        shard: { type: 'string' },
+        'merge-reports': { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }));
+  } catch (error) {
+    return refuse(
+      context,
+      `matrix: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
+    );
+  }
+  if (values.help) {
+    context.stdout(usage);
+    return 0;
+  }
+  const merge = values['merge-reports'];
+  if (merge !== undefined && values.shard !== undefined)
+    return refuse(context, 'matrix: --shard and --merge-reports are two steps; give one');
+  if (merge !== undefined) {
+    if (!merge.trim()) return refuse(context, 'matrix: --merge-reports needs the folder holding the shards');
+    return runVitest(['--merge-reports', path.resolve(context.userDir, merge)], context, {});
+  }
+  let selection = 'all';
+  const vitestArgs = ['--project', 'suites', 'suites/matrix.test.ts'];
+  if (values.shard !== undefined) {
+    try {
+      const shard = parseMatrixSelection(values.shard);
+      if (shard.kind !== 'shard') throw new Error('not a shard');
+    } catch {
+      return refuse(
+        context,
+        `matrix: --shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '${values.shard}'`,
+      );
+    }
+    selection = values.shard;
+    const reportDir = userEnv(context).AUDITBENCH_REPORT_DIR ?? path.resolve(context.userDir, 'reports');
+    const blob = path.join(reportDir, 'matrix-shards', `shard-${selection.replace('/', '-of-')}.json`);
+    vitestArgs.push(
+      '--reporter=default',
+      '--reporter=./reporters/progress-reporter.ts',
+      '--reporter=blob',
+      `--outputFile.blob=${blob}`,
+    );
+  }
+  return setupAndRunVitest('matrix', vitestArgs, context, {
+    AUDITBENCH_MATRIX: selection,
+    AUDITBENCH_IMAGES: context.env.AUDITBENCH_IMAGES || allImages,
+    AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'smoke',
+  });
+}
