@@ -77,7 +77,7 @@ export default defineConfig({
       {
         test: {
           name: 'suites',
-          globalSetup: ['./suites/shared/check-config.ts'],
+          globalSetup: ['./suites/shared/check-config.ts', './suites/shared/pack-dir.ts'],
           // Installed in another project, auditbench's TypeScript and the user's config import it from node_modules,
           // which Vitest would otherwise hand to Node untransformed.
           server: { deps: { inline: ['auditbench'] } },

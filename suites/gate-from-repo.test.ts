@@ -24,7 +24,7 @@ const git = async (...args: string[]) => {
   const result = await repo.exec('git', args);
   if (result.exitCode !== 0) throw new Error(`git ${args.join(' ')}: ${result.all}`);
 };
-// Each gated branch measures one comparison on smoke: a toggled run, stopped once its interval clears the limit.
+// Each gated branch measures one comparison on quick: a toggled run, stopped once its interval clears the limit.
 // The gate's own lines go to the log, so a CI run shows each verdict and its interval.
 const gate = async (args: string[] = [], allowedPp = 5, env: Record<string, string> = {}) => {
   const result = await repo.auditbench(['gate', ...args], {

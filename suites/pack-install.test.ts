@@ -107,7 +107,7 @@ describe('npx auditbench in a DBA repository', () => {
       asked.every((args) => /^--version$|^--no-defaults --verbose --help$/.test(args)),
       asked.join('\n'),
     ).toBe(true);
-    // Unset, the workload is bench's (standard, 8 threads), not the smoke workload this suite runs under.
+    // Unset, the workload is bench's (standard, 8 threads), not the quick workload this suite runs under.
     const listed = await repo.auditbench(['list', '--json'], { env: { AUDITBENCH_WORKLOAD: '' } });
     const json = JSON.parse(listed.stdout) as {
       workload: string;
@@ -137,7 +137,7 @@ describe('npx auditbench in a DBA repository', () => {
     expect(tsc.exitCode, output(tsc)).toBe(0);
   });
 
-  test('bench measures a run of that configuration on smoke', async () => {
+  test('bench measures a run of that configuration on quick', async () => {
     const run = await repo.auditbench(['bench'], { env: { AUDITBENCH_RUNS: 'connect-only' } });
     expect(run.exitCode, `npx auditbench bench in the DBA repository failed:\n${output(run)}`).toBe(0);
     const results = resultsFileSchema.parse(

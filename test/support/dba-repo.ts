@@ -1,10 +1,11 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { inject } from 'vitest';
 
 // A DBA's repository for suites: this project packed once per process, installed offline as a dev dependency into a
 // fresh git repository under the temp dir, where files are committed and `npx auditbench …` runs as a DBA runs it.
@@ -19,14 +20,27 @@ interface LockEntry {
 // Dev tools of ours the DBA's repository also gets, so that `tsc --noEmit` there checks the config against our .d.ts.
 const dbaDevTools = ['typescript', '@types/node', 'undici-types'];
 
+declare module 'vitest' {
+  interface ProvidedContext {
+    /** The run's folder for the one `npm pack` the DBA-repository suites share (suites/shared/pack-dir.ts). */
+    auditbenchPackDir: string;
+  }
+}
+
 let packed: Promise<string> | null = null;
 
-/** `npm pack` of this project (its prepack builds dist/), once per process; the tarball's path. */
+/**
+ * `npm pack` of this project (its prepack builds dist/), once per run: into the folder the suites' global setup
+ * provides (suites/shared/pack-dir.ts), where the next file finds it; elsewhere once per process. The tarball's path.
+ */
 export function packAuditbench(): Promise<string> {
   packed ??= (async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-tarball-'));
-    // Suites in this process share the tarball; it goes when the process does.
-    process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const shared = inject('auditbenchPackDir');
+    const dir = shared ?? (await mkdtemp(path.join(tmpdir(), 'auditbench-tarball-')));
+    // Without the run's folder, the tarball goes when this process does.
+    if (!shared) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    const before = (await readdir(dir)).find((name) => name.endsWith('.tgz'));
+    if (before) return path.join(dir, before);
     const result = await execa('npm', ['pack', '--silent', '--pack-destination', dir], {
       cwd: packageDir,
       timeout: 300_000,
@@ -36,11 +50,15 @@ export function packAuditbench(): Promise<string> {
   return packed;
 }
 
-/** Removes the packed tarball (a suite's afterAll); Vitest's workers may be stopped before their exit handlers run. */
+/**
+ * Removes a tarball packed for this process alone (a suite's afterAll): Vitest's workers may be stopped before their
+ * exit handlers run. The run's shared one is removed by the global setup's teardown.
+ */
 export async function removePackedTarball(): Promise<void> {
   const tarball = await packed?.catch(() => null);
   packed = null;
-  if (tarball) await rm(path.dirname(tarball), { recursive: true, force: true });
+  if (tarball && !inject('auditbenchPackDir'))
+    await rm(path.dirname(tarball), { recursive: true, force: true });
 }
 
 /**
@@ -98,7 +116,7 @@ export function dbaEnv(extra: Record<string, string> = {}): Record<string, strin
   }
   return {
     ...env,
-    AUDITBENCH_WORKLOAD: 'smoke',
+    AUDITBENCH_WORKLOAD: 'quick',
     // The calling suite already holds the machine's run lock; the nested run measures while the suite only waits.
     AUDITBENCH_RUN_LOCK_HELD: '1',
     ...extra,
