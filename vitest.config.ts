@@ -31,7 +31,6 @@ const harnessSuites = [
   'suites/report-merge.test.ts',
   'suites/report-merge/**',
   'suites/secrets.test.ts',
-  'suites/example-sweep.test.ts',
   'suites/pack-install.test.ts',
   'suites/completeness.test.ts',
   'suites/per-event.test.ts',

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
 import { parseOptionFile } from './option-file.ts';
-import { resolveRun } from './runs.ts';
+import { notMeasuredBy, resolveRun } from './runs.ts';
 
 const cnf = (text: string) => ({
   path: 'ops/audit.cnf',
@@ -101,5 +101,32 @@ describe('resolveRun', () => {
     expect(run.profile.expected.logsSuccessfulQueries).toBe(true);
     expect(run.maxOverheadPct).toBe(15);
     expect(run.id).toBe('x');
+  });
+});
+
+describe('notMeasuredBy', () => {
+  const stock = resolveRun({ plugin: 'server_audit' }, profiles.server_audit, null);
+  const general = resolveRun({ plugin: 'general_log' }, profiles.general_log, null);
+  const sweep = (threads: number[], events?: string[]) =>
+    resolveRun(
+      {
+        id: 'server_audit-all',
+        plugin: 'server_audit',
+        threads,
+        ...(events && { settings: { server_audit_events: events } }),
+      },
+      profiles.server_audit,
+      null,
+    );
+
+  test('a sweep through the workload’s threads measures the stock run: it is left out, the others stay', () => {
+    expect(notMeasuredBy([stock, general], [sweep([1, 4, 16])], 4).map((r) => r.id)).toEqual(['general_log']);
+  });
+
+  test.for([
+    ['a sweep that misses the point', [1, 16], undefined],
+    ['other settings', [1, 4, 16], ['CONNECT']],
+  ] as const)('%s keeps the stock run', ([, threads, events]) => {
+    expect(notMeasuredBy([stock], [sweep([...threads], events && [...events])], 4)).toEqual([stock]);
   });
 });

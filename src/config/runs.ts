@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { isDeepStrictEqual } from 'node:util';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { Step } from '../plugins/steps.ts';
 import { unauditedTrafficLine } from '../plugins/user-filter.ts';
@@ -161,3 +162,27 @@ export function defaultRunId(plugin: RunConfig['plugin'], base: PluginProfile): 
 }
 
 export type { OptionFileReference };
+
+/**
+ * The runs of `runs` that none of `others` measures as well: a run is measured twice when another run has the same
+ * plugin, settings, startup options, option file, traffic and cores, and its threads include the one point this
+ * run measures (its own single count, or `defaultThreads` when it sets none). A sweep over 1, 4 and 16 threads
+ * measures the stock run at 4.
+ */
+export function notMeasuredBy(runs: ResolvedRun[], others: ResolvedRun[], defaultThreads: number): ResolvedRun[] {
+  const point = (run: ResolvedRun): number | null =>
+    run.threads === null ? defaultThreads : run.threads.length === 1 ? (run.threads[0] ?? null) : null;
+  const same = (a: ResolvedRun, b: ResolvedRun): boolean =>
+    a.profile.name === b.profile.name &&
+    a.cores === b.cores &&
+    (a.optionFile?.sha256 ?? null) === (b.optionFile?.sha256 ?? null) &&
+    isDeepStrictEqual(a.settings, b.settings) &&
+    isDeepStrictEqual(a.startupOptions, b.startupOptions) &&
+    isDeepStrictEqual(a.traffic, b.traffic);
+  return runs.filter((run) => {
+    const at = point(run);
+    return !others.some(
+      (other) => same(run, other) && at !== null && (other.threads ?? [defaultThreads]).includes(at),
+    );
+  });
+}

@@ -136,6 +136,8 @@ async function measure(
       AUDITBENCH_CONFIG: selection.headConfig,
       AUDITBENCH_BASE_REF: selection.base.ref,
       AUDITBENCH_GATE_PLAN: path.join(dir, 'plan.json'),
+      // The configured runs only (as bench), unless the change touched the harness's own suites.
+      ...(!suites || suites.kind === 'none' ? { AUDITBENCH_PLUGINS_ONLY: '1' } : {}),
       ...(ids.length > 0 ? { AUDITBENCH_RUNS: ids.join(',') } : {}),
     });
     const verdicts = await readVerdicts(plan.verdictsFile);
