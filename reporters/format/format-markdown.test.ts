@@ -38,7 +38,13 @@ test('a recorded run: one table row per result, the reason, the comparison and t
   expect(header).toContain('| vs main (pp) |');
   // The recorded run measured server_audit, so the seed's table follows, with the seed's figures beside it.
   expect(markdown).toContain("### The seed's comparison, this run beside it");
-  expect(markdown).toContain('| throughput loss % [95% CI] | 7.3 [-24.7, 31.0] | 40.8 (one run) |');
+  expect(markdown).toContain(
+    '| throughput loss % [95% CI] | – | 45.5 (one run) | 7.3 [-24.7, 31.0] | 40.8 (one run) |',
+  );
+  // No McAfee library was supplied to that run: its column says so, beside the seed's McAfee figures.
+  expect(markdown).toContain(
+    '| TPS without a plugin | not measured here (no library supplied) | 3661.0 | 565.6 | 3661.0 |',
+  );
   expect(markdown).toContain('Commit `e27add4e27ad` on `feature|pipes`');
   expect(markdown).toContain(
     '- MariaDB server_audit: overhead 7.3% (95% CI -24.7% to 31.0%) is within the 50% limit',
@@ -62,7 +68,7 @@ test('a sweep: the status line counts a failed lifecycle, and each run says what
   expect(markdown).toContain('**4 runs: 2 pass, 2 fail (incl-users-app: 4 lifecycle checks failed (');
   expect(markdown).toContain('| 3350 | 4.0 (QUERY 4.0) |');
   expect(markdown).toContain('  - logged 4.0 audit events per transaction (QUERY 4.0), 3350 log bytes;');
-  // The seed's table: the stock run's column and the seed's, once.
+  // The seed's table: McAfee's (not measured here, and the seed's), then the stock run's column and the seed's, once.
   const seed = markdown.split("### The seed's comparison")[1]?.split('\n')[2] ?? '';
-  expect(seed.split(' | ')).toHaveLength(3);
+  expect(seed.split(' | ')).toHaveLength(5);
 });

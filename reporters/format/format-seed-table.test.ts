@@ -6,6 +6,7 @@ import { type PluginResult, resultsFileSchema } from '../../src/results/schema.t
 import {
   formatSeedTableMarkdown,
   formatSeedTableText,
+  NOT_SUPPLIED,
   SEED_ROWS,
   type SeedTable,
   seedTable,
@@ -74,9 +75,13 @@ describe('seedTable', () => {
     const table = seedTable([serverAudit]);
     if (!table) throw new Error('expected a table');
     expect(table.columns.map((c) => [c.kind, c.heading])).toEqual([
+      ['run', 'McAfee/Trellix AUDIT'],
+      ['seed', 'McAfee mysql-audit v1.0.9'],
       ['run', 'MariaDB server_audit'],
       ['seed', serverAuditProfile.seed?.label],
     ]);
+    // No McAfee library here: the seed's figures stay, beside why this run has none.
+    expect(cells(table, 'McAfee/Trellix AUDIT')['TPS without a plugin']).toBe(NOT_SUPPLIED);
     expect(cells(table, 'MariaDB server_audit')).toEqual({
       'TPS without a plugin': '565.6',
       'TPS with the plugin': '520.2',

@@ -96,6 +96,12 @@ function runColumn(r: PluginResult, profile: PluginProfile): SeedTableColumn {
   };
 }
 
+export const NOT_SUPPLIED = 'not measured here (no library supplied)';
+
+function notSuppliedColumn(profile: PluginProfile): SeedTableColumn {
+  return { kind: 'run', heading: profile.title, subheading: 'this run', cells: [NOT_SUPPLIED] };
+}
+
 function seedColumn(seed: SeedPluginReference): SeedTableColumn {
   const { baseline, runMinutes } = seedReference;
   return {
@@ -166,11 +172,13 @@ export function seedTable(
   }));
   const runs = picked.flatMap((p) => p.runs);
   if (!runs.some((r) => r.measurement !== null)) return null;
-  const columns = picked
-    .filter((p) => p.runs.length > 0)
-    .flatMap((p) => [...p.runs.map((r) => runColumn(r, p.profile)), seedColumn(p.seed)]);
-  const seedLogs = picked
-    .filter((p) => p.runs.length > 0)
+  // A plugin that needs a supplied library and has no result here still shows the seed's figures, and why not ours.
+  const shown = picked.filter((p) => p.runs.length > 0 || p.profile.supply !== undefined);
+  const columns = shown.flatMap((p) => [
+    ...(p.runs.length > 0 ? p.runs.map((r) => runColumn(r, p.profile)) : [notSuppliedColumn(p.profile)]),
+    seedColumn(p.seed),
+  ]);
+  const seedLogs = shown
     .map((p) => `${p.seed.logTotalAsGiven} for ${p.seed.transactions.toLocaleString('en-US')} transactions`)
     .join(', ');
   return {

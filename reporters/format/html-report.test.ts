@@ -35,7 +35,7 @@ test('the report opens with the overview: the ranked chart, the seed table and t
   // Two rows of the runs' legend, nine of the seed's table: one column for the plugin, not one per result of it.
   expect(overview.match(/<tr><th scope="row">/g)).toHaveLength(11);
   expect(overview).toContain(
-    '<tr><th scope="row">throughput loss % [95% CI]</th><td>7.3 [-24.7, 31.0]</td><td class="seed">40.8 (one run)</td></tr>',
+    '<tr><th scope="row">throughput loss % [95% CI]</th><td>–</td><td class="seed">45.5 (one run)</td><td>7.3 [-24.7, 31.0]</td><td class="seed">40.8 (one run)</td></tr>',
   );
   expect(overview).toContain('<h3>Lifecycle findings</h3>');
   expect(overview).toContain('<li>MariaDB server_audit: all 9 lifecycle checks as the profile expects.</li>');
@@ -66,9 +66,9 @@ test('a sweep: the overview counts a failed lifecycle as a failure, names runs b
   expect(overview).toContain(
     '<tr><th scope="row">dml-no-select</th><td>pass</td><td>MariaDB server_audit (server_audit_events=QUERY_DML_NO_SELECT)</td></tr>',
   );
-  // The seed's table: the stock run and the seed, once.
+  // The seed's table: McAfee's (not measured: no library) and its seed, then the stock run and its seed, once.
   const seed = overview.slice(overview.indexOf('<caption>The seed'));
-  expect(seed.match(/<th scope="col"/g)).toHaveLength(3);
+  expect(seed.match(/<th scope="col"/g)).toHaveLength(5);
   expect(seed).toContain('<td>9.1 [5.1, 13.1]</td>');
   expect(overview).toContain('<li>incl-users-app: logs-query expected true, observed false</li>');
 });

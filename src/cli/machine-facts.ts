@@ -2,6 +2,7 @@ import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import type { Config } from '../config/env.ts';
+import { notSuppliedReason } from '../plugins/availability.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { defaultPluginDir } from '../servers/plugin-dir.ts';
 import { findServerBinary, type ServerBinary } from '../servers/server-binary.ts';
@@ -74,7 +75,7 @@ export function skipReason(profile: PluginProfile, facts: MachineFacts): string 
     return `${profile.title} is for ${profile.flavors.join('/')} servers, ${binary.path} is ${binary.flavor} ${binary.version}`;
   }
   if (profile.soname !== null && !facts.libraries.names.has(profile.soname)) {
-    return `${profile.soname} is not in ${facts.libraries.dirs.join(' or ') || 'the plugin directory'}: supply it with AUDITBENCH_PLUGIN_DIR (see README, "Supplying a plugin")`;
+    return notSuppliedReason(profile, facts.libraries.dirs.join(' or ') || 'the plugin directory');
   }
   return null;
 }

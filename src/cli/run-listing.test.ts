@@ -71,7 +71,7 @@ test.for([
   ['null_audit', 'is for mysql servers, /usr/sbin/mariadbd is mariadb'],
   [
     'mcafee_audit',
-    'libaudit_plugin.so is not in /usr/lib/mysql/plugin: supply it with AUDITBENCH_PLUGIN_DIR',
+    'libaudit_plugin.so is not in /usr/lib/mysql/plugin: set AUDITBENCH_PLUGIN_DIR to a folder holding the McAfee/Trellix AUDIT v1.2.5 library you deploy',
   ],
 ] as const)('%s on a MariaDB without extra libraries: %s', ([name, reason]) => {
   const why = skipReason(profiles[name], mariadb);

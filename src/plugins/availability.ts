@@ -14,10 +14,15 @@ export async function unavailableReason(
   if (profile.soname === null) return builtInReason(server, profile);
   const { rows } = await server.query('SELECT @@plugin_dir AS dir');
   const dir = String(rows[0]?.dir ?? '');
-  if (!(await server.pluginFileExists(profile.soname))) {
-    return `${profile.soname} is not in the server's plugin directory (${dir}): supply it with AUDITBENCH_PLUGIN_DIR (see README, "Supplying a plugin")`;
-  }
+  if (!(await server.pluginFileExists(profile.soname)))
+    return notSuppliedReason(profile, `the server's plugin directory (${dir})`);
   return null;
+}
+
+/** The one line a run, phase or listing of a plugin whose library is nowhere here is skipped with: what to supply. */
+export function notSuppliedReason(profile: PluginProfile, where: string): string {
+  const what = profile.supply ?? `the plugin's library, ${profile.soname}`;
+  return `${profile.soname} is not in ${where}: set AUDITBENCH_PLUGIN_DIR to a folder holding ${what} (README, "Supplying a plugin")`;
 }
 
 /** A built-in needs no library, only its logging variable (a server built without it lacks the feature). */

@@ -146,7 +146,7 @@ describe('McAfee/Trellix install on a mysqld it has no offsets for', () => {
       ],
     });
     await expect(runSteps(server, mcafeeAudit.install, 'Installing AUDIT')).rejects.toThrow(
-      /Installing AUDIT failed at step 1 .* on mysql 8\.0\.99: ERROR 1123 .*Plugin initialization function failed/,
+      /Installing AUDIT failed at step 2 .* on mysql 8\.0\.99: ERROR 1123 .*Plugin initialization function failed/,
     );
     expect(await server.errorLogTail(5)).toContain("Couldn't find proper THD offsets for: 8.0.99");
   });

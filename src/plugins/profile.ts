@@ -110,6 +110,8 @@ export interface PluginProfile {
   title: string;
   /** The library in the plugin directory; null for a server built-in (the general query log) that needs none. */
   soname: string | null;
+  /** What a user puts in AUDITBENCH_PLUGIN_DIR for it, where no server ships it: said when it is missing. */
+  supply?: string;
   flavors: ServerFlavor[];
   /** Empty for a built-in: there is nothing to install or uninstall. */
   install: Step[];

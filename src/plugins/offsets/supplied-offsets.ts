@@ -48,6 +48,12 @@ async function libraryStrings(server: StartedServer, soname: string): Promise<st
  */
 async function offsetsFor(server: StartedServer, layout: OffsetLayout): Promise<ConfigEdit> {
   const plain = layout.option.replace(/^loose-/, '');
+  if (!server.configOption || !server.binaryPath) {
+    say(
+      `${plain} not derived: this ${server.info.target} server's option file is not auditbench's; INSTALL uses its own`,
+    );
+    return {};
+  }
   const given = server.configOption?.(layout.option) ?? server.configOption?.(plain);
   if (given) {
     say(`${plain} as the *.cnf in AUDITBENCH_PLUGIN_DIR gives it: ${given}`);
@@ -56,8 +62,6 @@ async function offsetsFor(server: StartedServer, layout: OffsetLayout): Promise<
   const supply = `put ${layout.option}=<${layout.fields.length} numbers for this server> in a *.cnf beside ${layout.library.soname} in AUDITBENCH_PLUGIN_DIR`;
   const cannot = (why: string) =>
     new Error(`Cannot derive ${plain} for ${server.info.version}: ${why}; ${supply}`);
-  if (!server.binaryPath)
-    throw cannot(`the server does not run on this machine (${server.info.target} target)`);
   const strings = await libraryStrings(server, layout.library.soname);
   if (strings === null) throw cannot(`${layout.library.soname} is not in the server's plugin directory`);
   if (!layout.library.knows(strings)) {
