@@ -102,7 +102,7 @@ async function offsetsFor(server: StartedServer, layout: OffsetLayout): Promise<
     `  source layout: Debian's mariadb ${cached.headers}; "binary": read off the accessor in ${server.binaryPath}`,
   );
   for (const line of cached.lines) say(`  ${line}`);
-  say(`  ${plain}=${cached.value}`);
+  say(`  for a *.cnf beside the library: ${layout.option}=${cached.value}`);
   return { set: { [layout.option]: cached.value } };
 }
 
