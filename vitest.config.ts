@@ -39,6 +39,8 @@ const harnessSuites = [
   'suites/gate-from-repo.test.ts',
   'suites/traffic-accounts.test.ts',
   'suites/traffic.test.ts',
+  // The project's own test plugin, compiled here: the supplied-library path, not one of the user's runs.
+  'suites/supplied-plugin.test.ts',
 ];
 
 export default defineConfig({

@@ -85,13 +85,14 @@ test('the option-file change is measured base beside head with restarts and pass
   await git('checkout', '--quiet', 'main');
 }, 450_000);
 
-// On a quiet machine the head's loss is surely above 5 points; a busy one can leave it straddling, which fails too.
+// Logging every query cost 7.2% [2.1, 11.9] more than CONNECT alone here (2026-12-03): judged at 1 point, so only an
+// interval wholly under 1 could pass it; a busy step that leaves it straddling fails too (inconclusive fails).
 test('a branch that logs every query fails the gate with the paired base-vs-head difference', async () => {
   await git('checkout', '--quiet', '-b', 'all-events');
   await repo.commit({ 'auditbench.config.ts': config('CONNECT,QUERY') }, 'Audit every query');
-  const gated = await gate();
+  const gated = await gate([], 1);
   expect(gated.all, outcome(gated)).toMatch(
-    /FAILED: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY'\): head is \d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\),? (above|straddles) the allowed 5 points.*\[toggle/,
+    /FAILED: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY'\): head is \d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\),? (above|straddles) the allowed 1 points.*\[toggle/,
   );
   expect(gated.exitCode, outcome(gated)).toBe(1);
   await git('checkout', '--quiet', 'main');

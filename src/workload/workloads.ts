@@ -50,8 +50,9 @@ const smoke: Workload = {
 export const workloads: Record<WorkloadName, Workload> = {
   // smoke's tables, threads and design with blocks of 6 pairs (24 s) in place of 12: for checking that a
   // configuration runs end to end (`./auditbench test` uses it), not for figures. A clear verdict stops after one
-  // short block; an unclear one gets more blocks within smoke's budget, so what it decides is still decided.
-  quick: { ...smoke, name: 'quick', pairs: 6 },
+  // short block; an unclear one gets more blocks within smoke's budget, so what it decides is still decided. A PR
+  // gate on it gets 60 s: enough for a clear regression, while a null change ends inconclusive rather than measured.
+  quick: { ...smoke, name: 'quick', pairs: 6, gate: { budgetS: 60, targetHalfWidthPct: null } },
   smoke,
   // Default for benchmarking: 8 × 100k rows (~185 MB) outgrow the default 128 MB buffer pool, so some reads hit disk.
   standard: {
