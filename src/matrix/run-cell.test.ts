@@ -33,5 +33,6 @@ test("a cell measures one block of half the workload: 6 of smoke's 12 pairs, nev
   const smoke = cellWorkload(getWorkload('smoke'));
   expect([smoke.pairs, smoke.maxPairs]).toEqual([6, 6]);
   expect(smoke.design).toEqual(getWorkload('smoke').design);
-  expect(cellWorkload({ ...getWorkload('smoke'), pairs: 4 }).pairs).toBe(3);
+  expect(cellWorkload(getWorkload('quick')).pairs).toBe(6);
+  expect(cellWorkload({ ...getWorkload('standard'), pairs: 20 }).pairs).toBe(10);
 });
