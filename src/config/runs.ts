@@ -169,7 +169,11 @@ export type { OptionFileReference };
  * run measures (its own single count, or `defaultThreads` when it sets none). A sweep over 1, 4 and 16 threads
  * measures the stock run at 4.
  */
-export function notMeasuredBy(runs: ResolvedRun[], others: ResolvedRun[], defaultThreads: number): ResolvedRun[] {
+export function notMeasuredBy(
+  runs: ResolvedRun[],
+  others: ResolvedRun[],
+  defaultThreads: number,
+): ResolvedRun[] {
   const point = (run: ResolvedRun): number | null =>
     run.threads === null ? defaultThreads : run.threads.length === 1 ? (run.threads[0] ?? null) : null;
   const same = (a: ResolvedRun, b: ResolvedRun): boolean =>

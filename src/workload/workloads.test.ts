@@ -25,6 +25,8 @@ test('getWorkload names the choices for an unknown name', () => {
 });
 
 test('quick is smoke in blocks of 6 pairs, with the same budget, and a 60 s PR gate', () => {
-  expect({ ...workloads.quick, name: 'smoke', pairs: 12, gate: workloads.smoke.gate }).toEqual(workloads.smoke);
+  expect({ ...workloads.quick, name: 'smoke', pairs: 12, gate: workloads.smoke.gate }).toEqual(
+    workloads.smoke,
+  );
   expect(workloads.quick.gate).toEqual({ budgetS: 60, targetHalfWidthPct: null });
 });
