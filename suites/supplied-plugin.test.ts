@@ -29,7 +29,7 @@ import { type SuppliedFolder, supplyTestPlugin } from '../test/support/test-plug
  * AUDITBENCH_PLUGIN_DIR; it is installed, its lifecycle checked, measured with one short block, and uninstalled.
  */
 const config = loadConfig();
-// Half of one block of the workload's pairs (the matrix's cell size): that the path measures, not a figure.
+// Half of one block of the workload's pairs, at least 3: that the path measures, not a figure.
 const workload = getWorkload(config.workload);
 const block = { ...workload, pairs: Math.max(3, Math.ceil(workload.pairs / 2)) };
 const blockWorkload = { ...block, maxPairs: block.pairs, warmupS: block.minWarmupS };
