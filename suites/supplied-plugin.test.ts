@@ -4,6 +4,7 @@ import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { measureGate } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { DEFAULT_ACCOUNTS } from '../src/config/measured-traffic.ts';
+import { cellWorkload } from '../src/matrix/run-cell.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import {
   type LifecycleContext,
@@ -29,10 +30,9 @@ import { type SuppliedFolder, supplyTestPlugin } from '../test/support/test-plug
  * AUDITBENCH_PLUGIN_DIR; it is installed, its lifecycle checked, measured with one short block, and uninstalled.
  */
 const config = loadConfig();
-// Half of one block of the workload's pairs, at least 3: that the path measures, not a figure.
-const workload = getWorkload(config.workload);
-const block = { ...workload, pairs: Math.max(3, Math.ceil(workload.pairs / 2)) };
-const blockWorkload = { ...block, maxPairs: block.pairs, warmupS: block.minWarmupS };
+// A matrix cell's block (cellWorkload): that the path measures, not a figure.
+const cell = cellWorkload(getWorkload(config.workload));
+const blockWorkload = { ...cell, warmupS: cell.minWarmupS };
 
 describe('a library supplied in AUDITBENCH_PLUGIN_DIR: BENCH_AUDIT, compiled here', () => {
   let skipReason: string | null = null;
