@@ -13,6 +13,18 @@ export interface PluginExpectations {
   masksPasswords: boolean;
   /** Whether CREATE USER is logged at all under this configuration (default true); false expects 'not logged'. */
   logsPasswordStatements?: boolean;
+  /**
+   * Characters of a statement a record keeps, counted as written (a quote or backslash escaped with a backslash
+   * counts two); absent: the whole statement. A check whose marker lies past the cut records 'not applicable'.
+   */
+  statementTextLimit?: number;
+  /**
+   * Why the checks cannot read what this configuration logs (e.g. it logs to syslog); absent: they read the log
+   * file. Every check that reads the log then records 'not applicable' with this reason.
+   */
+  logUnreadable?: string;
+  /** The log file, relative to the datadir, when the configuration moves it from `log.file`. */
+  logFile?: string;
   /** Rotates its log by size into `<file>.1` … `<file>.N`. */
   rotates: boolean;
   afterRestart: {

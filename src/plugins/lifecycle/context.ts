@@ -76,6 +76,29 @@ export async function presence(server: StartedServer, profile: PluginProfile): P
 export const notApplicable = (name: string, why: string, details?: Record<string, Json>): LifecycleCheck =>
   check(name, 'not applicable', 'not applicable', { why, ...details });
 
+/** Length of `text` as written by a plugin that escapes quotes and backslashes with a backslash. */
+export const writtenLength = (text: string): number => text.length + (text.match(/['\\]/g)?.length ?? 0);
+
+/**
+ * Why a check cannot find `needle` of `statement` in the log under this configuration: the log cannot be read
+ * (e.g. it goes to syslog), or records keep fewer characters than it takes to reach the needle's end (the whole
+ * statement when no needle is given). Null when it can; the check then records 'not applicable' with the reason.
+ */
+export function unreadableReason(
+  ctx: LifecycleContext,
+  statement: string,
+  needle = statement,
+): string | null {
+  if (ctx.expected.logUnreadable !== undefined) return ctx.expected.logUnreadable;
+  const limit = ctx.expected.statementTextLimit;
+  if (limit === undefined) return null;
+  const at = statement.indexOf(needle);
+  const needed = writtenLength(statement.slice(0, at < 0 ? statement.length : at + needle.length));
+  return needed > limit
+    ? `records keep ${limit} characters of a statement, and the check needs ${needed} to find its own: ${JSON.stringify(statement)}`
+    : null;
+}
+
 /** A table no check creates, in the one database the checks' account may read: the server answers 1146, not 1142. */
 export const missingTable = (ctx: LifecycleContext, suffix: string): string =>
   `${sysbenchDatabase}.${ctx.marker}_${suffix}`;

@@ -55,7 +55,7 @@ export function lifecycleContext(
   const admin = serverSession(server);
   return {
     server,
-    profile,
+    profile: movedLog(profile, expected.logFile),
     expected,
     marker: `ab${Date.now().toString(36)}`,
     defaults: {},
@@ -64,4 +64,11 @@ export function lifecycleContext(
     audited: traffic?.audited ?? { application: true, checks: true },
     refusal: traffic?.refusal ?? null,
   };
+}
+
+/** The profile reading its log where the configuration put it (e.g. server_audit_file_path), not at `log.file`. */
+function movedLog(profile: PluginProfile, file: string | undefined): PluginProfile {
+  const { log } = profile;
+  if (file === undefined || log.file === null) return profile;
+  return { ...profile, log: { ...log, file } };
 }

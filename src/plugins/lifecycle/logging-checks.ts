@@ -13,6 +13,7 @@ import {
   presence,
   sentAs,
   toJson,
+  unreadableReason,
 } from './context.ts';
 import { countDuring } from './counters.ts';
 
@@ -67,7 +68,8 @@ export const logsQuery: LifecycleStep = {
   title: 'enabled, logs a successful query',
   async run(ctx) {
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
-    const statement = `SELECT '${ctx.marker}-ok' AS auditbench_marker`;
+    const needle = `${ctx.marker}-ok`;
+    const statement = `SELECT '${needle}' AS auditbench_marker`;
     const query = () => ctx.checks.query(statement);
     const sent = sentAs(ctx.checks, statement);
     const { log } = ctx.profile;
@@ -82,10 +84,12 @@ export const logsQuery: LifecycleStep = {
       );
     }
     await query();
+    const why = unreadableReason(ctx, statement, needle);
+    if (why !== null) return notApplicable('logs-query', why, sent);
     const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
-      evs.some((e) => e.queryText.includes(`${ctx.marker}-ok`)),
+      evs.some((e) => e.queryText.includes(needle)),
     );
-    const hit = events.find((e) => e.queryText.includes(`${ctx.marker}-ok`));
+    const hit = events.find((e) => e.queryText.includes(needle));
     const observed = hit !== undefined && (hit.errorCode === 0 || hit.errorCode === null);
     return check('logs-query', ctx.expected.logsSuccessfulQueries, observed, toJson({ ...sent, event: hit }));
   },
@@ -95,9 +99,11 @@ export const failedQueries: LifecycleStep = {
   id: 'failed-queries',
   title: 'logs failed queries with their error code',
   async run(ctx) {
+    // Each marker right at the start, so a plugin that cuts statements short keeps it.
+    const needles = [`${ctx.marker}-syn`, `${ctx.marker}-mt`] as const;
     const statements = [
-      `SELEC '${ctx.marker}-syntax'`,
-      `SELECT * FROM ${missingTable(ctx, 'missing_table')}`,
+      `SELEC '${needles[0]}'`,
+      `SELECT '${needles[1]}' FROM ${missingTable(ctx, 'missing_table')}`,
     ];
     const serverAnswered: number[] = [];
     const fail = async () => {
@@ -114,10 +120,14 @@ export const failedQueries: LifecycleStep = {
       });
     }
     await fail();
+    const why = statements
+      .map((sql, i) => unreadableReason(ctx, sql, needles[i]))
+      .find((reason) => reason !== null);
+    if (why) return notApplicable('failed-queries', why, { ...sent, serverAnswered });
     const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
-      evs.some((e) => e.queryText.includes(`${ctx.marker}_missing_table`)),
+      evs.some((e) => e.queryText.includes(needles[1])),
     );
-    const loggedCodes = [`${ctx.marker}-syntax`, `${ctx.marker}_missing_table`]
+    const loggedCodes = needles
       .map((needle) => events.find((e) => e.queryText.includes(needle))?.errorCode)
       .filter((code): code is number => typeof code === 'number' && code !== 0);
     return check('failed-queries', ctx.expected.failedQueryCodes, loggedCodes, { ...sent, serverAnswered });
@@ -132,6 +142,11 @@ export const masksPassword: LifecycleStep = {
     const secret = `${ctx.marker}-Secret`;
     const create = `CREATE USER '${ctx.marker}'@'localhost' IDENTIFIED BY '${secret}'`;
     const drop = `DROP USER '${ctx.marker}'@'localhost'`;
+    // Whether the secret is masked shows only where the record reaches past it.
+    const why = unreadableReason(ctx, create);
+    if (why !== null) {
+      return notApplicable('masks-password', why, { statement: create.replace(secret, '<secret>') });
+    }
     await ctx.checks.query(create);
     // The same statement again fails (1396), so a plugin that logs only failures shows what it does with the secret.
     const duplicateAnswered = await failingQuery(ctx.checks, create);
@@ -166,6 +181,8 @@ export const parsesCleanly: LifecycleStep = {
   title: 'every log line parses',
   async run(ctx) {
     if (ctx.profile.log.file === null) return notApplicable('log-parses', 'writes no log');
+    const unreadable = ctx.expected.logUnreadable;
+    if (unreadable !== undefined) return notApplicable('log-parses', unreadable);
     const { events, rejected, files } = await readLogEvents(ctx.server, ctx.profile);
     return check(
       'log-parses',
@@ -204,6 +221,10 @@ export const disabledIsSilent: LifecycleStep = {
         counted.counted ?? 0,
         toJson({ ...sent, ...counted, loaded: counted.counted !== null }),
       );
+    }
+    if (ctx.expected.logUnreadable !== undefined) {
+      await statements();
+      return notApplicable('disabled-silent', ctx.expected.logUnreadable, sent);
     }
     const before = totalBytes(await listLogFiles(ctx.server, ctx.profile));
     await statements();

@@ -11,6 +11,7 @@ import {
   presence,
   sentAs,
   toJson,
+  unreadableReason,
 } from './context.ts';
 import { countDuring } from './counters.ts';
 
@@ -51,14 +52,20 @@ export const restart: LifecycleStep = {
   },
 };
 
-/** Whether a statement the checks' account runs now still reaches the plugin's log (or its counters). */
-async function stillLogs(ctx: LifecycleContext): Promise<boolean> {
+const afterUninstall = (ctx: LifecycleContext) => `SELECT '${ctx.marker}-gone' AS auditbench_marker`;
+
+/**
+ * Whether a statement the checks' account runs now still reaches the plugin's log (or its counters); 'not
+ * applicable' when this configuration's log cannot show it (unreadable, or the marker past the statement limit).
+ */
+async function stillLogs(ctx: LifecycleContext): Promise<boolean | 'not applicable'> {
   const { log } = ctx.profile;
   if (log.file === null) {
-    const { counted } = await countDuring(ctx.server, log, () => loggedStatement(ctx, 'after-uninstall'));
+    const { counted } = await countDuring(ctx.server, log, () => loggedStatement(ctx, 'gone'));
     return (counted ?? 0) > 0;
   }
-  const needle = await loggedStatement(ctx, 'after-uninstall');
+  const needle = await loggedStatement(ctx, 'gone');
+  if (unreadableReason(ctx, afterUninstall(ctx), needle) !== null) return 'not applicable';
   return (await readLogText(ctx.server, ctx.profile)).includes(needle);
 }
 
@@ -100,8 +107,10 @@ export const uninstall: LifecycleStep = {
       ...(crash === null ? {} : { crashed: true }),
     };
     const { crashes, ...expected } = ctx.expected.uninstall;
+    const stillLogsWhy = unreadableReason(ctx, afterUninstall(ctx), `${ctx.marker}-gone`);
     const wanted = {
       ...expected,
+      ...(stillLogsWhy === null ? {} : { stillLogs: 'not applicable' }),
       restartsCleanly: true,
       // A procedure that crashed the server did not finish, so the plugin is expected to be still there.
       goneAfterRestart: !crashes,
@@ -112,7 +121,8 @@ export const uninstall: LifecycleStep = {
       wanted,
       observed,
       toJson({
-        ...sentAs(ctx.checks, `SELECT '${ctx.marker}-after-uninstall' AS auditbench_marker`),
+        ...sentAs(ctx.checks, afterUninstall(ctx)),
+        ...(stillLogsWhy === null ? {} : { stillLogsWhy }),
         answers,
         statusAfter,
         statusAfterRestart,

@@ -66,6 +66,8 @@ export const rotation: LifecycleStep = {
   title: `rotates by size into .1..${rotations} and stays bounded`,
   async run(ctx) {
     if (ctx.profile.log.file === null) return notApplicable('rotation', 'writes no file');
+    const unreadable = ctx.expected.logUnreadable;
+    if (unreadable !== undefined) return notApplicable('rotation', unreadable);
     if (!ctx.audited.checks) {
       return notApplicable('rotation', `the run's user filter does not audit the checks' account`, {
         account: ctx.checks.user,

@@ -1,0 +1,36 @@
+import { describe, expect, test } from 'vitest';
+import type { PluginExpectations } from '../profile.ts';
+import { type LifecycleContext, unreadableReason, writtenLength } from './context.ts';
+
+const withExpected = (expected: Partial<PluginExpectations>) => ({ expected }) as unknown as LifecycleContext;
+// A marker as lifecycleContext makes it: 'ab' and the time in base 36 (8 characters until 2059).
+const marker = 'abmi8x2k1q';
+
+describe('where a statement limit leaves a check its marker', () => {
+  test('a quote or backslash counts two, as the plugin escapes it', () => {
+    expect(writtenLength(`SELECT 'a\\b'`)).toBe(15);
+  });
+
+  test.for([
+    // SELECT \'abmi8x2k1q-ok: 22 characters as written.
+    [22, null],
+    [21, 'records keep 21 characters of a statement, and the check needs 22'],
+    [0, 'records keep 0 characters'],
+  ] as const)('limit %d', ([limit, reason]) => {
+    const statement = `SELECT '${marker}-ok' AS auditbench_marker`;
+    const got = unreadableReason(withExpected({ statementTextLimit: limit }), statement, `${marker}-ok`);
+    if (reason === null) expect(got).toBeNull();
+    else expect(got).toContain(reason);
+  });
+
+  test('no limit, no cut; without a needle the whole statement must fit', () => {
+    expect(unreadableReason(withExpected({}), 'SELECT 1')).toBeNull();
+    expect(unreadableReason(withExpected({ statementTextLimit: 8 }), 'SELECT 1')).toBeNull();
+    expect(unreadableReason(withExpected({ statementTextLimit: 7 }), 'SELECT 1')).not.toBeNull();
+  });
+
+  test('an unreadable log wins over any limit', () => {
+    const ctx = withExpected({ logUnreadable: 'logs to syslog', statementTextLimit: 1024 });
+    expect(unreadableReason(ctx, 'SELECT 1')).toBe('logs to syslog');
+  });
+});
