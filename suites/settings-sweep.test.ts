@@ -1,0 +1,115 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { profiles } from '../fixtures/plugins/index.ts';
+import {
+  type SweepConfiguration,
+  type SweptProfile,
+  sweepConfigurations,
+} from '../fixtures/plugins/settings-sweep.ts';
+import { loadConfig } from '../src/config/env.ts';
+import { mergeMeasuredTraffic } from '../src/config/measured-traffic.ts';
+import { type ResolvedRun, resolveRun } from '../src/config/runs.ts';
+import { unavailableReason } from '../src/plugins/availability.ts';
+import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
+import type { LifecycleCheck } from '../src/results/lifecycle-check.ts';
+import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
+import { startServer } from '../src/servers/start-server.ts';
+import type { StartedServer } from '../src/servers/started-server.ts';
+import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-accounts.ts';
+import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-table.ts';
+
+// The settings space, lifecycle checks only (no measurement), on one server: every configuration of
+// fixtures/plugins/settings-sweep.ts gets install → … → restart → uninstall, and every check must pass or be 'not
+// applicable' with its reason. `./auditbench test` walks the small covering set; AUDITBENCH_SETTINGS_SWEEP=full walks
+// them all (npm run test:settings-sweep; docs/measurements/2026-12-03-settings-sweep.md).
+const config = loadConfig();
+const full = process.env.AUDITBENCH_SETTINGS_SWEEP === 'full';
+const traffic = mergeMeasuredTraffic(undefined, undefined, null);
+const steps: LifecycleStep[] = [...lifecycleSteps.beforeMeasure, ...lifecycleSteps.afterMeasure];
+
+const shown = (c: SweepConfiguration): string => {
+  const text = (v: unknown) => (Array.isArray(v) ? v.join(',') : String(v));
+  const pairs = (settings: object | undefined, mark: string) =>
+    Object.entries(settings ?? {}).map(([k, v]) => `${k}${mark}=${text(v)}`);
+  const parts = [...pairs(c.settings, ''), ...pairs(c.startupOptions, ' (my.cnf)')];
+  return parts.length > 0 ? parts.join(', ') : "the profile's own settings";
+};
+
+const scope = full ? 'every configuration' : 'the small covering set';
+
+describe(`settings sweep, lifecycle checks only (${scope})`, () => {
+  let server: StartedServer | undefined;
+  const sessions: AccountSession[] = [];
+  const rows: SweepRow[] = [];
+  const log = (message: string) => console.log(`[settings sweep] ${message}`);
+
+  beforeAll(async () => {
+    server = await startServer(config);
+    const connections = await trafficConnections(server, traffic.accounts);
+    sessions.push(accountSession(connections.checks), accountSession(connections.application));
+  });
+  afterAll(async () => {
+    if (rows.length > 0) {
+      const file = path.join(config.reportDir, 'settings-sweep.md');
+      await mkdir(config.reportDir, { recursive: true });
+      await writeFile(file, `${sweepTable(rows)}\n`);
+      log(`${sweepSummary(rows)}\ntable: ${file}`);
+    }
+    for (const session of sessions.splice(0)) await session.close();
+    await dropAccountsAndStop(server, log);
+  });
+
+  /** Every check in order; one that throws is recorded, and the uninstall still runs so the next starts clean. */
+  async function lifecycle(run: ResolvedRun): Promise<LifecycleCheck[]> {
+    if (!server) throw new Error('The server did not start; see the first error');
+    const [checks, application] = sessions as [AccountSession, AccountSession];
+    const ctx = lifecycleContext(server, run.profile, {
+      checks,
+      application,
+      ...(run.userFilter ? { audited: run.userFilter.audited, refusal: run.userFilter.refusal } : {}),
+    });
+    const results: LifecycleCheck[] = [];
+    for (const step of steps) {
+      try {
+        results.push(await step.run(ctx));
+      } catch (error) {
+        const observed = `error: ${error instanceof Error ? error.message : String(error)}`;
+        results.push({ check: step.id, expected: 'completes', observed, ok: false });
+        const uninstall = lifecycleSteps.afterMeasure[0];
+        if (uninstall && step !== uninstall) await uninstall.run(ctx).catch(() => undefined);
+        break;
+      }
+    }
+    return results;
+  }
+
+  for (const [name, configurations] of Object.entries(sweepConfigurations) as [
+    SweptProfile,
+    SweepConfiguration[],
+  ][]) {
+    for (const c of configurations.filter((each) => full || each.small)) {
+      test(`${name} · ${c.id}: ${c.covers}`, async (context) => {
+        const base = profiles[name];
+        const run = resolveRun(
+          { plugin: name, id: c.id, settings: c.settings, startupOptions: c.startupOptions },
+          base,
+          null,
+          traffic,
+        );
+        if (!server) throw new Error('The server did not start; see the first error');
+        const unavailable = await unavailableReason(server, run.profile);
+        if (unavailable) context.skip(unavailable);
+        const started = Date.now();
+        const checks = await lifecycle(run);
+        const durationMs = Date.now() - started;
+        rows.push({ profile: name, id: c.id, configuration: shown(c), checks, durationMs });
+        const wrong = checks.filter((check) => !check.ok);
+        expect(
+          wrong.map(({ check, expected, observed }) => ({ check, expected, observed })),
+          `${name} ${c.id} (${shown(c)}): a check's expectation does not hold`,
+        ).toEqual([]);
+      });
+    }
+  }
+});
