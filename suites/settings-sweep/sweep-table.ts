@@ -33,7 +33,14 @@ export function sweepTable(rows: SweepRow[]): string {
     for (const check of row.checks) {
       const [expected, observed] =
         check.observed === 'not applicable' ? ['—', '—'] : [check.expected, check.observed];
-      const cells = [row.profile, `${row.id}: ${row.configuration}`, check.check, expected, observed, outcome(check)];
+      const cells = [
+        row.profile,
+        `${row.id}: ${row.configuration}`,
+        check.check,
+        expected,
+        observed,
+        outcome(check),
+      ];
       lines.push(`| ${cells.map(cell).join(' | ')} |`);
     }
   }
