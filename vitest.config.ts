@@ -41,6 +41,8 @@ const harnessSuites = [
   'suites/traffic.test.ts',
   // The project's own test plugin, compiled here: the supplied-library path, not one of the user's runs.
   'suites/supplied-plugin.test.ts',
+  // Lifecycle checks under configurations the harness chose, not the user's: the harness's own derivations.
+  'suites/settings-sweep.test.ts',
 ];
 
 export default defineConfig({

@@ -24,7 +24,7 @@ import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-
 // applicable' with its reason. `./auditbench test` walks the small covering set; AUDITBENCH_SETTINGS_SWEEP=full walks
 // them all (npm run test:settings-sweep; docs/measurements/2026-12-03-settings-sweep.md).
 const config = loadConfig();
-const full = process.env.AUDITBENCH_SETTINGS_SWEEP === 'full';
+const full = config.settingsSweep === 'full';
 const traffic = mergeMeasuredTraffic(undefined, undefined, null);
 const steps: LifecycleStep[] = [...lifecycleSteps.beforeMeasure, ...lifecycleSteps.afterMeasure];
 

@@ -27,6 +27,7 @@ describe('loadConfig', () => {
       interference: 'warn',
       dockerOptOut: false,
       matrix: { kind: 'sample' },
+      settingsSweep: 'small',
     });
   });
 
@@ -62,6 +63,7 @@ describe('loadConfig', () => {
       AUDITBENCH_INTERFERENCE: 'retry',
       AUDITBENCH_DOCKER: '0',
       AUDITBENCH_MATRIX: '2/3',
+      AUDITBENCH_SETTINGS_SWEEP: 'full',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -88,6 +90,7 @@ describe('loadConfig', () => {
       interference: 'retry',
       dockerOptOut: true,
       matrix: { kind: 'shard', index: 2, count: 3 },
+      settingsSweep: 'full',
     });
   });
 

@@ -64,6 +64,8 @@ export interface Config {
   cores?: Cores | null;
   /** AUDITBENCH_MATRIX: the matrix's cells to measure (src/config/matrix-selection.ts); unset: the sample. */
   matrix: MatrixSelection;
+  /** AUDITBENCH_SETTINGS_SWEEP: the settings sweep's configurations, its small covering set or every one. */
+  settingsSweep: 'small' | 'full';
 }
 
 export type { TargetName };
@@ -154,6 +156,10 @@ const fields = {
       }
     }),
     expects: matrixSelectionAdvice,
+  },
+  settingsSweep: {
+    schema: z.enum(['small', 'full']),
+    expects: 'must be small (the covering set `test` runs) or full (every configuration)',
   },
   cores: {
     schema: z.enum(coresNames),
@@ -291,6 +297,7 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     interference: read(env, 'AUDITBENCH_INTERFERENCE', interferencePolicyField, 'warn'),
     dockerOptOut: read(env, 'AUDITBENCH_DOCKER', fields.docker, '1') === '0',
     matrix: read(env, 'AUDITBENCH_MATRIX', fields.matrix, { kind: 'sample' } as MatrixSelection),
+    settingsSweep: read(env, 'AUDITBENCH_SETTINGS_SWEEP', fields.settingsSweep, 'small'),
     ...(env.AUDITBENCH_THREADS !== undefined && {
       threads: read(env, 'AUDITBENCH_THREADS', fields.threads, null),
     }),

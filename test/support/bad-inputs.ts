@@ -116,6 +116,11 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: "AUDITBENCH_MATRIX must be 'sample', 'all' or a shard of all such as 2/3; got '4/3'",
     },
     {
+      what: 'settings sweep that is neither small nor full',
+      env: { AUDITBENCH_SETTINGS_SWEEP: 'all' },
+      says: "AUDITBENCH_SETTINGS_SWEEP must be small (the covering set `test` runs) or full (every configuration); got 'all'",
+    },
+    {
       what: 'hex run count',
       env: { AUDITBENCH_PRECISION_RUNS: '0x3' },
       says: 'AUDITBENCH_PRECISION_RUNS must be a whole number',
