@@ -18,7 +18,14 @@ import { mergePluginDirs, pluginDirOptions } from './plugin-dir.ts';
 import { residentBytesOf, serverProcessUnder } from './resident-memory.ts';
 import { newPassword, redact, serverOsUser } from './server-account.ts';
 import { findServerBinary, type ServerBinary } from './server-binary.ts';
-import { killProcess, launch, type ServerProcess, stopProcess, waitUntilReady } from './server-process.ts';
+import {
+  killProcess,
+  type LaunchWrapper,
+  launch,
+  type ServerProcess,
+  stopProcess,
+  waitUntilReady,
+} from './server-process.ts';
 import { SqlSession } from './sql-session.ts';
 import type { ConfigEdit, ConnectionOptions, StartedServer } from './started-server.ts';
 import { tailLines } from './tail.ts';
@@ -33,6 +40,11 @@ export interface LocalServerOptions {
   startTimeoutMs?: number;
   /** Extra plugin libraries (AUDITBENCH_PLUGIN_DIR), served beside the server's own. */
   pluginDir?: string | null;
+  /**
+   * Asked at every (re)start: a program to run the server under (the counted channel's callgrind), given the
+   * server's private folder, or null to run it plainly.
+   */
+  wrapper?: (privateDir: string) => LaunchWrapper | null;
 }
 
 export async function startLocalServer(opts: LocalServerOptions): Promise<StartedServer> {
@@ -60,7 +72,8 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
     const timeoutMs = opts.startTimeoutMs ?? 30_000;
     const password = newPassword();
     await setRootPassword(binary, paths, base, rootAccount(options, password), osUser, timeoutMs);
-    return await runningServer(binary, paths, options, password, timeoutMs);
+    const wrapper = opts.wrapper;
+    return await runningServer(binary, paths, options, password, timeoutMs, wrapper && (() => wrapper(dir)));
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -84,6 +97,7 @@ async function runningServer(
   initialOptions: ServerOptions,
   password: string,
   startTimeoutMs: number,
+  wrapperNow?: () => LaunchWrapper | null,
 ): Promise<StartedServer> {
   let options = initialOptions;
   let proc: ServerProcess | null = null;
@@ -99,7 +113,7 @@ async function runningServer(
     for (let attempt = 1; ; attempt++) {
       await writeFile(paths.myCnf, renderMyCnf(options));
       const logStart = (await stat(paths.errorLog).catch(() => null))?.size ?? 0;
-      proc = launch(binary.path, paths.myCnf);
+      proc = launch(binary.path, paths.myCnf, wrapperNow?.() ?? undefined);
       const outcome = await waitUntilReady(proc, connection(), startTimeoutMs);
       if (outcome.ready) {
         session = new SqlSession(connection());
@@ -166,6 +180,7 @@ async function runningServer(
         throw new Error(`Server ${label} is not running, so it cannot be pinned`);
       await execa('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
     },
+    processId: () => (proc && !proc.hasExited() ? (proc.child.pid ?? null) : null),
     async residentBytes() {
       const pid = proc?.child.pid;
       if (pid === undefined || proc?.hasExited()) return null;

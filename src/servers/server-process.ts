@@ -11,9 +11,20 @@ export interface ServerProcess {
   hasExited(): boolean;
 }
 
-export function launch(binary: string, myCnf: string): ServerProcess {
+/** A program the server runs under (valgrind for the counted channel): `command args… binary --defaults-file=…`. */
+export interface LaunchWrapper {
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+export function launch(binary: string, myCnf: string, wrapper?: LaunchWrapper): ServerProcess {
+  const [file, args] = wrapper
+    ? [wrapper.command, [...wrapper.args, binary, `--defaults-file=${myCnf}`]]
+    : [binary, [`--defaults-file=${myCnf}`]];
   // Own process group: a terminal Ctrl-C reaches the harness, which then stops the server in order.
-  const child = execa(binary, [`--defaults-file=${myCnf}`], {
+  const child = execa(file, args, {
+    ...(wrapper?.env ? { env: wrapper.env } : {}),
     detached: true,
     stdio: 'ignore',
     reject: false,

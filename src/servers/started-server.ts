@@ -68,6 +68,8 @@ export interface StartedServer extends AsyncDisposable {
   pluginFileExists(soname: string): Promise<boolean>;
   /** Pins every server thread to these CPUs (taskset list, e.g. '0') until the next restart; absent where unsupported. */
   pinCpus?(cpus: string): Promise<void>;
+  /** The server's process id on this machine (local target), null when it is not running; absent elsewhere. */
+  processId?(): number | null;
   /** The server process's resident memory (VmRSS) in bytes, read from /proc; null when it cannot be read here. */
   residentBytes?(): Promise<number | null>;
   /** Stops the server and removes everything it created. Idempotent. */

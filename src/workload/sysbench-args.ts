@@ -77,6 +77,27 @@ export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: 
   ];
 }
 
+/**
+ * A counted arm (src/counted): exactly `events` transactions from a fixed seed, so every arm sends the same
+ * statements; no per-second lines (under valgrind a second holds a few dozen transactions).
+ */
+export function eventsRunArgs(
+  conn: ConnectionOptions,
+  workload: Workload,
+  run: { events: number; seed: number },
+): string[] {
+  assertWholeNumber(workload, 'events', run.events);
+  return [
+    ...tableArgs(conn, workload),
+    '--time=0',
+    `--events=${run.events}`,
+    `--rand-seed=${run.seed}`,
+    '--rand-type=uniform',
+    ...(workload.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
+    'run',
+  ];
+}
+
 function rateArg(workload: Workload, rate: number): string {
   assertWholeNumber(workload, 'rate', rate);
   return `--rate=${rate}`;

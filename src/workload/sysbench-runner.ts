@@ -5,6 +5,7 @@ import { parseLatencyLines } from './latency-lines.ts';
 import {
   cleanupArgs,
   createDatabaseArgs,
+  eventsRunArgs,
   prepareArgs,
   runArgs,
   sysbenchDatabase,
@@ -112,6 +113,28 @@ export async function runSysbench(
   if (opts.latency && run.result) run.result.latency = parseLatencyLines(exit.stdout);
   if (run.ok || !workload.script || run.result) return run;
   return { ...run, reason: `traffic.script ${workload.script}: ${run.reason} (${STANDARD_FORM})` };
+}
+
+/**
+ * A run of exactly `events` transactions from `seed` (the counted channel's arm); resolves with sysbench's output and
+ * rejects with its diagnostics when it fails.
+ */
+export async function runSysbenchEvents(
+  conn: ConnectionOptions,
+  workload: Workload,
+  run: { events: number; seed: number },
+  opts: SysbenchOptions = {},
+): Promise<{ stdout: string; transactions: number }> {
+  const args = eventsRunArgs(conn, workload, run);
+  const { stdout, stderr, failure } = await sysbench(args, { env: sysbenchEnv(conn), signal: opts.signal });
+  const transactions = Number(/transactions:\s+(\d+)/.exec(stdout)?.[1] ?? Number.NaN);
+  if (failure || !Number.isFinite(transactions)) {
+    const why = failure ?? 'printed no transaction count';
+    throw new Error(
+      withDiagnostics(`sysbench ${run.events} events (seed ${run.seed}) ${why}`, stdout, stderr),
+    );
+  }
+  return { stdout, transactions };
 }
 
 async function sysbenchStep(

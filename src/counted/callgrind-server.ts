@@ -1,0 +1,79 @@
+import path from 'node:path';
+import type { LaunchWrapper } from '../servers/server-process.ts';
+import { PINNED_GLIBC_TUNABLES } from './identity.ts';
+
+/** The statement that zeroes callgrind's counters: `DO SLEEP(0)` enters Item_func_sleep::val_int. */
+export const ZERO_MARKER = 'DO SLEEP(0)';
+/** The statement that writes them out: `SELECT BENCHMARK(0,1)` enters Item_func_benchmark::val_int. */
+export const DUMP_MARKER = 'SELECT BENCHMARK(0,1)';
+
+/**
+ * Where a connection's work starts, by thread handling. --toggle-collect flips collection on entry and off on
+ * exit, so each list names entry points that never nest: a connection thread (one-thread-per-connection) is counted
+ * from its top function, which also holds its login, its failed logins and its disconnect, not only its commands.
+ */
+export function toggleFunctions(threadHandling: string | null | undefined): string[] {
+  if (threadHandling === 'pool-of-threads')
+    return ['threadpool_add_connection*', 'threadpool_process_request*', 'threadpool_remove_connection*'];
+  return ['do_handle_one_connection*'];
+}
+
+export interface CallgrindOptions {
+  /** The server's private folder, writable by its OS user: the dumps go there. */
+  dir: string;
+  threadHandling?: string | null;
+  /** For a plugin that patches the server's code at run time (McAfee's): valgrind then re-checks all code. */
+  selfModifyingCode?: boolean;
+}
+
+export const dumpBase = (dir: string): string => path.join(dir, 'callgrind.out');
+
+/** valgrind's command line for a counted server; the server binary and its --defaults-file follow it. */
+export function callgrindWrapper(opts: CallgrindOptions): LaunchWrapper {
+  return {
+    command: 'valgrind',
+    args: [
+      '--tool=callgrind',
+      // vgdb cannot reach the process here, and callgrind_control would need it: markers replace it.
+      '--vgdb=no',
+      '--dump-instr=no',
+      '--dump-line=no',
+      ...toggleFunctions(opts.threadHandling).map((fn) => `--toggle-collect=${fn}`),
+      '--zero-before=Item_func_sleep::val_int*',
+      '--dump-before=Item_func_benchmark::val_int*',
+      `--callgrind-out-file=${dumpBase(opts.dir)}`,
+      ...(opts.selfModifyingCode ? ['--smc-check=all'] : []),
+    ],
+    env: { GLIBC_TUNABLES: PINNED_GLIBC_TUNABLES },
+  };
+}
+
+/**
+ * [mysqld] options of a counted server, `loose-` so a server without one ignores it. Each removes a source of
+ * instructions that depend on timing or history rather than on the statements: the run's own options, applied by its
+ * install steps afterwards, win where they set the same.
+ */
+export function countedServerOptions(bufferPoolBytes: number): Record<string, string> {
+  const pool = String(bufferPoolBytes);
+  return {
+    // InnoDB reserves address space for the largest pool it may grow to (8 TB by default): valgrind cannot map it.
+    'loose-innodb_buffer_pool_size': pool,
+    'loose-innodb_buffer_pool_size_max': pool,
+    // valgrind does not support io_uring/libaio's submissions reliably.
+    'loose-innodb_use_native_aio': '0',
+    // Background work that a connection thread may be charged for, at times that vary run to run.
+    'loose-innodb_stats_auto_recalc': 'OFF',
+    'loose-innodb_adaptive_hash_index': 'OFF',
+    'loose-query_cache_type': 'OFF',
+    'loose-query_cache_size': '0',
+    // Spin waits count instructions in proportion to how long another thread held a latch.
+    'loose-innodb_spin_wait_delay': '0',
+  };
+}
+
+/** The buffer pool a counted server gets: the tables' rows at ~250 bytes each, twice over, at least 128 MiB. */
+export function bufferPoolFor(tables: number, tableSize: number): number {
+  const mib = 1024 * 1024;
+  const want = tables * tableSize * 250 * 2;
+  return Math.max(128 * mib, Math.ceil(want / (128 * mib)) * 128 * mib);
+}

@@ -1,0 +1,96 @@
+import type { Config } from '../config/env.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
+import type { Workload } from '../workload/workload.ts';
+import { costBreakdown } from './cost-breakdown.ts';
+import {
+  type CountedPlan,
+  type CountedSubject,
+  countArms,
+  countedWorkload,
+  startCountedServer,
+} from './counted-ab.ts';
+import { countedFigures } from './counted-stats.ts';
+import { countedIdentity } from './identity.ts';
+import type { CountedRecord } from './record.ts';
+
+/** What every counted figure leaves out; said with the figures wherever they are shown. */
+export const COUNTED_LIMITS = [
+  'user-space instructions of the connection threads only: no waits, no lock contention, no kernel time beyond the syscalls counted',
+  'one thread under valgrind (~30 transactions per second): what many cores serialise on is not seen',
+  'the wall clock stays the verdict of what users feel; counts explain it and compare across machines',
+];
+
+export interface CountRunOptions {
+  subject: CountedSubject;
+  /** The plugin library the identity hashes (null for a built-in). */
+  soname: string | null;
+  configHash: string | null;
+  plan: CountedPlan;
+  /** How the counted server's traffic logs in: the run's application account, created on that server. */
+  application: (server: StartedServer) => Promise<ConnectionOptions>;
+  progress: (message: string) => void;
+}
+
+/**
+ * A counted A/B of one subject: its own local server under callgrind, the same fixed transactions in every arm,
+ * ABBA pairs after a discarded arm, then the per-transaction figures, where the added instructions go, and the
+ * identity that says which other records they compare with. The server is stopped whatever happens.
+ */
+export async function countRun(
+  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
+  workload: Workload,
+  opts: CountRunOptions,
+): Promise<CountedRecord> {
+  const counted = countedWorkload(workload);
+  const started = Date.now();
+  const { server, dumpDir, application } = await startCountedServer(
+    config,
+    counted,
+    opts.subject,
+    opts.application,
+    opts.progress,
+  );
+  try {
+    const outcome = await countArms(
+      server,
+      dumpDir,
+      application,
+      counted,
+      opts.subject,
+      opts.plan,
+      opts.progress,
+    );
+    const what = counted.script ?? `${counted.test} ${counted.tables}×${counted.tableSize}`;
+    const identity = await countedIdentity(
+      server,
+      opts.soname,
+      opts.configHash,
+      `${what}, ${opts.plan.events} transactions per arm, seed ${opts.plan.seed}, 1 thread`,
+    );
+    const breakdown = costBreakdown(outcome.arms, opts.soname);
+    const arm = (a: (typeof outcome.arms)[number], warmup: boolean) => ({
+      kind: a.kind,
+      warmup,
+      transactions: a.transactions,
+      ...a.totals,
+      lostThreads: a.lostThreads,
+    });
+    return {
+      subject: opts.subject.label,
+      pairs: opts.plan.pairs,
+      eventsPerArm: opts.plan.events,
+      seed: opts.plan.seed,
+      threads: 1,
+      figures: countedFigures(outcome.arms),
+      topFunctions: breakdown.topFunctions,
+      byObject: breakdown.byObject.filter((o) => Math.round(o.addedPerTx) !== 0),
+      entryPoints: breakdown.entryPoints,
+      arms: [arm(outcome.warmup, true), ...outcome.arms.map((a) => arm(a, false))],
+      identity,
+      wallS: (Date.now() - started) / 1000,
+      limits: COUNTED_LIMITS,
+    };
+  } finally {
+    await server.stop();
+  }
+}

@@ -1,0 +1,274 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { ArmSteps } from '../bench/toggled-run.ts';
+import type { Config } from '../config/env.ts';
+import { LogGrowth } from '../plugins/log-files.ts';
+import { listLogFiles, readLogEvents } from '../plugins/log-reader.ts';
+import type { PluginProfile } from '../plugins/profile.ts';
+import { runSteps, type Step } from '../plugins/steps.ts';
+import { startLocalServer } from '../servers/local-server.ts';
+import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
+import { prepareSysbench, runSysbenchEvents } from '../workload/sysbench-runner.ts';
+import type { Workload } from '../workload/workload.ts';
+import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
+import {
+  bufferPoolFor,
+  callgrindWrapper,
+  countedServerOptions,
+  DUMP_MARKER,
+  dumpBase,
+  ZERO_MARKER,
+} from './callgrind-server.ts';
+import { abbaOrder, type CountedArm } from './counted-stats.ts';
+import { ioBetween, readThreadIo } from './thread-io.ts';
+
+/** What a counted A/B runs: the same fixed transactions per arm, `pairs` ABBA pairs after one discarded arm. */
+export interface CountedPlan {
+  /** Transactions per arm, from one seed: every arm sends the same statements. */
+  events: number;
+  seed: number;
+  pairs: number;
+}
+
+export const defaultCountedPlan: CountedPlan = { events: 150, seed: 42, pairs: 4 };
+
+export interface CountedSubject {
+  label: string;
+  /** Run once on the counted server before the arms: the plugin's install and its run's settings. */
+  setup: Step[];
+  /** What switches between the arms (plugin off/on, base/head settings). */
+  arms: ArmSteps;
+  /** The profile whose log is read for bytes and events, or null (A/A, a plugin without a file). */
+  log: PluginProfile | null;
+  /** The plugin patches the server's code at run time (valgrind must re-check it). */
+  selfModifyingCode?: boolean;
+}
+
+/** One arm as counted, with the callgrind dump it wrote. */
+export interface CountedArmReading extends CountedArm {
+  dump: CallgrindDump;
+  /** Threads whose syscall counters were lost (they exited before the reading): their writes are missing. */
+  lostThreads: number;
+}
+
+export interface CountedRunOutcome {
+  /** The discarded first arm, then the measured arms in order. */
+  warmup: CountedArmReading;
+  arms: CountedArmReading[];
+  server: StartedServer;
+  wallS: number;
+}
+
+/** The single-threaded, fixed-size form of a workload that a counted server runs. */
+export function countedWorkload(workload: Workload): Workload {
+  return { ...workload, threads: 1, rate: undefined };
+}
+
+/**
+ * Starts a local server that later runs under callgrind: the tables load at full speed, then the server restarts
+ * under valgrind with its buffer pool reloaded (InnoDB's dump at shutdown), and the subject is installed under it.
+ */
+export async function startCountedServer(
+  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
+  workload: Workload,
+  subject: CountedSubject,
+  loader: ConnectionOptions | ((server: StartedServer) => Promise<ConnectionOptions>),
+  progress: (message: string) => void,
+): Promise<{ server: StartedServer; dumpDir: string; application: ConnectionOptions }> {
+  let counting = false;
+  let dumpDir = '';
+  const server = await startLocalServer({
+    mysqldPath: config.mysqldPath,
+    searchPath: config.searchPath,
+    pluginDir: config.pluginDir,
+    options: {
+      ...countedServerOptions(bufferPoolFor(workload.tables, workload.tableSize)),
+      'loose-innodb_buffer_pool_dump_at_shutdown': 'ON',
+      'loose-innodb_buffer_pool_load_at_startup': 'ON',
+      'loose-innodb_buffer_pool_dump_pct': '100',
+    },
+    startTimeoutMs: 180_000,
+    wrapper: (dir) => {
+      dumpDir = dir;
+      return counting
+        ? callgrindWrapper({ dir, selfModifyingCode: subject.selfModifyingCode ?? false })
+        : null;
+    },
+  });
+  try {
+    const application = typeof loader === 'function' ? await loader(server) : loader;
+    await prepareSysbench(application, workload);
+    counting = true;
+    const started = Date.now();
+    await server.restart();
+    progress(`counted server under callgrind in ${Math.round((Date.now() - started) / 1000)} s`);
+    await waitForPoolLoad(server);
+    await runSteps(server, subject.setup, `Setting up ${subject.label} on the counted server`);
+    return { server, dumpDir, application };
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+}
+
+async function waitForPoolLoad(server: StartedServer): Promise<void> {
+  for (let i = 0; i < 600; i++) {
+    const { rows } = await server.query("SHOW STATUS LIKE 'Innodb_buffer_pool_load_status'");
+    const status = String(rows[0]?.Value ?? '');
+    if (status === '' || /completed|not started/i.test(status)) return;
+    await new Promise((r) => setTimeout(r, 500));
+  }
+}
+
+/** Runs the discarded arm and the ABBA arms on a counted server, reading each arm's dump as it is written. */
+export async function countArms(
+  server: StartedServer,
+  dumpDir: string,
+  application: ConnectionOptions,
+  workload: Workload,
+  subject: CountedSubject,
+  plan: CountedPlan,
+  progress: (message: string) => void,
+): Promise<Omit<CountedRunOutcome, 'server'>> {
+  const started = Date.now();
+  const order = ['off' as const, ...abbaOrder(plan.pairs)];
+  const readings: CountedArmReading[] = [];
+  // sysbench's connection threads, learnt in the warm-up; later arms' connections reuse them from the thread cache.
+  const tids = new Set<number>();
+  for (const [index, kind] of order.entries()) {
+    await runSteps(
+      server,
+      kind === 'on' ? subject.arms.on : subject.arms.off,
+      `Switching ${subject.label} ${kind}`,
+    );
+    const arm = { kind, tids, learn: index === 0 };
+    readings.push(await countOneArm(server, dumpDir, application, workload, subject, plan, arm));
+    const last = readings.at(-1) as CountedArmReading;
+    const ir = Math.round(last.totals.instructions / last.transactions);
+    progress(
+      `counted arm ${index}/${order.length - 1} (${kind}${index === 0 ? ', warm-up' : ''}): ${ir} instructions per transaction`,
+    );
+  }
+  await runSteps(server, subject.arms.off, `Switching ${subject.label} off`);
+  const [warmup, ...arms] = readings as [CountedArmReading, ...CountedArmReading[]];
+  return { warmup, arms, wallS: (Date.now() - started) / 1000 };
+}
+
+async function countOneArm(
+  server: StartedServer,
+  dumpDir: string,
+  application: ConnectionOptions,
+  workload: Workload,
+  subject: CountedSubject,
+  plan: CountedPlan,
+  { kind, tids, learn }: { kind: 'off' | 'on'; tids: Set<number>; learn: boolean },
+): Promise<CountedArmReading> {
+  const pid = server.processId?.();
+  if (!pid) throw new Error('The counted server is not running');
+  const dumpsBefore = await listDumps(dumpDir);
+  const logFiles = subject.log ? await listLogFiles(server, subject.log) : [];
+  const growth = new LogGrowth(logFiles);
+  const eventsBefore = subject.log ? await eventCount(server, subject.log) : 0;
+  await server.query(ZERO_MARKER);
+  const ioBefore = await readThreadIo(pid);
+  // Only the warm-up asks the server which threads serve sysbench: a query in a measured arm would be counted.
+  const polling = learn ? pollConnectionThreads(server, await connectionId(server), tids) : null;
+  let transactions: number;
+  try {
+    ({ transactions } = await runSysbenchEvents(application, workload, plan));
+  } finally {
+    polling?.stop();
+    await polling?.done;
+  }
+  if (tids.size === 0)
+    throw new Error('The counted warm-up saw no connection of sysbench in the processlist');
+  const ioAfter = await readThreadIo(pid);
+  if (subject.log) growth.observe(await listLogFiles(server, subject.log));
+  await server.query(DUMP_MARKER);
+  const dump = await waitForNewDump(dumpDir, dumpsBefore);
+  const { io, lostThreads } = ioBetween(ioBefore, ioAfter, tids);
+  const eventsAfter = subject.log ? await eventCount(server, subject.log) : 0;
+  return {
+    kind,
+    transactions,
+    totals: {
+      instructions: dump.totalIr,
+      writeCalls: io.writeCalls,
+      writeBytes: io.writeBytes,
+      logBytes: growth.bytesWritten,
+      events: Math.max(0, eventsAfter - eventsBefore),
+    },
+    dump,
+    lostThreads: lostThreads.length + idleThreads(ioBefore, ioAfter, tids),
+  };
+}
+
+/** Learnt threads that read nothing in this arm: sysbench was served by another thread, whose writes are missed. */
+function idleThreads(
+  before: ReadonlyMap<number, { readCalls: number }>,
+  after: ReadonlyMap<number, { readCalls: number }>,
+  tids: Iterable<number>,
+): number {
+  let idle = 0;
+  for (const tid of tids) {
+    const a = after.get(tid);
+    if (a && a.readCalls === (before.get(tid)?.readCalls ?? 0)) idle++;
+  }
+  return idle;
+}
+
+async function eventCount(server: StartedServer, profile: PluginProfile): Promise<number> {
+  if (profile.log.format === null) return 0;
+  return (await readLogEvents(server, profile)).events.length;
+}
+
+async function connectionId(server: StartedServer): Promise<number> {
+  const { rows } = await server.query('SELECT CONNECTION_ID() AS id');
+  return Number(rows[0]?.id);
+}
+
+/** Collects the OS thread ids of the connections other than the harness's own while sysbench runs. */
+function pollConnectionThreads(
+  server: StartedServer,
+  ownId: number,
+  tids: Set<number>,
+): { stop(): void; done: Promise<void> } {
+  let stopped = false;
+  const done = (async () => {
+    while (!stopped) {
+      const { rows } = await server.query(
+        `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
+      );
+      for (const row of rows) tids.add(Number(row.tid));
+      await new Promise((r) => setTimeout(r, 200));
+    }
+  })();
+  return {
+    stop: () => {
+      stopped = true;
+    },
+    done,
+  };
+}
+
+async function listDumps(dir: string): Promise<Set<string>> {
+  const base = path.basename(dumpBase(dir));
+  const names = await readdir(dir);
+  return new Set(names.filter((n) => n.startsWith(`${base}.`)));
+}
+
+/** The dump the marker asked for: a new file, read once callgrind has finished writing it (its `totals:` line). */
+async function waitForNewDump(dir: string, before: Set<string>): Promise<CallgrindDump> {
+  for (let i = 0; i < 600; i++) {
+    const fresh = [...(await listDumps(dir))].filter((n) => !before.has(n));
+    if (fresh.length > 1)
+      throw new Error(`callgrind wrote ${fresh.length} dumps for one marker: ${fresh.join(', ')}`);
+    const [name] = fresh;
+    if (name) {
+      const text = await readFile(path.join(dir, name), 'utf8');
+      if (/^totals:/m.test(text)) return parseCallgrindDump(text);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`callgrind wrote no dump in ${dir} within 60 s of '${DUMP_MARKER}'`);
+}

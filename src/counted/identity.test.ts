@@ -1,0 +1,40 @@
+import { expect, test } from 'vitest';
+import { identityDifferences, PINNED_GLIBC_TUNABLES, selectingFeatures } from './identity.ts';
+import type { CountedIdentity } from './record.ts';
+
+const base: CountedIdentity = {
+  serverVersion: '10.11.19-MariaDB-0+deb12u1',
+  serverSha256: 'aa',
+  pluginSha256: 'bb',
+  configHash: 'cc',
+  workload: 'oltp_read_write 4×10000, 150 transactions per arm, seed 42, 1 thread',
+  valgrind: 'valgrind-3.19.0',
+  glibcSha256: 'dd',
+  cpuFeatures: ['sse4_2', 'avx2'],
+  glibcTunables: PINNED_GLIBC_TUNABLES,
+  hostNameBytes: 12,
+};
+
+test('the same binaries, configuration and workload compare, on any CPU once glibc is pinned', () => {
+  expect(identityDifferences(base, { ...base, cpuFeatures: ['sse4_2'], hostNameBytes: 3 })).toEqual([]);
+});
+
+test('a rebuilt plugin, another configuration or valgrind do not compare', () => {
+  expect(
+    identityDifferences(base, { ...base, pluginSha256: 'b2', configHash: 'c2', valgrind: 'valgrind-3.22.0' }),
+  ).toEqual(['pluginSha256', 'configHash', 'valgrind']);
+});
+
+test('without the pin, the CPU features must match too', () => {
+  const loose = { ...base, glibcTunables: '' };
+  expect(identityDifferences(loose, { ...loose, cpuFeatures: ['sse4_2'] })).toEqual(['cpuFeatures']);
+});
+
+test('reads the features glibc selects by from /proc/cpuinfo', () => {
+  expect(selectingFeatures('processor : 0\nflags : fpu sse4_2 avx avx2 erms lm\n')).toEqual([
+    'sse4_2',
+    'avx',
+    'avx2',
+    'erms',
+  ]);
+});

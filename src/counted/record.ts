@@ -1,0 +1,83 @@
+import { z } from 'zod';
+
+const ci95 = z.tuple([z.number(), z.number()]).nullable();
+
+/** One quantity per transaction: off, on, what on adds with its interval across pairs, and the arms' spread. */
+export const countedFigureSchema = z.object({
+  offPerTx: z.number(),
+  onPerTx: z.number(),
+  addedPerTx: z.number(),
+  addedCi95: ci95,
+  pct: z.number().nullable(),
+  pctCi95: ci95,
+  spreadPct: z.object({ off: z.number().nullable(), on: z.number().nullable() }),
+});
+
+/**
+ * What was counted: two records with the same identity ran the same code on the same statements, so their counts
+ * compare across machines. The audit log's bytes include the host name; they are compared net of it.
+ */
+export const countedIdentitySchema = z.object({
+  serverVersion: z.string(),
+  serverSha256: z.string().nullable(),
+  /** The plugin library's sha256; null for a server built-in (the general log) or a library not found. */
+  pluginSha256: z.string().nullable(),
+  configHash: z.string().nullable(),
+  /** The counted workload: test or script, tables × rows, transactions per arm, seed. */
+  workload: z.string(),
+  valgrind: z.string(),
+  glibcSha256: z.string().nullable(),
+  /** The CPU features glibc chooses its string functions by (memcpy, strlen…), as this machine reports them. */
+  cpuFeatures: z.array(z.string()),
+  /** GLIBC_TUNABLES the counted server ran with: it pins those choices so that two machines run the same code. */
+  glibcTunables: z.string(),
+  /** Bytes of the host name, which each audit record of some plugins carries. */
+  hostNameBytes: z.number().int(),
+});
+
+export const countedArmSchema = z.object({
+  kind: z.enum(['off', 'on']),
+  warmup: z.boolean(),
+  transactions: z.number().int(),
+  instructions: z.number(),
+  writeCalls: z.number(),
+  writeBytes: z.number(),
+  logBytes: z.number(),
+  events: z.number(),
+  lostThreads: z.number().int(),
+});
+
+export const countedSchema = z.object({
+  /** What the arms switched: the plugin off/on, or base/head in a gate. */
+  subject: z.string(),
+  pairs: z.number().int(),
+  eventsPerArm: z.number().int(),
+  seed: z.number().int(),
+  threads: z.literal(1),
+  figures: z.object({
+    instructions: countedFigureSchema,
+    writeCalls: countedFigureSchema,
+    writeBytes: countedFigureSchema,
+    logBytes: countedFigureSchema,
+    events: countedFigureSchema,
+  }),
+  /** The functions whose own instructions the subject adds most per transaction, top ten. */
+  topFunctions: z.array(z.object({ object: z.string(), fn: z.string(), addedPerTx: z.number() })),
+  byObject: z.array(z.object({ object: z.string(), addedPerTx: z.number() })),
+  entryPoints: z.array(
+    z.object({
+      fn: z.string(),
+      callsPerTx: z.number(),
+      inclusivePerTx: z.number(),
+      offInclusivePerTx: z.number(),
+    }),
+  ),
+  arms: z.array(countedArmSchema),
+  identity: countedIdentitySchema,
+  wallS: z.number(),
+  /** What the figures leave out, said with them. */
+  limits: z.array(z.string()),
+});
+
+export type CountedRecord = z.infer<typeof countedSchema>;
+export type CountedIdentity = z.infer<typeof countedIdentitySchema>;
