@@ -14,10 +14,10 @@ export default defineConfig({
 });
 `;
 
-const optionFile = (rotations: number) => `[mariadb]
-server_audit_events = CONNECT
-server_audit_file_rotations = ${rotations}
-`;
+const optionFile = (events: string, more = '') => `[mariadb]
+server_audit_events = ${events}
+server_audit_file_rotations = 3
+${more}`;
 
 let repo: DbaRepo;
 const git = async (...args: string[]) => {
@@ -52,7 +52,10 @@ const nullChange = { AUDITBENCH_INCONCLUSIVE: 'pass' };
 const notFailed = '(passed|inconclusive \\(passes\\))';
 
 beforeAll(async () => {
-  repo = await createDbaRepo({ 'auditbench.config.ts': config('CONNECT'), 'ops/audit.cnf': optionFile(3) });
+  repo = await createDbaRepo({
+    'auditbench.config.ts': config('CONNECT'),
+    'ops/audit.cnf': optionFile('QUERY_DDL'),
+  });
 }, 600_000);
 afterAll(async () => {
   await repo?.[Symbol.asyncDispose]();
@@ -61,25 +64,62 @@ afterAll(async () => {
 });
 
 test('a changed option-file line selects exactly the run that reads it, with the reason and the design', async () => {
-  await git('checkout', '--quiet', '-b', 'rotations');
-  await repo.commit({ 'ops/audit.cnf': optionFile(5) }, 'Keep five rotated audit logs');
+  await git('checkout', '--quiet', '-b', 'dml');
+  await repo.commit({ 'ops/audit.cnf': optionFile('QUERY_DDL,QUERY_DML') }, 'Audit DML too');
   const listed = await gate(['--list']);
   expect(listed.exitCode, listed.all).toBe(0);
   expect(listed.all).toMatch(/1 file\(s\) changed since main/);
   expect(listed.all).toContain(
-    'run ops-cnf: settings, profile or option file changed (server_audit_file_rotations: 3 → 5); startup options differ',
+    "run ops-cnf: settings, profile or option file changed (server_audit_events: QUERY_DDL → QUERY_DDL,QUERY_DML); startup options differ: server_audit_events is SERVER_AUDIT's own, dynamic and global on MariaDB: expects one toggled run, SET GLOBAL per arm; the server confirms it",
   );
   expect(listed.all).not.toContain('run events');
 });
 
-// Still on that branch: the two option files are separate runs, a restart before each, base and head in ABBA order.
-// Five rotated files instead of three cost nothing while sysbench runs; 15 points, as for the DDL branch below.
-test('the option-file change is measured base beside head with restarts and passes', async () => {
+// Still on that branch: the server reports server_audit_events dynamic and global, so base and head are the two arms
+// of one toggled run (before, a restart before each arm: 6 pairs in 173 s on smoke, ±19.5 pp, inconclusive). Logging
+// every DML statement costs several points; the assertion is the design, not a verdict a busy step could move.
+test('the option-file change is measured toggled, saying the server reported the option dynamic', async () => {
+  const gated = await gate([], 1);
+  expect(gated.all, outcome(gated)).toMatch(
+    /(FAILED|passed|inconclusive)[^:]*: ops-cnf, base \(server_audit_events=QUERY_DDL\) vs head \(server_audit_events=QUERY_DDL,QUERY_DML\): head is \d+\.\d% (slower|faster) than base \(95% CI [-\d.]+% to [-\d.]+%\).*\[toggle, \d+ pairs/,
+  );
+  expect(gated.all, outcome(gated)).toContain(
+    'auditbench gate: ops-cnf measured toggled: server_audit_events is dynamic and global (READ_ONLY = NO, VARIABLE_SCOPE = GLOBAL): one toggled run, SET GLOBAL per arm',
+  );
+  await git('checkout', '--quiet', 'main');
+}, 450_000);
+
+test('a comment and reordered lines in the option file select nothing, say why, and exit 0', async () => {
+  await git('checkout', '--quiet', '-b', 'comment');
+  const reordered =
+    '# Audit settings, kept by ops\n[mariadb]\nserver_audit_file_rotations = 3  # keep three\nserver_audit_events = QUERY_DDL\n';
+  await repo.commit({ 'ops/audit.cnf': reordered }, 'Say who keeps the audit settings');
+  const gated = await gate();
+  expect(gated.all).toContain(
+    'run ops-cnf: ops/audit.cnf changed, but no option it sets did (a comment, blank lines or their order): nothing to measure',
+  );
+  expect(gated.all).toContain('auditbench gate: nothing to measure');
+  expect(gated.exitCode, gated.all).toBe(0);
+  await git('checkout', '--quiet', 'main');
+});
+
+// innodb_log_buffer_size is read-only on MariaDB 10.11 (SYSTEM_VARIABLES: READ_ONLY = YES): only a restart applies
+// it. A larger log buffer costs nothing while sysbench runs; 15 points, as for the DDL branch below.
+test('a read-only option is measured with restarts, saying so', async () => {
+  await git('checkout', '--quiet', '-b', 'log-buffer');
+  await repo.commit(
+    { 'ops/audit.cnf': optionFile('QUERY_DDL', 'innodb_log_buffer_size = 32M\n') },
+    'A larger InnoDB log buffer',
+  );
   const gated = await gate([], 15, nullChange);
+  expect(gated.all).toMatch(/run ops-cnf: .*innodb_log_buffer_size is not SERVER_AUDIT's.*expects restarts/);
   expect(gated.all, outcome(gated)).toMatch(
     new RegExp(
-      `${notFailed}: ops-cnf, base \\(server_audit_file_rotations=3\\) vs head \\(server_audit_file_rotations=5\\): head is \\d+\\.\\d% (slower|faster) than base \\(95% CI [-\\d.]+% to [-\\d.]+%\\),? (below|straddles) the allowed 15 points.*\\[restarts`,
+      `${notFailed}: ops-cnf, base \\(innodb_log_buffer_size=\\(default\\)\\) vs head \\(innodb_log_buffer_size=32M\\): head is \\d+\\.\\d% (slower|faster) than base \\(95% CI [-\\d.]+% to [-\\d.]+%\\),? (below|straddles) the allowed 15 points.*\\[restarts`,
     ),
+  );
+  expect(gated.all, outcome(gated)).toContain(
+    'auditbench gate: ops-cnf measured with restarts: innodb_log_buffer_size is read-only (READ_ONLY = YES): a restart before each arm',
   );
   expect(gated.exitCode, outcome(gated)).toBe(0);
   await git('checkout', '--quiet', 'main');

@@ -5,13 +5,15 @@ import { loadConfig } from '../src/config/env.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { comparisonSubject, sqlLiteralOf, unsetOnOneSide } from '../src/gate/arms.ts';
-import { gateWorkload } from '../src/gate/gate-workload.ts';
+import { designWorkload, gateWorkload } from '../src/gate/gate-workload.ts';
+import { changedOptions, type DesignDecision, decideDesign } from '../src/gate/option-classes.ts';
 import { readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
 import { failsGate, judgeBaseHead, nameConfigurations } from '../src/gate/verdict.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
+import { readSystemVariables } from '../src/servers/system-variables.ts';
 import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { pairedOverhead } from '../src/stats/paired-overhead.ts';
 import { measuredRunTraffic } from '../src/traffic/run-traffic.ts';
@@ -88,7 +90,7 @@ async function gateSuite(planFile: string): Promise<void> {
           started(),
           head,
           application,
-          gateWorkload(workload, comparison.design),
+          gateWorkload(workload, 'toggle'),
           plan.headConfig,
         );
         // A head's script builds its own tables (beforeAll loaded the OLTP ones), as in the runs suite. Before the
@@ -96,18 +98,37 @@ async function gateSuite(planFile: string): Promise<void> {
         if (traffic.workload.script)
           await prepareMeasurement(started(), traffic.workload, progress, traffic.runner);
         await runSteps(started(), head.profile.install, `Installing ${head.profile.name}`);
+        // Changed startup options: the server, with the plugin in, says which it can switch while it runs.
+        const changed = changedOptions(base.startupOptions, head.startupOptions);
+        const decision: DesignDecision =
+          changed.length > 0
+            ? decideDesign(
+                changed,
+                await readSystemVariables(
+                  started(),
+                  changed.map((o) => o.name),
+                ),
+              )
+            : { design: comparison.design, why: comparison.why, arms: null };
+        progress(`measured ${decision.design}: ${decision.why}`);
         const subject = comparisonSubject(
           base,
           head,
-          comparison.design,
+          decision.design,
           await serverValues(started(), unsetOnOneSide(base, head)),
+          decision.arms,
         );
-        const sample = await measureOverhead(started(), subject, traffic.workload, {
-          limitPct: plan.maxRegressionPp,
-          progress,
-          interference: config.interference,
-          runner: traffic.runner,
-        });
+        const sample = await measureOverhead(
+          started(),
+          subject,
+          designWorkload(traffic.workload, decision.design),
+          {
+            limitPct: plan.maxRegressionPp,
+            progress,
+            interference: config.interference,
+            runner: traffic.runner,
+          },
+        );
         const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
         const verdict = judgeBaseHead(estimate, plan.maxRegressionPp, names);
         progress(`${verdict.verdict}: ${verdict.reason}`);
@@ -116,7 +137,8 @@ async function gateSuite(planFile: string): Promise<void> {
         await recordVerdict(plan.verdictsFile, {
           ...verdict,
           runId: comparison.runId,
-          design: comparison.design,
+          design: decision.design,
+          designWhy: decision.why,
           pairs: estimate.pairCount,
           withinRunCi95,
         });

@@ -25,17 +25,22 @@ export function sqlLiteralOf(value: string | number | null): string {
 
 /**
  * The base and head arms. Each arm sets every setting either side sets (the server's own value, read after the
- * install, where that side leaves it unset), then enables logging. With the restarts design, each arm first writes
- * its own startup options to my.cnf, removes the other's, and restarts, which also resets every SET GLOBAL value.
+ * install, where that side leaves it unset), then enables logging. Startup options the server switches while it runs
+ * (`switched`, option-classes.ts) are set the same way, each arm its own value or DEFAULT. With the restarts design,
+ * each arm first writes its own startup options to my.cnf, removes the other's, and restarts, which also resets every
+ * SET GLOBAL value.
  */
 export function comparisonSubject(
   base: ResolvedRun,
   head: ResolvedRun,
   design: ComparisonDesign,
   serverValues: Record<string, string>,
+  switched: { base: Record<string, string>; head: Record<string, string> } | null = null,
 ): MeasuredSubject {
   const arm = (own: ResolvedRun, other: ResolvedRun): Step[] => {
-    const settings = { ...serverValues, ...normalised(own.settings) };
+    // A SET GLOBAL setting of the run wins over its option file's value, as resolveRun lets it.
+    const options = design === 'restarts' ? {} : own === base ? switched?.base : switched?.head;
+    const settings = { ...serverValues, ...options, ...normalised(own.settings) };
     const startup: Step[] =
       design === 'restarts'
         ? [

@@ -19,4 +19,10 @@ describe('gateWorkload', () => {
   test('the restarts design keeps blocks of at most 3 pairs', () => {
     expect(gateWorkload(workloads.standard, 'restarts')).toMatchObject({ pairs: 3, budgetS: 240 });
   });
+  test('the reconnect design is separate runs (each reconnects) of at most 3 pairs', () => {
+    expect(gateWorkload(workloads.standard, 'reconnect')).toMatchObject({
+      pairs: 3,
+      design: { kind: 'runs' },
+    });
+  });
 });

@@ -22,7 +22,7 @@ const comparison = z.object({
   kind: z.literal('compare'),
   runId: z.string(),
   because: z.string(),
-  design: z.enum(['toggle', 'restarts']),
+  design: z.enum(['toggle', 'reconnect', 'restarts']),
   why: z.string(),
   differences: z.array(z.string()),
 });
@@ -52,6 +52,8 @@ export async function readGatePlan(file: string | undefined): Promise<GatePlanFi
 export interface RecordedVerdict extends BaseHeadVerdict {
   runId: string;
   design: Comparison['design'];
+  /** Why that design, naming the options, as the server classified them once the plugin was installed. */
+  designWhy?: string;
   pairs: number;
   /** The interval from this run's own pairs, the workload's τ left out; null where τ is 0 (it is then ci95). */
   withinRunCi95?: Ci95Pct | null;

@@ -32,22 +32,54 @@ test('a change of SET GLOBAL settings only is one toggled run with base and head
   ]);
 });
 
-test('a changed option-file line is separate runs with restarts', () => {
-  const before = run(
-    { id: 'audit', cnf: { kind: 'option-file', path: 'audit.cnf' } },
-    '[mysqld]\nserver_audit_events=CONNECT\n',
+const fromCnf = (text: string) =>
+  run({ id: 'audit', cnf: { kind: 'option-file', path: 'ops/audit.cnf' } }, text);
+const ddl = fromCnf('[mariadb]\nserver_audit_events = QUERY_DDL\nserver_audit_file_rotations = 3\n');
+
+test("a changed option-file line of the plugin's own: the profile expects the toggled design, the server confirms", () => {
+  const dml = fromCnf(
+    '[mariadb]\nserver_audit_events = QUERY_DDL,QUERY_DML\nserver_audit_file_rotations = 3\n',
   );
-  const after = run(
-    { id: 'audit', cnf: { kind: 'option-file', path: 'audit.cnf' } },
-    '[mysqld]\nserver_audit_events=CONNECT,QUERY\n',
+  const design = designFor(ddl, dml);
+  expect(design).toMatchObject({
+    kind: 'compare',
+    design: 'toggle',
+    differences: ['server_audit_events: QUERY_DDL → QUERY_DDL,QUERY_DML'],
+  });
+  expect(design.kind === 'compare' && design.why).toMatch(
+    /^startup options differ: server_audit_events is SERVER_AUDIT's own, dynamic and global on MariaDB: expects one toggled run/,
   );
-  expect(designFor(before, after)).toMatchObject({ kind: 'compare', design: 'restarts' });
-  // A comment changes the file's hash, so the run is selected, but nothing differs to compare.
-  const commented = run(
-    { id: 'audit', cnf: { kind: 'option-file', path: 'audit.cnf' } },
-    '# ops\n[mysqld]\nserver_audit_events=CONNECT\n',
+});
+
+test('a changed server option the profile does not know: restarts expected, the server to decide', () => {
+  const buffer = fromCnf(
+    '[mariadb]\nserver_audit_events = QUERY_DDL\nserver_audit_file_rotations = 3\ninnodb_log_buffer_size = 32M\n',
   );
-  expect(designFor(before, commented)).toMatchObject({ kind: 'alone' });
+  expect(designFor(ddl, buffer)).toMatchObject({
+    kind: 'compare',
+    design: 'restarts',
+    why: expect.stringMatching(/^startup options differ: innodb_log_buffer_size is not SERVER_AUDIT's/),
+  });
+});
+
+test('a comment, blank lines or reordered lines select nothing, and the plan says why', () => {
+  const reordered = fromCnf(
+    '# kept by ops\n[mariadb]\n\nserver_audit_file_rotations = 3   # three\nserver_audit_events = QUERY_DDL\n',
+  );
+  expect(reordered.optionFile?.sha256).not.toBe(ddl.optionFile?.sha256);
+  expect(planGate([reordered], [ddl], null)).toEqual([
+    {
+      kind: 'unchanged',
+      runId: 'audit',
+      why: 'audit.cnf changed, but no option it sets did (a comment, blank lines or their order): nothing to measure',
+    },
+  ]);
+  expect(describeItem({ kind: 'unchanged', runId: 'audit', why: 'x' })).toBe('run audit: x');
+  // A changed value still selects the run.
+  const five = fromCnf('[mariadb]\nserver_audit_events = QUERY_DDL\nserver_audit_file_rotations = 5\n');
+  expect(planGate([five], [ddl], null)).toEqual([
+    expect.objectContaining({ kind: 'compare', runId: 'audit' }),
+  ]);
 });
 
 test('a run with no base version, or another plugin, is measured alone against its limit', () => {
@@ -82,6 +114,19 @@ test("toggled arms set both sides' settings, the server's value where one leaves
   expect(sqls(subject.arms.on)).toContain("SET GLOBAL server_audit_syslog_info = 'x'");
   expect(sqls(subject.arms.on).at(-1)).toBe('SET GLOBAL server_audit_logging = ON');
   expect(subject.arms.on.every((s) => s.kind === 'sql')).toBe(true);
+});
+
+test('toggled option-file options: each arm sets its own value, a SET GLOBAL setting of the run wins', () => {
+  const switched = { base: { server_audit_events: "'QUERY_DDL'" }, head: { server_audit_events: 'DEFAULT' } };
+  const withSetting = run({ id: 'audit', settings: { server_audit_events: 'CONNECT' } });
+  const subject = comparisonSubject(ddl, withSetting, 'toggle', {}, switched);
+  const sqls = (steps: typeof subject.arms.on) => steps.map((s) => (s.kind === 'sql' ? s.sql : s.kind));
+  expect(sqls(subject.arms.off)).toContain("SET GLOBAL server_audit_events = 'QUERY_DDL'");
+  expect(sqls(subject.arms.on)).toContain("SET GLOBAL server_audit_events = 'CONNECT'");
+  expect(sqls(subject.arms.on)).not.toContain('SET GLOBAL server_audit_events = DEFAULT');
+  // With restarts the arms' my.cnf carries them instead.
+  const restarts = comparisonSubject(ddl, withSetting, 'restarts', {}, switched);
+  expect(sqls(restarts.arms.off)).not.toContain("SET GLOBAL server_audit_events = 'QUERY_DDL'");
 });
 
 test("restart arms write their own startup options, remove the other's, and restart first", () => {

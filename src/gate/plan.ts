@@ -2,13 +2,16 @@
 import type { ResolvedRun } from '../config/runs.ts';
 import { normaliseName } from '../config/settings.ts';
 import { canonicalJson, configHash } from '../history/config-hash.ts';
+import { changedOptions, expectedDesign } from './option-classes.ts';
 import { type RunFingerprint, selectRuns } from './selection.ts';
 
 /**
- * toggle: base and head differ only in SET GLOBAL settings, so one toggled run switches between them;
- * restarts: they differ in startup options, so each arm is its own sysbench run after a restart, in ABBA order.
+ * toggle: base and head differ in what the server switches with SET GLOBAL (settings, or startup options it reports
+ * dynamic and global), so one toggled run switches between them; reconnect: one of them has session scope, so each
+ * arm is its own sysbench run after SET GLOBAL, without a restart; restarts: the rest (read-only options, or a server
+ * that gives no READ_ONLY), each arm its own sysbench run after a restart, in ABBA order.
  */
-export type ComparisonDesign = 'toggle' | 'restarts';
+export type ComparisonDesign = 'toggle' | 'reconnect' | 'restarts';
 
 export type GateItem =
   /** Measured as the runs suite measures it: plugin off against on, judged against the run's limit. */
@@ -22,11 +25,17 @@ export type GateItem =
       why: string;
       /** The settings and options that differ, `name: base → head`, which also name the two configurations. */
       differences: string[];
-    };
+    }
+  /** Selected by nothing: its option file's text changed, but no option it sets did (a comment, the order). */
+  | { kind: 'unchanged'; runId: string; why: string };
 
+/**
+ * What selects a run: its parsed configuration (an option file's options are in the profile's install steps), not
+ * the option file's bytes, so a comment or a reordering selects nothing.
+ */
 export function fingerprintOf(run: ResolvedRun): RunFingerprint {
   return {
-    hash: configHash(run.profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null }),
+    hash: configHash(run.profile, { id: run.id, optionFileSha256: null }),
     limitPct: run.maxOverheadPct,
   };
 }
@@ -79,10 +88,12 @@ export function designFor(
   const startup = differencesOf(withoutLoose(base.startupOptions), withoutLoose(head.startupOptions));
   const settings = differencesOf(base.settings, head.settings);
   if (startup.length > 0) {
+    // The server decides, once the plugin is installed (suites/gate.test.ts); this is what the profile expects.
+    const expected = expectedDesign(changedOptions(base.startupOptions, head.startupOptions), head.profile);
     return {
       kind: 'compare',
-      design: 'restarts',
-      why: 'startup options differ: separate runs, a restart before each, base and head in ABBA order',
+      design: expected.design,
+      why: `startup options differ: ${expected.why}`,
       differences: [...startup, ...settings],
     };
   }
@@ -112,7 +123,16 @@ export function planGate(
   const selected = everyRun
     ? head.map((run) => ({ run: run.id, because: everyRun }))
     : selectRuns(fingerprints(head), base ? fingerprints(base) : null);
-  return selected.map(({ run: runId, because }): GateItem => {
+  const chosen = new Set(selected.map(({ run }) => run));
+  const unchanged = head.flatMap((now): GateItem[] => {
+    const before = base?.find((run) => run.id === now.id);
+    const [was, is] = [before?.optionFile?.sha256, now.optionFile?.sha256];
+    if (chosen.has(now.id) || !was || !is || was === is) return [];
+    const file = now.optionFile?.path ?? 'its option file';
+    const why = `${file} changed, but no option it sets did (a comment, blank lines or their order): nothing to measure`;
+    return [{ kind: 'unchanged', runId: now.id, why }];
+  });
+  const items = selected.map(({ run: runId, because }): GateItem => {
     const now = head.find((run) => run.id === runId);
     const before = base?.find((run) => run.id === runId);
     if (!now) throw new Error(`planGate: run ${runId} was selected but the head does not declare it`);
@@ -122,10 +142,12 @@ export function planGate(
       ? { kind: 'alone', runId, because, why: design.why }
       : { runId, because, ...design };
   });
+  return [...items, ...unchanged];
 }
 
 /** One line per item, as `gate --list` prints it. */
 export function describeItem(item: GateItem): string {
+  if (item.kind === 'unchanged') return `run ${item.runId}: ${item.why}`;
   if (item.kind === 'alone') return `run ${item.runId}: ${item.because}; ${item.why}`;
   return `run ${item.runId}: ${item.because} (${item.differences.join(', ')}); ${item.why}`;
 }

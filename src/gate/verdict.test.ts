@@ -56,3 +56,23 @@ test("the closing line adds the run's own half-width where the verdict carries Ï
   );
   expect(verdictLine('passed', { ...withTau, withinRunCi95: null })).toMatch(/\[toggle, 24 pairs\]$/);
 });
+
+test('where the server chose the design, a second line says which and why, naming the run', () => {
+  const judged = judgeBaseHead({ estimatePct: 7, ci95: [4, 10] }, 1, 'ops-cnf, base (e=A) vs head (e=B)');
+  const why =
+    'server_audit_events is dynamic and global (READ_ONLY = NO, VARIABLE_SCOPE = GLOBAL): one toggled run';
+  const lines = verdictLine('FAILED', {
+    ...judged,
+    runId: 'ops-cnf',
+    design: 'toggle',
+    designWhy: why,
+    pairs: 12,
+  });
+  expect(lines.split('\n')).toEqual([
+    expect.stringMatching(/^auditbench gate: FAILED: ops-cnf, .*\[toggle, 12 pairs\]$/),
+    `auditbench gate: ops-cnf measured toggled: ${why}`,
+  ]);
+  expect(
+    verdictLine('passed', { ...judged, runId: 'r', design: 'restarts', designWhy: 'x', pairs: 6 }),
+  ).toMatch(/\nauditbench gate: r measured with restarts: x$/);
+});

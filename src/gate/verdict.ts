@@ -67,14 +67,30 @@ export function nameConfigurations(runId: string, differences: readonly string[]
   return `${runId}, base (${side((from) => from)}) vs head (${side((_, to) => to)})`;
 }
 
+const DESIGN_NAMES: Record<string, string> = {
+  toggle: 'toggled',
+  reconnect: 'reconnecting per arm',
+  restarts: 'with restarts',
+};
+
 /**
- * The command's closing line for one verdict: what was measured, and where the interval carries τ, how wide the run's
- * own pairs alone made it (the precision a longer run buys; τ does not shrink with pairs).
+ * The command's closing lines for one verdict: what was measured, and where the interval carries τ, how wide the
+ * run's own pairs alone made it (the precision a longer run buys; τ does not shrink with pairs); then, where the
+ * server chose the design, which one and why, naming the options ("ops-cnf measured toggled: …").
  */
 export function verdictLine(
   mark: string,
-  v: BaseHeadVerdict & { design: string; pairs: number; withinRunCi95?: Ci95Pct | null },
+  v: BaseHeadVerdict & {
+    runId?: string;
+    design: string;
+    designWhy?: string;
+    pairs: number;
+    withinRunCi95?: Ci95Pct | null;
+  },
 ): string {
   const within = v.withinRunCi95 ? `; within this run ±${halfWidth(v.withinRunCi95).toFixed(2)} pp` : '';
-  return `auditbench gate: ${mark}: ${v.reason} [${v.design}, ${v.pairs} pairs${within}]`;
+  const line = `auditbench gate: ${mark}: ${v.reason} [${v.design}, ${v.pairs} pairs${within}]`;
+  if (!v.designWhy) return line;
+  const how = DESIGN_NAMES[v.design] ?? v.design;
+  return `${line}\nauditbench gate: ${v.runId ?? 'the run'} measured ${how}: ${v.designWhy}`;
 }
