@@ -1,4 +1,5 @@
 import { type JUnitOptions, JUnitReporter, type Reporter, type TestModule, type Vitest } from 'vitest/node';
+import { endedModules } from './ended-modules.ts';
 import { type RunSnapshot, takeSnapshot } from './run-snapshot.ts';
 import { closingLines } from './writers/closing-line.ts';
 import { historyWriter } from './writers/history.ts';
@@ -47,6 +48,8 @@ export async function runWriters(writers: readonly ReportWriter[], run: RunSnaps
  */
 export default class AuditbenchReporter implements Reporter {
   private readonly junit: JUnitReporter | null;
+  /** Every module Vitest reported ended, in order: under --merge-reports, one per shard's blob of a file. */
+  private ended: TestModule[] = [];
 
   constructor(options: AuditbenchReporterOptions = {}) {
     this.junit = options.junit ? new JUnitReporter(options.junit) : null;
@@ -56,7 +59,16 @@ export default class AuditbenchReporter implements Reporter {
     await this.junit?.onInit(vitest);
   }
 
-  async onTestRunEnd(testModules: ReadonlyArray<TestModule>): Promise<void> {
+  onTestRunStart(): void {
+    this.ended = [];
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    this.ended.push(module);
+  }
+
+  async onTestRunEnd(fromVitest: ReadonlyArray<TestModule>): Promise<void> {
+    const testModules = endedModules(fromVitest, this.ended);
     const junit = this.junit?.onTestRunEnd(testModules);
     const run = await takeSnapshot(testModules).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);

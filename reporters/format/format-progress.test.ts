@@ -25,3 +25,11 @@ test('time by file: slowest first, short files counted but not named', () => {
   );
   expect(formatFileTimes([])).toBe('');
 });
+
+test('time by file: a file merged from several shards is one file, its shards summed', () => {
+  const line = formatFileTimes([
+    { file: 'suites/matrix.test.ts', ms: 512_000 },
+    { file: 'suites/matrix.test.ts', ms: 446_000 },
+  ]);
+  expect(line).toBe('time by file (15m58s in 1 files): suites/matrix.test.ts 15m58s\n');
+});

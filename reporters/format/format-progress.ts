@@ -30,9 +30,13 @@ export interface FileTime {
 /**
  * 'time by file (12m30s in 3 files): suites/a.test.ts 8m20s, …': the benchmark files, slowest first, so that a CI
  * log which keeps only a run's last lines still says where a run's minutes went. Files under `minMs` are counted in
- * the total but not named.
+ * the total but not named. A file measured in several shards and merged (`auditbench matrix --merge-reports`) is
+ * one file: its shards' times summed.
  */
-export function formatFileTimes(times: FileTime[], minMs = 30_000): string {
+export function formatFileTimes(perModule: FileTime[], minMs = 30_000): string {
+  const byFile = new Map<string, number>();
+  for (const t of perModule) byFile.set(t.file, (byFile.get(t.file) ?? 0) + t.ms);
+  const times = [...byFile].map(([file, ms]) => ({ file, ms }));
   if (times.length === 0) return '';
   const total = times.reduce((sum, t) => sum + t.ms, 0);
   const named = [...times].sort((a, b) => b.ms - a.ms).filter((t) => t.ms >= minMs);

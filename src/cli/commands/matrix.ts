@@ -26,8 +26,8 @@ the reports (AUDITBENCH_REPORT_DIR, default ./reports). Installs Docker and buil
   -h, --help             this text
 
 In CI: n jobs run \`auditbench matrix --shard \${i}/n\` and upload reports/matrix-shards/; a last job
-downloads them into one folder and runs \`auditbench matrix --merge-reports <that folder>\`. Known limit: the
-merge keeps only one shard's cells for now (the matrix is one test file); run it unsharded until that is fixed.
+downloads them into one folder and runs \`auditbench matrix --merge-reports <that folder>\`: the report holds
+every shard's cells. Give every job the same commit, AUDITBENCH_IMAGES and AUDITBENCH_WORKLOAD.
 `;
 
 const refuse = (context: CliContext, what: string): number => {
