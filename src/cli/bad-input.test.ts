@@ -47,3 +47,48 @@ test('a bad setting stops vitest before it creates anything: no report dir, no j
     await rm(scratch, { recursive: true, force: true });
   }
 }, 60_000);
+
+// The issue-39 command lines through the real launcher, as a DBA types them: one line in the common format, exit 2,
+// and nothing installed first (no "auditbench setup:" line). Should one get past its check, the settings below stop
+// it in the preflight before any server: no Docker, no counted channel, a server binary that does not exist.
+test('bad command lines through ./auditbench: one line, exit 2, before setup', async () => {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'auditbench-bad-args-'));
+  const launcher = path.resolve('auditbench');
+  try {
+    const lines = [
+      ['help', 'nonsense'],
+      ['gate', 'main'],
+      ['bench', '--bogus'],
+      ['test', '--bogus'],
+      ['list', '--bogus'],
+      ['matrix', '--bogus'],
+    ];
+    const runs = await Promise.all(
+      lines.map((argv) =>
+        execa(launcher, argv, {
+          cwd: scratch,
+          reject: false,
+          timeout: 60_000,
+          env: {
+            AUDITBENCH_DOCKER: '0',
+            AUDITBENCH_COUNTED: 'off',
+            AUDITBENCH_MYSQLD: '/nonexistent/mariadbd',
+            AUDITBENCH_REPORT_DIR: path.join(scratch, 'reports'),
+          },
+        }),
+      ),
+    );
+    for (const [i, run] of runs.entries()) {
+      const command = lines[i]?.[0] === 'help' ? '' : `${lines[i]?.[0]} `;
+      expect({ argv: lines[i], exitCode: run.exitCode, stdout: run.stdout }).toEqual({
+        argv: lines[i],
+        exitCode: 2,
+        stdout: '',
+      });
+      expect(run.stderr).toMatch(new RegExp(`^auditbench: [^\\n]+; see auditbench ${command}--help$`));
+    }
+    expect(await readdir(scratch)).toEqual([]);
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}, 60_000);

@@ -1,8 +1,19 @@
-import { describe, expect, test } from 'vitest';
+import { afterEach, describe, expect, test, vi } from 'vitest';
 import type { CliContext } from './context.ts';
 import { main } from './main.ts';
 import { userEnv } from './user-paths.ts';
+import * as vitestRun from './vitest-run.ts';
 import { splitVitestArgs } from './vitest-run.ts';
+
+// Nothing here may install or start anything: a command line that got past its checks stops at these.
+vi.mock('./vitest-run.ts', async (importOriginal) => ({
+  ...(await importOriginal<typeof import('./vitest-run.ts')>()),
+  setupAndRunVitest: vi.fn(async () => 0),
+  runVitest: vi.fn(async () => 0),
+}));
+afterEach(() => {
+  vi.clearAllMocks();
+});
 
 function fakeContext(env: Record<string, string> = {}): CliContext & { out: string[]; err: string[] } {
   const out: string[] = [];
@@ -36,41 +47,88 @@ describe('main', () => {
     expect(context.out.join('')).toContain(text);
   });
 
+  test('an unknown command, a near miss and no command at all exit 2', async () => {
+    const unknown = fakeContext();
+    expect(await main(['frobnicate'], unknown)).toBe(2);
+    expect(unknown.err.join('')).toBe(
+      "auditbench: unknown command 'frobnicate', not one of bench, test, gate, matrix, list; see auditbench --help\n",
+    );
+    const near = fakeContext();
+    expect(await main(['bnech'], near)).toBe(2);
+    expect(near.err.join('')).toContain("unknown command 'bnech' (did you mean bench?)");
+    const none = fakeContext();
+    expect(await main([], none)).toBe(2);
+    expect(none.err.join('')).toContain('usage: auditbench <command>');
+  });
+});
+
+// One voice for bad command lines (issue 39): `auditbench: <what>; see auditbench [<command> ]--help`, one line,
+// exit 2, and nothing started: not setup (npm ci, apt), not Vitest, not git.
+describe('bad command lines', () => {
   test.for([
-    [['matrix', '--bogus'], "auditbench: matrix: Unknown option '--bogus'"],
-    [['matrix', 'now'], 'auditbench: matrix: Unexpected argument'],
+    [['--colour'], null, "unknown option '--colour'"],
+    [['help', 'nonsense'], null, "help: no command 'nonsense', not one of bench, test, gate, matrix, list"],
+    [['help', 'lsit'], null, "help: no command 'lsit' (did you mean list?)"],
+    [['help', 'list', 'extra'], null, "help takes one command, got 'extra' after 'list'"],
+    [['list', '--bogus'], 'list', "unknown option '--bogus'"],
+    [['list', '--jsn'], 'list', "unknown option '--jsn' (did you mean --json?)"],
+    [['list', '--json=yes'], 'list', '--json takes no value'],
+    [['list', '--config'], 'list', '--config needs a value'],
+    [['list', 'runs'], 'list', "unexpected argument 'runs' (this command takes options only)"],
     [
-      ['matrix', '--shard', '4/3'],
-      "auditbench: matrix: --shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '4/3'",
+      ['gate', 'main'],
+      'gate',
+      "unexpected argument 'main' (the base branch is --base <ref>; Vitest's arguments go after --)",
     ],
-    [['matrix', '--shard', 'all'], "--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got 'all'"],
-    [['matrix', '--shard', '1/2', '--merge-reports', 'blobs'], '--shard and --merge-reports are two steps'],
-  ] as const)('matrix %j is refused in one line, exit 2, before setup', async ([argv, says]) => {
+    [['gate', '--bogus'], 'gate', "unknown option '--bogus'"],
+    [['gate', '--lst'], 'gate', "unknown option '--lst' (did you mean --list?)"],
+    [['gate', '--base'], 'gate', '--base needs a value'],
+    [['gate', '--', '--bogus'], 'gate', "unknown option '--bogus'"],
+    [['matrix', '--bogus'], 'matrix', "unknown option '--bogus'"],
+    [['matrix', 'now'], 'matrix', "unexpected argument 'now' (this command takes options only)"],
+    [['matrix', '--shard', '4/3'], 'matrix', "--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '4/3'"],
+    [['matrix', '--shard', 'all'], 'matrix', "--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got 'all'"],
+    [
+      ['matrix', '--shard', '1/2', '--merge-reports', 'blobs'],
+      'matrix',
+      '--shard and --merge-reports are two steps: give one',
+    ],
+    [['bench', '--bogus'], 'bench', "unknown option '--bogus'"],
+    [['bench', '--projet', 'suites'], 'bench', "unknown option '--projet' (did you mean --project?)"],
+    [['bench', '--', '--no-colr'], 'bench', "unknown option '--no-colr' (did you mean --color?)"],
+    [['bench', '--shard'], 'bench', '--shard needs a value'],
+    [['test', '--bogus'], 'test', "unknown option '--bogus'"],
+    [['test', '-x'], 'test', "unknown option '-x'"],
+  ] as const)('%j: one line, exit 2, nothing started', async ([argv, command, what]) => {
     const context = fakeContext();
     expect(await main([...argv], context)).toBe(2);
-    const err = context.err.join('');
-    expect(err).toContain(says);
-    expect(err.trimEnd().split('\n')).toHaveLength(1);
-    expect(err).toContain('see auditbench matrix --help');
-  });
-
-  test('an unknown command names itself and the known ones, and exits 2', async () => {
-    const context = fakeContext();
-    expect(await main(['frobnicate'], context)).toBe(2);
-    expect(context.err.join('')).toContain(
-      "unknown command 'frobnicate'; use one of bench, test, gate, matrix, list",
+    expect(context.err.join('')).toBe(
+      `auditbench: ${what}; see auditbench ${command ? `${command} ` : ''}--help\n`,
     );
+    expect(context.out).toEqual([]);
+    expect(vitestRun.setupAndRunVitest).not.toHaveBeenCalled();
+    expect(vitestRun.runVitest).not.toHaveBeenCalled();
   });
 
-  test('an unknown global option and no command at all exit 2', async () => {
-    expect(await main(['--colour'], fakeContext())).toBe(2);
-    expect(await main([], fakeContext())).toBe(2);
-  });
-
-  test('a bad list option exits 2 before reading anything', async () => {
+  test('arguments Vitest takes still reach it, after setup', async () => {
     const context = fakeContext();
-    expect(await main(['list', '--jsn'], context)).toBe(2);
-    expect(context.err.join('')).toContain("Unknown option '--jsn'");
+    const argv = [
+      '-t',
+      'server_audit',
+      '--reporter=blob',
+      '--outputFile.blob=b.json',
+      '--no-color',
+      '--bail',
+      '1',
+    ];
+    expect(await main(['bench', ...argv], context)).toBe(0);
+    expect(vitestRun.setupAndRunVitest).toHaveBeenCalledWith(
+      'bench',
+      ['--project', 'suites', ...argv],
+      context,
+      expect.anything(),
+    );
+    expect(context.err).toEqual([]);
   });
 });
 

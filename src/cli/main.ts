@@ -2,13 +2,14 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
+import { parseOwnArgs, refuse } from './bad-args.ts';
 import * as bench from './commands/bench.ts';
 import * as gate from './commands/gate.ts';
 import * as list from './commands/list.ts';
 import * as matrix from './commands/matrix.ts';
 import * as test from './commands/test.ts';
 import type { CliContext, Command } from './context.ts';
+import { nearest } from './near-miss.ts';
 
 const commands: Record<string, Command> = { bench, test, gate, matrix, list };
 
@@ -33,27 +34,41 @@ relative to where you run the command.
 
 const message = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
+const commandNames = Object.keys(commands);
+
+/** 'bnech' → "unknown command 'bnech' (did you mean bench?)"; otherwise the commands there are. */
+function unknownCommand(kind: string, name: string): string {
+  const guess = nearest(name, commandNames);
+  return guess
+    ? `${kind} '${name}' (did you mean ${guess}?)`
+    : `${kind} '${name}', not one of ${commandNames.join(', ')}`;
+}
+
 /** Runs one command line; the exit code: 0 ok, 1 a check failed, 2 bad input. */
 export async function main(argv: string[], context: CliContext): Promise<number> {
   const at = argv.findIndex((arg) => !arg.startsWith('-'));
-  let values: { help?: boolean; version?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: at === -1 ? argv : argv.slice(0, at),
-      options: { help: { type: 'boolean', short: 'h' }, version: { type: 'boolean', short: 'v' } },
-    }));
-  } catch (error) {
-    context.stderr(`auditbench: ${message(error)}; see auditbench --help\n`);
-    return 2;
-  }
+  const globalOptions = {
+    help: { type: 'boolean', short: 'h' },
+    version: { type: 'boolean', short: 'v' },
+  } as const;
+  const parsed = parseOwnArgs(at === -1 ? argv : argv.slice(0, at), globalOptions);
+  if (!parsed.ok) return refuse(context, null, parsed.problem);
+  const { values } = parsed;
   if (values.version) {
     context.stdout(`${context.version}\n`);
     return 0;
   }
   if (values.help || argv[at] === 'help') {
-    const topic = values.help ? undefined : argv[at + 1];
-    const command = topic !== undefined && Object.hasOwn(commands, topic) ? commands[topic] : undefined;
-    context.stdout(command?.usage ?? globalUsage());
+    const [topic, ...more] = values.help ? [] : argv.slice(at + 1);
+    if (more.length > 0)
+      return refuse(context, null, `help takes one command, got '${more.join(' ')}' after '${topic}'`);
+    if (topic === undefined) {
+      context.stdout(globalUsage());
+      return 0;
+    }
+    const command = Object.hasOwn(commands, topic) ? commands[topic] : undefined;
+    if (!command) return refuse(context, null, `help: ${unknownCommand('no command', topic)}`);
+    context.stdout(command.usage);
     return 0;
   }
   const name = argv[at];
@@ -62,11 +77,7 @@ export async function main(argv: string[], context: CliContext): Promise<number>
     return 2;
   }
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!command) {
-    const known = Object.keys(commands).join(', ');
-    context.stderr(`auditbench: unknown command '${name}'; use one of ${known}\n\n${globalUsage()}`);
-    return 2;
-  }
+  if (!command) return refuse(context, null, unknownCommand('unknown command', name));
   return command.run(argv.slice(at + 1), context);
 }
 

@@ -1,4 +1,6 @@
+import { refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
+import { vitestArgsProblem } from '../vitest-args.ts';
 import { setupAndRunVitest, splitVitestArgs } from '../vitest-run.ts';
 
 /** The workload `bench` measures on: AUDITBENCH_WORKLOAD, else standard. `list` describes runs on it too. */
@@ -26,6 +28,9 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     context.stdout(usage);
     return 0;
   }
+  // Before setup: a typo must not cost an npm ci and an apt pass first.
+  const problem = await vitestArgsProblem(vitest);
+  if (problem) return refuse(context, 'bench', problem);
   // The plugin suites only: the matrix and the harness's own target tests are part of `test`.
   return setupAndRunVitest('bench', ['--project', 'suites', ...vitest], context, {
     AUDITBENCH_PLUGINS_ONLY: '1',

@@ -49,9 +49,10 @@ test('the selection prints the base, then one line per run with its reason and d
 test('bad input is one line and exit 2 before git or a server is touched', async () => {
   const unknown = context();
   expect(await runGate(['--bogus'], unknown.ctx)).toBe(2);
-  expect(unknown.out.join('')).toMatch(
-    /^auditbench gate: Unknown option '--bogus'.*see auditbench gate --help/,
-  );
+  expect(unknown.out.join('')).toBe("auditbench: unknown option '--bogus'; see auditbench gate --help\n");
+  const stray = context();
+  expect(await runGate(['main'], stray.ctx)).toBe(2);
+  expect(stray.out.join('')).toContain("unexpected argument 'main' (the base branch is --base <ref>;");
   await expect(runGate([], context({ AUDITBENCH_MAX_REGRESSION_PP: 'five' }).ctx)).rejects.toThrow(
     "AUDITBENCH_MAX_REGRESSION_PP must be a number of percentage points above 0 and at most 100, e.g. 5; got 'five'",
   );

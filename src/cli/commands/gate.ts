@@ -3,14 +3,15 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { loadConfig } from '../../config/env.ts';
 import { describeItem } from '../../gate/plan.ts';
 import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
 import { type GateSelection, selectForGate } from '../../gate/select.ts';
 import type { Selection } from '../../gate/selection.ts';
 import { failsGate, verdictLine } from '../../gate/verdict.ts';
+import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
+import { vitestArgsProblem } from '../vitest-args.ts';
 import { setupAndRunVitest } from '../vitest-run.ts';
 
 export type GateContext = CliContext;
@@ -49,23 +50,24 @@ export function describeSelection(selection: GateSelection, configShown: string)
   ];
 }
 
-const parseGateArgs = (argv: string[]) =>
-  parseArgs({
-    args: argv,
-    allowPositionals: true,
-    options: { list: { type: 'boolean' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
+/** `gate`'s own options before `--`, Vitest's after it (checked by Vitest's own parser); a stray argument is refused. */
+async function parseGateArgs(argv: string[]) {
+  const end = argv.indexOf('--');
+  const parsed = parseOwnArgs(
+    end === -1 ? argv : argv.slice(0, end),
+    { list: { type: 'boolean' }, base: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    { positionalHint: " (the base branch is --base <ref>; Vitest's arguments go after --)" },
+  );
+  if (!parsed.ok) return parsed;
+  const vitestArgs = end === -1 ? [] : argv.slice(end + 1);
+  const problem = parsed.values.help ? null : await vitestArgsProblem(vitestArgs);
+  return problem ? { ok: false as const, problem } : { ...parsed, vitestArgs };
+}
 
 export async function runGate(argv: string[], context: GateContext): Promise<number> {
-  let parsed: ReturnType<typeof parseGateArgs>;
-  try {
-    parsed = parseGateArgs(argv);
-  } catch (error) {
-    const why = error instanceof Error ? error.message : String(error);
-    context.stderr(`auditbench gate: ${why}; see auditbench gate --help (vitest arguments go after --)\n`);
-    return 2;
-  }
-  const { values, positionals } = parsed;
+  const parsed = await parseGateArgs(argv);
+  if (!parsed.ok) return refuse(context, 'gate', parsed.problem);
+  const { values, vitestArgs } = parsed;
   if (values.help) {
     context.stdout(gateUsage);
     return 0;
@@ -90,7 +92,7 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
       `${describeSelection(selection, path.relative(context.userDir, selection.headConfig)).join('\n')}\n`,
     );
     if (values.list) return 0;
-    return await measure(selection, positionals, { allowedPp, inconclusive: config.inconclusive }, context);
+    return await measure(selection, vitestArgs, { allowedPp, inconclusive: config.inconclusive }, context);
   } finally {
     await selection.checkout?.[Symbol.asyncDispose]();
   }

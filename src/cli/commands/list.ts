@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
-import { parseArgs } from 'node:util';
 import { profiles } from '../../../fixtures/plugins/index.ts';
 import { loadConfig } from '../../config/env.ts';
 import { loadRuns } from '../../config/load-runs.ts';
 import type { PluginProfile } from '../../plugins/profile.ts';
 import { getWorkload } from '../../workload/workloads.ts';
+import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
 import { machineFacts, skipReason } from '../machine-facts.ts';
 import { describeConcurrency, formatListing, listedRun } from '../run-listing.ts';
@@ -30,20 +30,13 @@ const builtInBase = (profile: PluginProfile): PluginProfile | null =>
   Object.values(profiles).find((p) => p.name === profile.name && p.title === profile.title) ?? null;
 
 export async function run(argv: string[], context: CliContext): Promise<number> {
-  let values: { json?: boolean; config?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        json: { type: 'boolean' },
-        config: { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-    }));
-  } catch (error) {
-    context.stderr(`auditbench list: ${error instanceof Error ? error.message : String(error)}\n\n${usage}`);
-    return 2;
-  }
+  const parsed = parseOwnArgs(argv, {
+    json: { type: 'boolean' },
+    config: { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) return refuse(context, 'list', parsed.problem);
+  const { values } = parsed;
   if (values.help) {
     context.stdout(usage);
     return 0;

@@ -1,6 +1,6 @@
 import path from 'node:path';
-import { parseArgs } from 'node:util';
 import { parseMatrixSelection } from '../../config/matrix-selection.ts';
+import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
 import { userEnv } from '../user-paths.ts';
 import { runVitest, setupAndRunVitest } from '../vitest-run.ts';
@@ -30,39 +30,24 @@ downloads them into one folder and runs \`auditbench matrix --merge-reports <tha
 every shard's cells. Give every job the same commit, AUDITBENCH_IMAGES and AUDITBENCH_WORKLOAD.
 `;
 
-const refuse = (context: CliContext, what: string): number => {
-  context.stderr(`auditbench: ${what}; see auditbench matrix --help\n`);
-  return 2;
-};
-
 export async function run(argv: string[], context: CliContext): Promise<number> {
-  let values: { shard?: string; 'merge-reports'?: string; help?: boolean };
-  try {
-    ({ values } = parseArgs({
-      args: argv,
-      options: {
-        shard: { type: 'string' },
-        'merge-reports': { type: 'string' },
-        help: { type: 'boolean', short: 'h' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }));
-  } catch (error) {
-    return refuse(
-      context,
-      `matrix: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`,
-    );
-  }
+  const parsed = parseOwnArgs(argv, {
+    shard: { type: 'string' },
+    'merge-reports': { type: 'string' },
+    help: { type: 'boolean', short: 'h' },
+  });
+  if (!parsed.ok) return refuse(context, 'matrix', parsed.problem);
+  const { values } = parsed;
   if (values.help) {
     context.stdout(usage);
     return 0;
   }
   const merge = values['merge-reports'];
   if (merge !== undefined && values.shard !== undefined)
-    return refuse(context, 'matrix: --shard and --merge-reports are two steps; give one');
+    return refuse(context, 'matrix', '--shard and --merge-reports are two steps: give one');
   if (merge !== undefined) {
-    if (!merge.trim()) return refuse(context, 'matrix: --merge-reports needs the folder holding the shards');
+    if (!merge.trim())
+      return refuse(context, 'matrix', '--merge-reports needs the folder holding the shards');
     return runVitest(['--merge-reports', path.resolve(context.userDir, merge)], context, {});
   }
   let selection = 'all';
@@ -74,7 +59,8 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     } catch {
       return refuse(
         context,
-        `matrix: --shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '${values.shard}'`,
+        'matrix',
+        `--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '${values.shard}'`,
       );
     }
     selection = values.shard;

@@ -1,4 +1,6 @@
+import { refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
+import { vitestArgsProblem } from '../vitest-args.ts';
 import { setupAndRunVitest, splitVitestArgs } from '../vitest-run.ts';
 
 export const summary = 'unit tests, plugin suites, targets and a sample of the matrix, quick workload';
@@ -24,8 +26,13 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     context.stdout(usage);
     return 0;
   }
+  // Before setup: a typo must not cost an npm ci and an apt pass first.
+  const problem = await vitestArgsProblem(vitest);
+  if (problem) return refuse(context, 'test', problem);
   return setupAndRunVitest('test', vitest, context, {
     AUDITBENCH_IMAGES: context.env.AUDITBENCH_IMAGES || defaultImages,
     AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'quick',
+    // suites/counted.test.ts checks the counted channel; the runs suite does not count every run again.
+    AUDITBENCH_COUNTED: context.env.AUDITBENCH_COUNTED || 'off',
   });
 }
