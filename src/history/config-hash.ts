@@ -43,7 +43,8 @@ export function configHash(
     openLoopPct?: number;
   },
 ): string {
-  // A run's option file is hashed by its content, so an edit to a comment in it is a change the gate sees.
+  // A run's option file is hashed by its content for the history (an edited comment starts a new identity); the PR
+  // gate passes null and selects by the parsed options its install steps carry (src/gate/plan.ts, fingerprintOf).
   // Its traffic (accounts, added rates, script content, prepared statements) too; default traffic leaves today's hash.
   const traffic = run?.traffic && !isDefaultTraffic(run.traffic) ? { traffic: run.traffic } : {};
   const concurrency = run?.concurrency ? { concurrency: run.concurrency } : {};
