@@ -106,7 +106,8 @@ describe(`settings sweep, lifecycle checks only (${scope})`, () => {
         rows.push({ profile: name, id: c.id, configuration: shown(c), checks, durationMs });
         const wrong = checks.filter((check) => !check.ok);
         expect(
-          wrong.map(({ check, expected, observed }) => ({ check, expected, observed })),
+          // The details say what the check sent and saw: what the next engineer needs to tell whose mistake it is.
+          wrong.map(({ check, expected, observed, details }) => ({ check, expected, observed, details })),
           `${name} ${c.id} (${shown(c)}): a check's expectation does not hold`,
         ).toEqual([]);
       });

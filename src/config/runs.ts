@@ -124,6 +124,7 @@ export function resolveRun(
     ...base,
     install: [...configureStartup, ...base.install],
     uninstall: [...removeStartup, ...base.uninstall],
+    enable: base.enableFor?.(plain) ?? base.enable,
     measureSettings: settings,
     expected: { ...base.expected, ...override },
     ...(base.expectedOn ? { expectedOn } : {}),

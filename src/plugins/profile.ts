@@ -25,6 +25,12 @@ export interface PluginExpectations {
   logUnreadable?: string;
   /** The log file, relative to the datadir, when the configuration moves it from `log.file`. */
   logFile?: string;
+  /**
+   * Why the log may lack any one record the configuration selects (SQL_ERROR_LOG's rate N logs one error in N;
+   * server_audit rotating every few records drops them before a check reads them); absent: it keeps every one. A
+   * check that looks for one particular record then records 'not applicable' with this reason.
+   */
+  recordsIncomplete?: string;
   /** Rotates its log by size into `<file>.1` … `<file>.N`. */
   rotates: boolean;
   afterRestart: {
@@ -129,6 +135,11 @@ export interface PluginProfile {
   install: Step[];
   uninstall: Step[];
   enable: Step[];
+  /**
+   * The enable under given settings (same form as expectationsFor's) when the configuration changes it, e.g. the
+   * general log's names its own output and file only where the configuration names none; absent: `enable`.
+   */
+  enableFor?: (settings: Readonly<Record<string, string>>) => Step[];
   disable: Step[];
   /** Settings (SET GLOBAL) applied before measuring, e.g. what to log; reported with the figures. */
   measureSettings: Record<string, string>;
@@ -165,6 +176,8 @@ export interface PluginProfile {
   seed?: SeedPluginReference;
   /** How the fault phase moves, reopens and judges its log (src/faults); absent: the phase skips it. */
   faults?: FaultSupport;
+  /** The plugin rewrites the server's code at run time (McAfee's hot patching): valgrind must re-check all code. */
+  patchesServerCode?: boolean;
 }
 
 /** The expectations that hold on this flavor of server. */

@@ -11,7 +11,7 @@ export interface SweepRow {
 }
 
 /** 'pass', 'n/a: <why>' or 'FAIL': a check whose expected and observed are both 'not applicable' says why. */
-export function outcome(check: LifecycleCheck): string {
+export function outcome(check: { ok: boolean; observed: unknown; details?: unknown }): string {
   if (!check.ok) return 'FAIL';
   if (check.observed !== 'not applicable') return 'pass';
   const why = (check.details as { why?: unknown } | undefined)?.why;

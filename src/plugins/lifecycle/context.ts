@@ -81,8 +81,9 @@ export const writtenLength = (text: string): number => text.length + (text.match
 
 /**
  * Why a check cannot find `needle` of `statement` in the log under this configuration: the log cannot be read
- * (e.g. it goes to syslog), or records keep fewer characters than it takes to reach the needle's end (the whole
- * statement when no needle is given). Null when it can; the check then records 'not applicable' with the reason.
+ * (e.g. it goes to syslog), only some records reach it (a sampling rate), or records keep fewer characters than it
+ * takes to reach the needle's end (the whole statement when no needle is given). Null when it can; the check then
+ * records 'not applicable' with the reason.
  */
 export function unreadableReason(
   ctx: LifecycleContext,
@@ -90,6 +91,7 @@ export function unreadableReason(
   needle = statement,
 ): string | null {
   if (ctx.expected.logUnreadable !== undefined) return ctx.expected.logUnreadable;
+  if (ctx.expected.recordsIncomplete !== undefined) return ctx.expected.recordsIncomplete;
   const limit = ctx.expected.statementTextLimit;
   if (limit === undefined) return null;
   const at = statement.indexOf(needle);

@@ -29,6 +29,11 @@ describe('where a statement limit leaves a check its marker', () => {
     expect(unreadableReason(withExpected({ statementTextLimit: 7 }), 'SELECT 1')).not.toBeNull();
   });
 
+  test('a sampled log leaves no record to look for, whatever the limit', () => {
+    const ctx = withExpected({ recordsIncomplete: 'one error in 3', statementTextLimit: 1024 });
+    expect(unreadableReason(ctx, 'SELECT 1')).toBe('one error in 3');
+  });
+
   test('an unreadable log wins over any limit', () => {
     const ctx = withExpected({ logUnreadable: 'logs to syslog', statementTextLimit: 1024 });
     expect(unreadableReason(ctx, 'SELECT 1')).toBe('logs to syslog');

@@ -2,7 +2,15 @@ import type { LogFile } from '../log-files.ts';
 import { LogGrowth, totalBytes } from '../log-files.ts';
 import { listLogFiles } from '../log-reader.ts';
 import { runSteps } from '../steps.ts';
-import { check, type LifecycleStep, loggedStatement, notApplicable, toJson } from './context.ts';
+import {
+  check,
+  type LifecycleContext,
+  type LifecycleStep,
+  loggedStatement,
+  notApplicable,
+  toJson,
+  unreadableReason,
+} from './context.ts';
 
 const rotateSizeBytes = 16_384;
 const rotations = 3;
@@ -50,6 +58,26 @@ export function untouchedSince(before: LogFile[], after: LogFile[]): LogFile[] {
   return after.filter((f) => f.generation > 0 && earlier.has(key(f)));
 }
 
+/**
+ * Of the files that look untouched (untouchedSince), those that hold none of this check's records. ext4 gives a freed
+ * inode to the next new file, so after whole cycles of rotation a file of this check's can carry an earlier file's
+ * inode, name and size (the settings sweep, its configurations sharing one datadir, saw rotatedFiles [] so). Where
+ * records cut the marker off, identity is all there is to go by.
+ */
+async function leftFromEarlier(
+  ctx: LifecycleContext,
+  before: LogFile[],
+  listed: LogFile[],
+): Promise<LogFile[]> {
+  const candidates = untouchedSince(before, listed);
+  if (unreadableReason(ctx, `SELECT '${ctx.marker}`, ctx.marker) !== null) return candidates;
+  const left: LogFile[] = [];
+  for (const file of candidates) {
+    if (!(await ctx.server.readFile(file.name)).includes(ctx.marker)) left.push(file);
+  }
+  return left;
+}
+
 /** Writing stops once the configured rotations and one more happened (the oldest must go), or at a limit. */
 export const rotationDone = (p: RotationProgress, sizeBytes: number, statements: number, elapsedMs: number) =>
   p.rotationsSeen > rotations ||
@@ -68,6 +96,9 @@ export const rotation: LifecycleStep = {
     if (ctx.profile.log.file === null) return notApplicable('rotation', 'writes no file');
     const unreadable = ctx.expected.logUnreadable;
     if (unreadable !== undefined) return notApplicable('rotation', unreadable);
+    // The check fills the log with its own statements and reads what the files kept of them.
+    const incomplete = ctx.expected.recordsIncomplete;
+    if (incomplete !== undefined) return notApplicable('rotation', incomplete);
     if (!ctx.audited.checks) {
       return notApplicable('rotation', `the run's user filter does not audit the checks' account`, {
         account: ctx.checks.user,
@@ -97,7 +128,7 @@ export const rotation: LifecycleStep = {
     await runSteps(ctx.server, ctx.profile.disable, `Disabling ${ctx.profile.name}`);
 
     const listed = await listLogFiles(ctx.server, ctx.profile);
-    const leftFromBefore = untouchedSince(before, listed);
+    const leftFromBefore = await leftFromEarlier(ctx, before, listed);
     const files = listed.filter((f) => !leftFromBefore.includes(f));
     if (settings?.restore) await runSteps(ctx.server, settings.restore, 'Restoring rotation');
     const rotated = files
