@@ -168,7 +168,7 @@ export function expectedDesign(
   if (unknown.length > 0) {
     return {
       design: 'restarts',
-      why: `${names(unknown)} ${are(unknown)} not ${profile.name}'s, so its profile cannot say whether the server switches ${unknown.length === 1 ? 'it' : 'them'} while running: expects restarts, a restart before each arm in ABBA order; ${confirm}, and toggles what it reports dynamic and global`,
+      why: `${names(unknown)} ${are(unknown)} not ${profile.name}'s, so its profile cannot say whether the server switches ${unknown.length === 1 ? 'it' : 'them'} while running: expects restarts, a restart before each arm in ABBA order, unless the server reports otherwise in information_schema.SYSTEM_VARIABLES once the plugin is installed (dynamic and global: toggled; session scope: separate runs without restarts)`,
     };
   }
   return {
