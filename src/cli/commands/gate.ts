@@ -20,8 +20,10 @@ export const gateUsage = `usage: auditbench gate [--list] [--base <ref>] [-- vit
 
 Diffs the git repository you run it in against its base branch and measures what the change needs:
 new runs against their limit; changed runs base beside head, in one invocation on one server
-(a toggled run for SET GLOBAL settings, ABBA runs with restarts for startup options), failing
-when the head's loss against the base is surely above AUDITBENCH_MAX_REGRESSION_PP (default 5).
+(a toggled run for what the server switches with SET GLOBAL: settings, and option-file options it
+reports dynamic and global; separate runs for session-scope ones; ABBA runs with restarts for the
+rest, e.g. read-only options, or any on MySQL), failing when the head's loss against the base is
+surely above AUDITBENCH_MAX_REGRESSION_PP (default 5). The closing lines say which design and why.
 
   --list         print the selection and its reasons, measure nothing
   --base <ref>   the branch to diff against (default: origin/HEAD's branch, else main, else master;
