@@ -3,6 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resultsFileSchema } from '../src/results/schema.ts';
 import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/support/dba-repo.ts';
+import { outcome } from './settings-sweep/sweep-table.ts';
 
 // Use from another repository: this project packed, installed offline as a dev dependency into a fresh git
 // repository with its own configuration (two runs, one reading an option file), and driven with `npx auditbench`.
@@ -15,7 +16,8 @@ export default defineConfig({
       id: 'connect-only',
       plugin: 'server_audit',
       title: 'server_audit, connections only',
-      settings: { server_audit_events: ['CONNECT'] },
+      // The smallest limit that cuts (0 keeps whole statements): every check still passes or says why not (issue 40).
+      settings: { server_audit_events: ['CONNECT'], server_audit_query_log_limit: 1 },
       // sysbench keeps its connections: without new ones a CONNECT-only plugin is idle, and that fails the run.
       traffic: { added: { connectionsPerS: 20 } },
     },
@@ -144,8 +146,14 @@ describe('npx auditbench in a DBA repository', () => {
       JSON.parse(await readFile(path.join(repo.dir, 'reports', 'results.json'), 'utf8')),
     );
     const connectOnly = results.results.find((r) => r.runId === 'connect-only');
-    expect(connectOnly?.settings?.global).toMatchObject({ server_audit_events: "'CONNECT'" });
+    expect(connectOnly?.settings?.global).toMatchObject({
+      server_audit_events: "'CONNECT'",
+      server_audit_query_log_limit: '1',
+    });
     expect(connectOnly?.measurement?.verdict, output(run)).toBeDefined();
+    // Each check's outcome, 'not applicable' with its reason: what the cut at 1 character leaves the checks.
+    const outcomes = connectOnly?.lifecycle.map((c) => `${c.check} ${outcome(c)}`) ?? [];
+    console.log(`[pack-install] connect-only lifecycle: ${outcomes.join('; ')}`);
     expect(
       connectOnly?.lifecycle.every((c) => c.ok),
       JSON.stringify(connectOnly?.lifecycle),
