@@ -28,6 +28,7 @@ const harnessSuites = [
   'suites/container-target.test.ts',
   'suites/external-target.test.ts',
   'suites/gate-sensitivity.test.ts',
+  'suites/counted.test.ts',
   'suites/report-merge.test.ts',
   'suites/report-merge/**',
   'suites/secrets.test.ts',

@@ -3,6 +3,7 @@ import path from 'node:path';
 import type { TestModule } from 'vitest/node';
 import { type Config, loadConfig } from '../src/config/env.ts';
 import { baseBranchOf, type Comparison, compareWithBase } from '../src/history/compare.ts';
+import { type CountedComparison, compareCounted } from '../src/history/counted-compare.ts';
 import { type HistoryEntry, type Revision, toHistoryEntries } from '../src/history/entry.ts';
 import { currentRevision } from '../src/history/git.ts';
 import { HISTORY_FILE, readHistory } from '../src/history/history-store.ts';
@@ -26,6 +27,8 @@ export interface RunSnapshot {
   historyWarnings: string[];
   baseBranch: string;
   comparisons: Comparison[];
+  /** Counted figures against the base branch's entry of the same identity, on any machine (src/counted). */
+  countedComparisons: CountedComparison[];
 }
 
 /** The pure part: this run's entries and their comparisons with the prior history. */
@@ -44,8 +47,12 @@ export function buildSnapshot(input: {
     baseBranch,
     maxRegressionPp: config.maxRegressionPp,
   });
+  const countedComparisons = compareCounted(entries, prior, {
+    baseBranch,
+    maxCountedRisePp: config.maxRegressionPp === null ? null : config.maxCountedRisePp,
+  });
   const historyFile = path.join(config.reportDir, HISTORY_FILE);
-  return { ...input, entries, historyFile, baseBranch, comparisons };
+  return { ...input, entries, historyFile, baseBranch, comparisons, countedComparisons };
 }
 
 /** Reads this run's records, the configuration and the history once; null when no plugin ran and no matrix cell. */

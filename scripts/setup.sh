@@ -51,11 +51,15 @@ if docker_wanted; then
   fi
 fi
 
-# Tools for two things compiled or read at run time, installed only when they will be used (root, apt):
+# Tools for what is compiled, read or counted at run time, installed only when they will be used (root, apt):
+# - the counted channel (src/counted) runs a local server under valgrind's callgrind, unless AUDITBENCH_COUNTED=off;
 # - a McAfee/Trellix AUDIT library supplied in AUDITBENCH_PLUGIN_DIR: deriving its THD offsets for this mariadbd
 #   (src/plugins/offsets/) reads the binary with gdb and compiles a probe against MariaDB's source headers;
 # - the test command's own audit plugin (test/plugin/), compiled against MariaDB's public plugin headers.
 tool_deps=()
+if [ "${AUDITBENCH_COUNTED:-auto}" != off ] || [ "${AUDITBENCH_SETUP_FOR:-}" = test ]; then
+  command -v valgrind >/dev/null || tool_deps+=(valgrind)
+fi
 if [ -n "${AUDITBENCH_PLUGIN_DIR:-}" ] && [ -f "$AUDITBENCH_PLUGIN_DIR/libaudit_plugin.so" ]; then
   for pair in gdb:gdb g++:g++ dpkg-source:dpkg-dev; do
     command -v "${pair%%:*}" >/dev/null || tool_deps+=("${pair#*:}")
@@ -69,7 +73,7 @@ fi
 mapfile -t tool_deps < <(printf '%s\n' "${tool_deps[@]}" | sort -u | sed '/^$/d')
 if [ ${#tool_deps[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    say "installing ${tool_deps[*]} with apt-get (a supplied McAfee library's offsets, the test plugin)"
+    say "installing ${tool_deps[*]} with apt-get (the counted channel, a supplied McAfee library's offsets, the test plugin)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${tool_deps[@]}" >/dev/null ||
       say "installing ${tool_deps[*]} failed: the parts that need them will say so and skip"
   else

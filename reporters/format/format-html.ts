@@ -1,6 +1,14 @@
 export interface ChartFigure {
   /** Which chart: the browser test and a reader's CSS select on it. */
-  name: 'overview' | 'timeline' | 'overhead' | 'trend' | 'disk-use' | 'sweep' | 'latency';
+  name:
+    | 'overview'
+    | 'timeline'
+    | 'overhead'
+    | 'trend'
+    | 'disk-use'
+    | 'sweep'
+    | 'latency'
+    | 'counted-functions';
   /** Rendered SVG, or null when there is nothing to draw yet. */
   svg: string | null;
   /** Shown instead of the chart when svg is null. */

@@ -4,6 +4,7 @@ import type { PluginResult } from '../../src/results/schema.ts';
 import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { formatCompletenessMarkdown } from './format-completeness.ts';
+import { formatCountedMarkdown } from './format-counted.ts';
 import { formatFaultsMarkdown } from './format-faults.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { formatLatencyMarkdown, latencyRows } from './format-latency.ts';
@@ -26,6 +27,8 @@ export interface MarkdownInput {
   generatedAt: string;
   fingerprint: string;
   maxRegressionPp: number | null;
+  /** The counted comparisons with the base branch, one line each (src/history/counted-compare.ts). */
+  countedLines?: string[];
   gateLine: string;
   /** This run's id: summary.md shows this run only, while results.json merges every recorded run. */
   runId?: string;
@@ -87,6 +90,7 @@ export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
     return faults ? [faults] : [];
   },
   (results) => formatPerEventMarkdown(results),
+  (results) => formatCountedMarkdown(results),
 ];
 
 /** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
@@ -143,6 +147,7 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_
     `### Compared with ${baseBranch}`,
     '',
     ...comparisons.map((c) => `- ${formatComparison(c, input.maxRegressionPp)}`),
+    ...(input.countedLines ?? []).map((l) => `- ${l}`),
     '',
     `**${input.gateLine}**`,
     '',

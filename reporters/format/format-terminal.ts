@@ -1,5 +1,6 @@
 import type { ResultsFile } from '../../src/results/schema.ts';
 import { formatCompletenessText } from './format-completeness.ts';
+import { formatCountedText } from './format-counted.ts';
 import { formatFaultsText } from './format-faults.ts';
 import { formatLatencyText, latencyRows } from './format-latency.ts';
 import { formatMatrix } from './format-matrix.ts';
@@ -45,6 +46,10 @@ export const TERMINAL_SECTIONS: readonly TextSection[] = [
       const rows = latencyRows(f.results);
       return rows.length > 0 ? formatLatencyText(rows) : null;
     },
+  },
+  {
+    heading: 'auditbench counted cost per transaction (callgrind)',
+    body: (f) => nonEmpty(formatCountedText(f.results)),
   },
   { heading: 'auditbench completeness', body: (f) => nonEmpty(formatCompletenessText(f.results)) },
   { heading: 'auditbench faults', body: (f) => nonEmpty(formatFaultsText(f.results)) },

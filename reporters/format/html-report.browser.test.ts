@@ -6,6 +6,7 @@ import { pathToFileURL } from 'node:url';
 import { chromium, type Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import {
+  countedReportInput,
   recordedReportInput,
   sweepReportInput,
   threadsSweepReportInput,
@@ -29,6 +30,7 @@ const MARKS = {
   timeline: ['.mark-rect path', '.mark-line path'],
   overhead: ['.mark-rule line', '.mark-symbol path', '.mark-text text'],
   trend: ['.mark-rule line', '.mark-line path', '.mark-symbol path'],
+  'counted-functions': ['.mark-rect path'],
 };
 
 /**
@@ -217,5 +219,36 @@ test('a threads sweep in Chromium: overhead and p99 change against threads drawn
       'server_audit@t16-pinned-open',
     ]);
     expect(table.right, 'the tail-latency table fits the window').toBeLessThanOrEqual(table.viewport);
+  });
+}, 60_000);
+
+test('the counted section in Chromium: where the added instructions go drawn as bars, and the per-transaction table fits', async (context) => {
+  if (!existsSync(CHROMIUM))
+    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
+  await inChromium(countedReportInput(), { width: 800, height: 900 }, async (page, problems) => {
+    expect(problems).toEqual([]);
+    const section = page.locator('section', {
+      has: page.locator('h2', { hasText: 'Counted cost per transaction' }),
+    });
+    const chart = section.locator('figure[data-chart="counted-functions"]');
+    expect(await chart.locator('svg .mark-rect path').count()).toBe(10);
+    const labels = await chart.locator('.role-axis-label text').allTextContents();
+    expect(labels).toContain('my_vsnprintf_ex');
+    const table = await section
+      .locator('table')
+      .first()
+      .evaluate((t) => ({
+        rows: [...t.querySelectorAll('tbody tr')].map((r) => r.querySelector('th, td')?.textContent),
+        right: t.getBoundingClientRect().right,
+        viewport: t.ownerDocument.documentElement.clientWidth,
+      }));
+    expect(table.rows).toEqual([
+      'instructions',
+      'write syscalls',
+      'bytes written',
+      'audit log bytes',
+      'audit events',
+    ]);
+    expect(table.right).toBeLessThanOrEqual(table.viewport);
   });
 }, 60_000);

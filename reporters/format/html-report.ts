@@ -2,6 +2,7 @@ import type { Comparison } from '../../src/history/compare.ts';
 import { type HistoryEntry, machineFingerprint, type Revision } from '../../src/history/entry.ts';
 import type { PluginResult, ResultsFile } from '../../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from '../charts/chart-specs.ts';
+import { countedSpec } from '../charts/counted-spec.ts';
 import { diskUseSpec } from '../charts/disk-use-spec.ts';
 import { latencySpec } from '../charts/latency-spec.ts';
 import { overviewSpec } from '../charts/overview-spec.ts';
@@ -10,6 +11,7 @@ import { sweepSpec } from '../charts/sweep-spec.ts';
 import { auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { completenessSection } from './format-completeness.ts';
+import { countedSection } from './format-counted.ts';
 import { faultsSection } from './format-faults.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
@@ -138,6 +140,10 @@ export const HTML_SECTIONS: readonly HtmlSection[] = [
   async (results) => {
     const diskUse = diskUseSpec(results);
     return perEventSection(results, diskUse ? await renderSvg(diskUse) : null);
+  },
+  async (results) => {
+    const spec = countedSpec(results);
+    return countedSection(results, spec ? await renderSvg(spec) : null);
   },
 ];
 

@@ -1,5 +1,6 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { formatCountedComparison } from '../../src/history/counted-compare.ts';
 import { machineFingerprint } from '../../src/history/entry.ts';
 import { formatGateVerdict } from '../format/format-comparison.ts';
 import { formatMarkdownSummary } from '../format/format-markdown.ts';
@@ -18,6 +19,9 @@ export const markdownSummaryWriter: ReportWriter = {
       generatedAt: file.generatedAt,
       fingerprint: machineFingerprint(file.machine),
       maxRegressionPp: config.maxRegressionPp,
+      countedLines: run.countedComparisons.map((c) =>
+        formatCountedComparison(c, config.maxRegressionPp === null ? null : config.maxCountedRisePp),
+      ),
       runId: run.runId,
       gateLine: formatGateVerdict(run.comparisons, { ...config, baseBranch: run.baseBranch }).line,
     });

@@ -1,4 +1,5 @@
 import { baseStatus, describeBaseStatus, failsGate } from '../../src/history/compare.ts';
+import { formatCountedComparison } from '../../src/history/counted-compare.ts';
 import { formatComparison, formatGateVerdict } from '../format/format-comparison.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -31,20 +32,31 @@ export const regressionGateWriter: ReportWriter = {
       return;
     }
     const lines = run.comparisons.map((c) => formatComparison(c, maxRegressionPp));
+    const gatedRise = maxRegressionPp === null ? null : run.config.maxCountedRisePp;
+    const countedLines = run.countedComparisons.map((c) => formatCountedComparison(c, gatedRise));
+    // Counts compare across machines: a decisive counted rise fails the gate wherever the base was measured.
+    const countedFailing = run.countedComparisons.flatMap((c, i) =>
+      c.kind === 'compared' && c.verdict === 'regressed' ? [countedLines[i] as string] : [],
+    );
     const verdict = formatGateVerdict(run.comparisons, {
       maxRegressionPp,
       inconclusive,
       baseBranch: run.baseBranch,
     });
+    const countedVerdict =
+      countedFailing.length > 0
+        ? `counted gate: FAILED against ${run.baseBranch} (allowed rise ${gatedRise} pp of instructions): ${countedFailing.length} regressed`
+        : null;
     process.stdout.write(
-      `\nauditbench vs ${run.baseBranch}\n${lines.map((l) => `- ${l}`).join('\n')}\n${verdict.line}\n`,
+      `\nauditbench vs ${run.baseBranch}\n${[...lines, ...countedLines].map((l) => `- ${l}`).join('\n')}\n${verdict.line}\n${countedVerdict ? `${countedVerdict}\n` : ''}`,
     );
-    if (!verdict.failed) return;
+    if (!verdict.failed && !countedVerdict) return;
     process.exitCode = 1;
     if (githubActions) {
       for (const [i, c] of run.comparisons.entries()) {
         if (failsGate(c, inconclusive)) process.stdout.write(annotation(lines[i] ?? verdict.line));
       }
+      for (const line of countedFailing) process.stdout.write(annotation(line));
     }
   },
 };

@@ -13,6 +13,7 @@ describe('loadConfig', () => {
       precisionRuns: { overhead: 5, aa: 10 },
       searchPath: '',
       maxRegressionPp: null,
+      maxCountedRisePp: 1,
       baseRef: 'origin/main',
       gitBranch: null,
       githubStepSummary: null,
@@ -28,6 +29,7 @@ describe('loadConfig', () => {
       dockerOptOut: false,
       matrix: { kind: 'sample' },
       settingsSweep: 'small',
+      counted: 'auto',
     });
   });
 
@@ -75,6 +77,7 @@ describe('loadConfig', () => {
       precisionRuns: { overhead: 3, aa: 4 },
       searchPath: '',
       maxRegressionPp: 2.5,
+      maxCountedRisePp: 1,
       baseRef: 'upstream/release',
       gitBranch: 'feature/x',
       githubStepSummary: '/tmp/step-summary.md',
@@ -91,6 +94,7 @@ describe('loadConfig', () => {
       dockerOptOut: true,
       matrix: { kind: 'shard', index: 2, count: 3 },
       settingsSweep: 'full',
+      counted: 'auto',
     });
   });
 

@@ -32,6 +32,11 @@ export interface Config {
   searchPath: string;
   /** Largest allowed rise of a plugin's overhead over the base branch, in percentage points; null gates nothing. */
   maxRegressionPp: number | null;
+  /**
+   * Largest allowed rise of the instructions a plugin adds per transaction (counted channel) over the base branch's
+   * entry of the same identity, in points of plugin-off instructions; gated, on any machine, while maxRegressionPp is.
+   */
+  maxCountedRisePp: number;
   /** The git ref history comparisons measure against: AUDITBENCH_BASE_REF, else AUDITBENCH_DEFAULT_BASE_REF. */
   baseRef: string;
   /** Branch to record in history when git cannot tell, as in CI's detached checkout. */
@@ -66,6 +71,11 @@ export interface Config {
   matrix: MatrixSelection;
   /** AUDITBENCH_SETTINGS_SWEEP: the settings sweep's configurations, its small covering set or every one. */
   settingsSweep: 'small' | 'full';
+  /**
+   * AUDITBENCH_COUNTED: the counted channel (src/counted) beside each local run's wall clock. auto counts where
+   * valgrind is installed and the target is local, and says why not elsewhere; on fails a run it cannot count.
+   */
+  counted: 'auto' | 'on' | 'off';
 }
 
 export type { TargetName };
@@ -160,6 +170,11 @@ const fields = {
   settingsSweep: {
     schema: z.enum(['small', 'full']),
     expects: 'must be small (the covering set `test` runs) or full (every configuration)',
+  },
+  counted: {
+    schema: z.enum(['auto', 'on', 'off']),
+    expects:
+      'must be auto (count local runs where valgrind is installed), on (count every local run, or fail it) or off',
   },
   cores: {
     schema: z.enum(coresNames),
@@ -298,6 +313,7 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     dockerOptOut: read(env, 'AUDITBENCH_DOCKER', fields.docker, '1') === '0',
     matrix: read(env, 'AUDITBENCH_MATRIX', fields.matrix, { kind: 'sample' } as MatrixSelection),
     settingsSweep: read(env, 'AUDITBENCH_SETTINGS_SWEEP', fields.settingsSweep, 'small'),
+    counted: read(env, 'AUDITBENCH_COUNTED', fields.counted, 'auto'),
     ...(env.AUDITBENCH_THREADS !== undefined && {
       threads: read(env, 'AUDITBENCH_THREADS', fields.threads, null),
     }),
@@ -322,6 +338,7 @@ function reportSettings(env: Env) {
   const optional = (name: string) => read(env, name, fields.optional, null);
   return {
     maxRegressionPp: read(env, 'AUDITBENCH_MAX_REGRESSION_PP', fields.percentagePoints, null),
+    maxCountedRisePp: read(env, 'AUDITBENCH_MAX_COUNTED_RISE_PP', fields.percentagePoints, 1),
     // Unset, the repository's default branch, which `./auditbench` finds and passes as AUDITBENCH_DEFAULT_BASE_REF.
     baseRef: read(
       env,

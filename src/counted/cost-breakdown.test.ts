@@ -12,10 +12,9 @@ const recorded = (name: string) =>
   );
 
 test('server_audit on mariadbd 10.11.19 (recorded, 150 transactions per arm): where its instructions go', () => {
-  const arms = [
-    { kind: 'off' as const, transactions: 150, dump: recorded('server-audit-off') },
-    { kind: 'on' as const, transactions: 150, dump: recorded('server-audit-on') },
-  ];
+  const off = { kind: 'off' as const, transactions: 150, dump: recorded('server-audit-off') };
+  const on = { kind: 'on' as const, transactions: 150, dump: recorded('server-audit-on') };
+  const arms = [off, on];
   const { topFunctions, byObject, entryPoints } = costBreakdown(arms, 'server_audit.so');
   // Formatting each record's fields is the largest share: the server's printf, called by the plugin.
   expect(topFunctions[0]).toMatchObject({ object: 'mariadbd', fn: 'my_vsnprintf_ex' });
@@ -29,5 +28,5 @@ test('server_audit on mariadbd 10.11.19 (recorded, 150 transactions per arm): wh
   expect(auditing?.inclusivePerTx).toBeGreaterThan(10 * (auditing?.offInclusivePerTx ?? 0));
   // Every added instruction is in some object file: the per-object sums add up to the totals' difference.
   const sum = byObject.reduce((a, o) => a + o.addedPerTx, 0);
-  expect(sum).toBeCloseTo((arms[1].dump.totalIr - arms[0].dump.totalIr) / 150, 3);
+  expect(sum).toBeCloseTo((on.dump.totalIr - off.dump.totalIr) / 150, 3);
 });

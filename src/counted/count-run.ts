@@ -3,7 +3,9 @@ import type { ConnectionOptions, StartedServer } from '../servers/started-server
 import type { Workload } from '../workload/workload.ts';
 import { costBreakdown } from './cost-breakdown.ts';
 import {
+  type CountedArmReading,
   type CountedPlan,
+  type CountedRunOutcome,
   type CountedSubject,
   countArms,
   countedWorkload,
@@ -11,7 +13,7 @@ import {
 } from './counted-ab.ts';
 import { countedFigures } from './counted-stats.ts';
 import { countedIdentity } from './identity.ts';
-import type { CountedRecord } from './record.ts';
+import type { CountedIdentity, CountedRecord } from './record.ts';
 
 /** What every counted figure leaves out; said with the figures wherever they are shown. */
 export const COUNTED_LIMITS = [
@@ -60,37 +62,54 @@ export async function countRun(
       opts.plan,
       opts.progress,
     );
-    const what = counted.script ?? `${counted.test} ${counted.tables}×${counted.tableSize}`;
     const identity = await countedIdentity(
       server,
       opts.soname,
       opts.configHash,
-      `${what}, ${opts.plan.events} transactions per arm, seed ${opts.plan.seed}, 1 thread`,
+      describeCounted(counted, opts.plan),
     );
-    const breakdown = costBreakdown(outcome.arms, opts.soname);
-    const arm = (a: (typeof outcome.arms)[number], warmup: boolean) => ({
-      kind: a.kind,
-      warmup,
-      transactions: a.transactions,
-      ...a.totals,
-      lostThreads: a.lostThreads,
-    });
-    return {
-      subject: opts.subject.label,
-      pairs: opts.plan.pairs,
-      eventsPerArm: opts.plan.events,
-      seed: opts.plan.seed,
-      threads: 1,
-      figures: countedFigures(outcome.arms),
-      topFunctions: breakdown.topFunctions,
-      byObject: breakdown.byObject.filter((o) => Math.round(o.addedPerTx) !== 0),
-      entryPoints: breakdown.entryPoints,
-      arms: [arm(outcome.warmup, true), ...outcome.arms.map((a) => arm(a, false))],
-      identity,
-      wallS: (Date.now() - started) / 1000,
-      limits: COUNTED_LIMITS,
-    };
+    return countedRecord(outcome, opts.subject.label, opts.plan, identity, opts.soname, started);
   } finally {
     await server.stop();
   }
+}
+
+/** The counted workload as the identity names it. */
+export function describeCounted(workload: Workload, plan: CountedPlan): string {
+  const what = workload.script ?? `${workload.test} ${workload.tables}×${workload.tableSize}`;
+  return `${what}, ${plan.events} transactions per arm, seed ${plan.seed}, 1 thread`;
+}
+
+/** The record of one subject's counted arms: figures, where the cost goes, the arms themselves, and the identity. */
+export function countedRecord(
+  outcome: Omit<CountedRunOutcome, 'server'>,
+  subject: string,
+  plan: CountedPlan,
+  identity: CountedIdentity,
+  soname: string | null,
+  startedMs: number,
+): CountedRecord {
+  const breakdown = costBreakdown(outcome.arms, soname);
+  const arm = (a: CountedArmReading, warmup: boolean) => ({
+    kind: a.kind,
+    warmup,
+    transactions: a.transactions,
+    ...a.totals,
+    lostThreads: a.lostThreads,
+  });
+  return {
+    subject,
+    pairs: plan.pairs,
+    eventsPerArm: plan.events,
+    seed: plan.seed,
+    threads: 1,
+    figures: countedFigures(outcome.arms),
+    topFunctions: breakdown.topFunctions,
+    byObject: breakdown.byObject.filter((o) => Math.round(o.addedPerTx) !== 0),
+    entryPoints: breakdown.entryPoints,
+    arms: [arm(outcome.warmup, true), ...outcome.arms.map((a) => arm(a, false))],
+    identity,
+    wallS: (Date.now() - startedMs) / 1000,
+    limits: COUNTED_LIMITS,
+  };
 }

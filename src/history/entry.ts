@@ -1,5 +1,22 @@
 import { z } from 'zod';
-import { type Machine, type ResultsFile, serverSchema } from '../results/schema.ts';
+import { countedIdentitySchema } from '../counted/record.ts';
+import { type Machine, type PluginResult, type ResultsFile, serverSchema } from '../results/schema.ts';
+
+/**
+ * A run's counted figures as history keeps them: what the plugin adds per transaction under callgrind, and the
+ * identity of what was counted. Entries of one identity compare across machines (src/history/counted-compare.ts).
+ */
+export const historyCountedSchema = z.object({
+  identity: countedIdentitySchema,
+  instructionsPct: z.number(),
+  instructionsPctCi95: z.tuple([z.number(), z.number()]).nullable(),
+  instructionsAddedPerTx: z.number(),
+  writeCallsAddedPerTx: z.number(),
+  /** The audit log's added bytes per transaction less the host name each event carries (it differs by machine). */
+  logBytesNetAddedPerTx: z.number(),
+  eventsPerTx: z.number(),
+});
+export type HistoryCounted = z.infer<typeof historyCountedSchema>;
 
 /** One line of history.jsonl: one plugin × server × workload result of one run, with where and what it ran. */
 export const historyEntrySchema = z.object({
@@ -30,6 +47,8 @@ export const historyEntrySchema = z.object({
   noiseFloorPct: z.number().nullable(),
   baselineTps: z.number().nullable(),
   pluginTps: z.number().nullable(),
+  /** The counted channel's figures, when the run was counted; absent before it existed. */
+  counted: historyCountedSchema.nullable().default(null),
 });
 
 export type HistoryEntry = z.infer<typeof historyEntrySchema>;
@@ -74,6 +93,23 @@ export function toHistoryEntries(file: ResultsFile, revision: Revision, runId: s
       noiseFloorPct: r.noiseFloorPct,
       baselineTps: r.baselineTps,
       pluginTps: r.pluginTps,
+      counted: historyCounted(r),
     };
   });
+}
+
+/** What history keeps of a result's counted record; null when it was not counted. */
+export function historyCounted(r: PluginResult): HistoryCounted | null {
+  const c = r.counted;
+  if (!c || c.figures.instructions.pct === null) return null;
+  const f = c.figures;
+  return {
+    identity: c.identity,
+    instructionsPct: f.instructions.pct as number,
+    instructionsPctCi95: f.instructions.pctCi95,
+    instructionsAddedPerTx: f.instructions.addedPerTx,
+    writeCallsAddedPerTx: f.writeCalls.addedPerTx,
+    logBytesNetAddedPerTx: f.logBytes.addedPerTx - f.events.addedPerTx * c.identity.hostNameBytes,
+    eventsPerTx: f.events.onPerTx,
+  };
 }

@@ -46,6 +46,8 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
       result.faults = [...(result.faults ?? []), record.fault];
     } else if (record.kind === 'per-event') {
       result.perEvent = record.perEvent;
+    } else if (record.kind === 'counted') {
+      result.counted = record.counted;
     } else if (record.kind === 'calibration') {
       result.calibration = record.calibration;
       result.noiseFloorPct = record.calibration.noiseFloorPct;

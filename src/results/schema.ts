@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { serverFlavors, targetNames } from '../config/lists.ts';
 import { faultRecordSchema } from '../faults/fault-record.ts';
 import { interferenceSchema } from '../machine/block-interference.ts';
+import { countedSchema } from '../counted/record.ts';
 import { perEventSchema } from '../per-event/record.ts';
 
 const json: z.ZodType<unknown> = z.lazy(() =>
@@ -278,6 +279,8 @@ export const pluginResultSchema = z.object({
   faults: z.array(faultRecordSchema).optional(),
   /** Per-event costs, their production projection and the cross-check with sysbench (suites/per-event.test.ts). */
   perEvent: perEventSchema.optional(),
+  /** The counted channel (src/counted): instructions, syscalls and bytes per transaction under callgrind. */
+  counted: countedSchema.optional(),
   /** The measured traffic: accounts, added rates, the DBA's script; absent in results before it. */
   traffic: trafficRecordSchema.optional(),
   /** In a merged results.json: the id of the Vitest run that measured this result (runs/index.json). */

@@ -1,5 +1,6 @@
 import type { ServerFlavor, TargetName } from '../config/lists.ts';
 import type { FaultRecord } from '../faults/fault-record.ts';
+import type { CountedRecord } from '../counted/record.ts';
 import type { PerEvent } from '../per-event/record.ts';
 import type { LifecycleCheck } from './lifecycle-check.ts';
 import type {
@@ -41,6 +42,7 @@ export type ResultRecord =
   | (ResultKey & { kind: 'calibration'; calibration: Calibration })
   | (ResultKey & { kind: 'completeness'; completeness: CompletenessPhase })
   | (ResultKey & { kind: 'per-event'; perEvent: PerEvent })
+  | (ResultKey & { kind: 'counted'; counted: CountedRecord })
   | (ResultKey & { kind: 'faults'; fault: FaultRecord });
 
 declare module 'vitest' {

@@ -84,13 +84,13 @@ export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: 
 export function eventsRunArgs(
   conn: ConnectionOptions,
   workload: Workload,
-  run: { events: number; seed: number },
+  run: { events: number; seed: number; timeS?: number },
 ): string[] {
-  assertWholeNumber(workload, 'events', run.events);
+  if (run.timeS === undefined) assertWholeNumber(workload, 'events', run.events);
   return [
     ...tableArgs(conn, workload),
-    '--time=0',
-    `--events=${run.events}`,
+    // A time-bound run (the counted warm-up) sends transactions for timeS seconds instead.
+    ...(run.timeS === undefined ? ['--time=0', `--events=${run.events}`] : [`--time=${run.timeS}`, '--events=0']),
     `--rand-seed=${run.seed}`,
     '--rand-type=uniform',
     ...(workload.preparedStatements === false ? ['--db-ps-mode=disable'] : []),

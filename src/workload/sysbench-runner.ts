@@ -122,7 +122,7 @@ export async function runSysbench(
 export async function runSysbenchEvents(
   conn: ConnectionOptions,
   workload: Workload,
-  run: { events: number; seed: number },
+  run: { events: number; seed: number; timeS?: number },
   opts: SysbenchOptions = {},
 ): Promise<{ stdout: string; transactions: number }> {
   const args = eventsRunArgs(conn, workload, run);

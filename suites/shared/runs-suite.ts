@@ -5,6 +5,7 @@ import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/
 import { afterGate, bankLine, budgetFrom } from '../../src/bench/time-bank.ts';
 import type { Config } from '../../src/config/env.ts';
 import type { ResolvedRun } from '../../src/config/runs.ts';
+import { countedLine, countedUnavailable, countPluginRun } from '../../src/counted/run-counted.ts';
 import { configHash } from '../../src/history/config-hash.ts';
 import { unavailableReason } from '../../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/plugins/lifecycle/index.ts';
@@ -345,6 +346,19 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
             );
           }
           return measurePoint(openPoint, context, { ratePerS: openLoopRate(baseline.baselineTps), baseline });
+        });
+      }
+
+      // The counted channel: a server of its own under callgrind, after the wall clock has finished with the CPUs.
+      if (config.target === 'local' && config.counted !== 'off') {
+        test('counted cost per transaction under callgrind, beside the wall clock', async (context) => {
+          skipIfUnavailable(context);
+          const why = await countedUnavailable(config);
+          if (why && config.counted === 'on') expect.fail(`${run.id}: AUDITBENCH_COUNTED=on, but ${why}`);
+          if (why) return context.skip(`not counted: ${why}`);
+          const counted = await countPluginRun(config, run, workload, key().configHash ?? null, progress);
+          progress(`counted: ${countedLine(counted)}`);
+          context.task.meta.auditbench = { ...key(), kind: 'counted', counted };
         });
       }
 

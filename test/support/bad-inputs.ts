@@ -91,6 +91,11 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: 'AUDITBENCH_MAX_REGRESSION_PP',
     },
     {
+      what: 'counted rise with a unit',
+      env: { AUDITBENCH_MAX_COUNTED_RISE_PP: '1pp' },
+      says: 'AUDITBENCH_MAX_COUNTED_RISE_PP',
+    },
+    {
       what: 'zero regression limit',
       env: { AUDITBENCH_MAX_REGRESSION_PP: '0' },
       says: 'AUDITBENCH_MAX_REGRESSION_PP',
@@ -119,6 +124,11 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       what: 'settings sweep that is neither small nor full',
       env: { AUDITBENCH_SETTINGS_SWEEP: 'all' },
       says: "AUDITBENCH_SETTINGS_SWEEP must be small (the covering set `test` runs) or full (every configuration); got 'all'",
+    },
+    {
+      what: 'counted channel that is not auto, on or off',
+      env: { AUDITBENCH_COUNTED: 'yes' },
+      says: "AUDITBENCH_COUNTED must be auto (count local runs where valgrind is installed), on (count every local run, or fail it) or off; got 'yes'",
     },
     {
       what: 'hex run count',

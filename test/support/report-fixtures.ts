@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import type { HtmlReportInput } from '../../reporters/format/html-report.ts';
+import { parseCallgrindDump } from '../../src/counted/callgrind-dump.ts';
+import { countedRecord } from '../../src/counted/count-run.ts';
+import type { CountedArmReading } from '../../src/counted/counted-ab.ts';
+import { PINNED_GLIBC_TUNABLES } from '../../src/counted/identity.ts';
+import type { CountedIdentity } from '../../src/counted/record.ts';
 import { compareWithBase } from '../../src/history/compare.ts';
 import { toHistoryEntries } from '../../src/history/entry.ts';
 import { parseHistory } from '../../src/history/parse-history.ts';
@@ -271,4 +277,56 @@ export function threadsSweepReportInput(): HtmlReportInput {
   const entries = toHistoryEntries(file, base.revision, runId);
   const comparisons = compareWithBase(entries, base.prior, { baseBranch: 'main', maxRegressionPp: 5 });
   return { ...base, file, entries, comparisons, runId };
+}
+
+/**
+ * For the counted section: the recorded results.json's measured result with a counted record built from the two
+ * recorded callgrind dumps of server_audit (fixtures/callgrind), one off and one on arm of 150 transactions each.
+ */
+export function countedReportInput(): HtmlReportInput {
+  const input = recordedReportInput();
+  const [measured] = input.file.results;
+  if (!measured) throw new Error('the recorded results hold no result');
+  const dump = (name: string) =>
+    parseCallgrindDump(
+      gunzipSync(
+        readFileSync(new URL(`../../fixtures/callgrind/${name}.callgrind.gz`, import.meta.url)),
+      ).toString('utf8'),
+    );
+  const totals = (instructions: number, on: boolean) => ({
+    instructions,
+    writeCalls: on ? 156 * 150 : 79 * 150,
+    writeBytes: on ? 8_850 * 150 : 5_860 * 150,
+    logBytes: on ? 3_269 * 150 : 0,
+    events: on ? 38 * 150 : 0,
+  });
+  const off = dump('server-audit-off');
+  const on = dump('server-audit-on');
+  const arms: CountedArmReading[] = [
+    { kind: 'off', transactions: 150, totals: totals(off.totalIr, false), dump: off, lostThreads: 0 },
+    { kind: 'on', transactions: 150, totals: totals(on.totalIr, true), dump: on, lostThreads: 0 },
+  ];
+  const identity: CountedIdentity = {
+    serverVersion: measured.server.version,
+    serverSha256: null,
+    pluginSha256: null,
+    configHash: measured.configHash ?? null,
+    workload: 'oltp_read_write 4×10000, 150 transactions per arm, seed 42, 1 thread',
+    valgrind: 'valgrind-3.19.0',
+    glibcSha256: null,
+    cpuFeatures: [],
+    glibcTunables: PINNED_GLIBC_TUNABLES,
+    hostNameBytes: 8,
+  };
+  const plan = { events: 150, seed: 42, pairs: 1 };
+  const counted = countedRecord(
+    { warmup: arms[0] as CountedArmReading, arms, wallS: 60 },
+    'server_audit',
+    plan,
+    identity,
+    'server_audit.so',
+    Date.now(),
+  );
+  const results = [{ ...measured, counted }, ...input.file.results.slice(1)];
+  return { ...input, file: { ...input.file, results } };
 }

@@ -25,6 +25,7 @@ export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry
     noiseFloorPct: 2,
     baselineTps: 2000,
     pluginTps: 1800,
+    counted: null,
     ...overrides,
   };
 }

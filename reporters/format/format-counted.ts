@@ -1,0 +1,133 @@
+import Table from 'cli-table3';
+import type { CountedRecord } from '../../src/counted/record.ts';
+import type { PluginResult } from '../../src/results/schema.ts';
+import type { ReportSection } from './format-html.ts';
+
+type Counted = PluginResult & { counted: CountedRecord };
+
+const counted = (results: readonly PluginResult[]): Counted[] =>
+  results.filter((r): r is Counted => r.counted !== undefined);
+
+const where = (r: PluginResult) => `${r.runId ?? r.title} on ${r.server.flavor} ${r.server.version}`;
+const signed = (v: number, digits: number) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
+const range = (ci: [number, number] | null, digits: number) =>
+  ci
+    ? ` [${digits === 0 ? thousands(ci[0]) : ci[0].toFixed(digits)}, ${digits === 0 ? thousands(ci[1]) : ci[1].toFixed(digits)}]`
+    : '';
+const thousands = (v: number) => Math.round(v).toLocaleString('en-US');
+const signedThousands = (v: number) => `${v >= 0 ? '+' : '−'}${thousands(Math.abs(v))}`;
+
+export const countedHead = ['per transaction', 'off', 'on', 'added [95% CI]', 'added %'];
+
+/** The quantities as rows: instructions, write calls, bytes written, log bytes, audit events. */
+export function countedRows(c: CountedRecord): string[][] {
+  const f = c.figures;
+  const row = (name: string, q: keyof CountedRecord['figures'], digits: number): string[] => {
+    const x = f[q];
+    return [
+      name,
+      digits === 0 ? thousands(x.offPerTx) : x.offPerTx.toFixed(digits),
+      digits === 0 ? thousands(x.onPerTx) : x.onPerTx.toFixed(digits),
+      `${digits === 0 ? signedThousands(x.addedPerTx) : signed(x.addedPerTx, digits)}${range(x.addedCi95, digits)}`,
+      x.pct === null ? '–' : `${signed(x.pct, 2)}%${range(x.pctCi95, 2)}`,
+    ];
+  };
+  return [
+    row('instructions', 'instructions', 0),
+    row('write syscalls', 'writeCalls', 1),
+    row('bytes written', 'writeBytes', 0),
+    row('audit log bytes', 'logBytes', 0),
+    row('audit events', 'events', 1),
+  ];
+}
+
+/** How the figures were counted, in one line. */
+export function countedMethod(c: CountedRecord): string {
+  const spread = c.figures.instructions.spreadPct;
+  const pct = (v: number | null) => (v === null ? '–' : `${v.toFixed(2)}%`);
+  return `callgrind, ${c.identity.workload}, ${c.pairs} ABBA pair${c.pairs === 1 ? '' : 's'} after a discarded arm; arms within ${pct(spread.off)} (off) and ${pct(spread.on)} (on) of their means; ${Math.round(c.wallS)} s`;
+}
+
+/** The functions whose own instructions the subject adds most, with their object file. */
+export function topFunctionLines(c: CountedRecord, count = 5): string[] {
+  return c.topFunctions
+    .slice(0, count)
+    .map(
+      (f) => `${f.fn} (${f.object}) ${signed(f.addedPerTx, 0).replace(/\d+/, (d) => thousands(Number(d)))}`,
+    );
+}
+
+function entryLine(c: CountedRecord): string | null {
+  const [e] = c.entryPoints;
+  if (!e) return null;
+  return `the plugin is entered through ${e.fn}() ${e.callsPerTx.toFixed(1)} times a transaction: ${thousands(e.inclusivePerTx)} instructions inside it when on, ${thousands(e.offInclusivePerTx)} when off`;
+}
+
+/** The terminal section: per counted run, its table, how it was counted and where the instructions go. */
+export function formatCountedText(results: readonly PluginResult[]): string {
+  return counted(results)
+    .map((r) => {
+      const table = new Table({ head: countedHead, style: { head: [], border: [] } });
+      for (const row of countedRows(r.counted)) table.push(row);
+      return [
+        `${where(r)}: ${countedMethod(r.counted)}`,
+        table.toString(),
+        `- most added: ${topFunctionLines(r.counted).join('; ')}`,
+        ...[entryLine(r.counted)].flatMap((l) => (l ? [`- ${l}`] : [])),
+      ].join('\n');
+    })
+    .join('\n\n');
+}
+
+const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+/** The summary.md section (with its heading), or [] when nothing was counted. */
+export function formatCountedMarkdown(results: readonly PluginResult[]): string[] {
+  const rows = counted(results);
+  if (rows.length === 0) return [];
+  const head = ['run', ...countedHead];
+  return [
+    '### Counted cost per transaction (callgrind)',
+    '',
+    `| ${head.join(' | ')} |`,
+    `|${' --- |'.repeat(head.length)}`,
+    ...rows.flatMap((r) =>
+      countedRows(r.counted).map((row) => `| ${[where(r), ...row].map(cell).join(' | ')} |`),
+    ),
+    '',
+    ...rows.map(
+      (r) =>
+        `- ${where(r)}: ${countedMethod(r.counted)}; most added: ${topFunctionLines(r.counted, 3).join('; ')}`,
+    ),
+    '',
+  ];
+}
+
+/** The HTML report's section: the table per run and the chart of where the added instructions go. */
+export function countedSection(
+  results: readonly PluginResult[],
+  chartSvg: string | null,
+): ReportSection | null {
+  const rows = counted(results);
+  const first = rows[0];
+  if (!first) return null;
+  return {
+    heading: 'Counted cost per transaction',
+    lines: [
+      'Each run’s plugin counted off against on under valgrind’s callgrind: the same transactions in every arm (one thread, a fixed seed), instructions of the connection threads, their write syscalls and bytes, the audit log’s bytes and events. Counts repeat to a fraction of a percent and compare across machines that run the same binaries; the wall clock above stays the verdict of what users feel.',
+      ...first.counted.limits.map((l) => `Not counted: ${l}.`),
+    ],
+    figures: [
+      { name: 'counted-functions', svg: chartSvg, empty: 'No counted run has a function breakdown.' },
+    ],
+    tables: rows.map((r) => ({
+      caption: `${where(r)}: ${countedMethod(r.counted)}`,
+      head: countedHead.map((text) => ({ text })),
+      rows: countedRows(r.counted),
+      notes: [
+        `Most added: ${topFunctionLines(r.counted, 10).join('; ')}.`,
+        ...[entryLine(r.counted)].flatMap((l) => (l ? [`${l}.`] : [])),
+      ],
+    })),
+  };
+}

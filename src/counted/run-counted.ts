@@ -1,0 +1,61 @@
+import { execa } from 'execa';
+import type { Config } from '../config/env.ts';
+import type { ResolvedRun } from '../config/runs.ts';
+import { setGlobals } from '../plugins/steps.ts';
+import { trafficConnections } from '../servers/traffic-accounts.ts';
+import type { Workload } from '../workload/workload.ts';
+import { countRun } from './count-run.ts';
+import { defaultCountedPlan } from './counted-ab.ts';
+import type { CountedRecord } from './record.ts';
+
+/** Why this configuration gets no counted figures (null: it does), decided before any server starts. */
+export async function countedUnavailable(config: Pick<Config, 'target' | 'counted'>): Promise<string | null> {
+  if (config.counted === 'off') return 'AUDITBENCH_COUNTED=off';
+  if (config.target !== 'local')
+    return `the counted channel runs a local server under valgrind; AUDITBENCH_TARGET is ${config.target}`;
+  const found = await execa('valgrind', ['--version'], { reject: false });
+  if (found.exitCode !== 0)
+    return 'valgrind is not installed (apt-get install valgrind; ./auditbench bench installs it)';
+  return null;
+}
+
+/** The run's plugin, installed with its startup options and settings, counted off against on. */
+export function countPluginRun(
+  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
+  run: ResolvedRun,
+  workload: Workload,
+  configHash: string | null,
+  progress: (message: string) => void,
+): Promise<CountedRecord> {
+  const { profile } = run;
+  return countRun(config, workload, {
+    subject: {
+      label: profile.name,
+      setup: [...profile.install, ...setGlobals(profile.measureSettings)],
+      arms: { off: profile.disable, on: profile.enable },
+      log: profile,
+      selfModifyingCode: profile.patchesServerCode ?? false,
+    },
+    soname: profile.soname,
+    configHash,
+    plan: defaultCountedPlan,
+    application: async (server) => (await trafficConnections(server, run.traffic.accounts)).application,
+    progress,
+  });
+}
+
+const signed = (v: number, digits = 1) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
+const interval = (ci: [number, number] | null, digits = 1) =>
+  ci ? ` [${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : '';
+
+/** One line: what the subject adds per transaction on each counted quantity. */
+export function countedLine(record: CountedRecord): string {
+  const { instructions: ir, writeCalls, logBytes, events } = record.figures;
+  const k = (v: number) => `${Math.round(v / 1000).toLocaleString('en-US')}k`;
+  return [
+    `${signed(ir.pct ?? 0, 2)}% instructions${interval(ir.pctCi95, 2)} (${k(ir.offPerTx)} → ${k(ir.onPerTx)} per transaction)`,
+    `${signed(writeCalls.addedPerTx)} write calls${interval(writeCalls.addedCi95)}`,
+    `${signed(logBytes.addedPerTx, 0)} log bytes${interval(logBytes.addedCi95, 0)}`,
+    `${signed(events.addedPerTx)} audit events per transaction`,
+  ].join(', ');
+}

@@ -1,0 +1,65 @@
+import { expect, test } from 'vitest';
+import { sampleEntry } from '../../test/support/sample-entry.ts';
+import { PINNED_GLIBC_TUNABLES } from '../counted/identity.ts';
+import { compareCounted, formatCountedComparison } from './counted-compare.ts';
+import type { HistoryCounted } from './entry.ts';
+
+const counted = (pct: number, overrides: Partial<HistoryCounted['identity']> = {}): HistoryCounted => ({
+  identity: {
+    serverVersion: '10.11.19-MariaDB-0+deb12u1',
+    serverSha256: 'aa',
+    pluginSha256: 'bb',
+    configHash: 'cc',
+    workload: 'oltp_read_write 4×10000, 150 transactions per arm, seed 42, 1 thread',
+    valgrind: 'valgrind-3.19.0',
+    glibcSha256: 'dd',
+    cpuFeatures: ['avx2'],
+    glibcTunables: PINNED_GLIBC_TUNABLES,
+    hostNameBytes: 8,
+    ...overrides,
+  },
+  instructionsPct: pct,
+  instructionsPctCi95: [pct - 0.3, pct + 0.3],
+  instructionsAddedPerTx: 186_000,
+  writeCallsAddedPerTx: 77,
+  logBytesNetAddedPerTx: 2_950,
+  eventsPerTx: 38,
+});
+
+const base = sampleEntry({ runId: 'base', hostname: 'runner-a', counted: counted(6.9) });
+
+test('the same identity on another machine compares: a 2-point rise of added instructions regresses', () => {
+  const current = sampleEntry({
+    runId: 'now',
+    branch: 'main',
+    hostname: 'runner-b',
+    counted: counted(8.9, { cpuFeatures: [] }),
+  });
+  const [c] = compareCounted([current], [base], { baseBranch: 'main', maxCountedRisePp: 1 });
+  expect(c).toMatchObject({ kind: 'compared', verdict: 'regressed', crossMachine: true });
+  expect(c?.kind === 'compared' && c.changePp).toBeCloseTo(2, 9);
+  // Each run's half-width is 0.3: the change's is √(0.3² + 0.3²).
+  expect(c?.kind === 'compared' && c.changeCi95[1] - c.changeCi95[0]).toBeCloseTo(
+    2 * Math.hypot(0.3, 0.3),
+    9,
+  );
+  expect(formatCountedComparison(c as never, 1)).toMatch(
+    /\+2\.00 pp \[1\.58, 2\.42\], REGRESSED beyond 1 pp$/,
+  );
+});
+
+test('a rebuilt plugin library has no base: its counts are of other code', () => {
+  const current = sampleEntry({ runId: 'now', counted: counted(6.9, { pluginSha256: 'b2' }) });
+  expect(compareCounted([current], [base], { baseBranch: 'main', maxCountedRisePp: 1 })).toMatchObject([
+    { kind: 'no-base' },
+  ]);
+});
+
+test('a run that was not counted is not compared; no limit means not gated', () => {
+  const plain = sampleEntry({ runId: 'now' });
+  expect(compareCounted([plain], [base], { baseBranch: 'main', maxCountedRisePp: 1 })).toEqual([]);
+  const same = sampleEntry({ runId: 'now', counted: counted(7.0) });
+  expect(compareCounted([same], [base], { baseBranch: 'main', maxCountedRisePp: null })).toMatchObject([
+    { kind: 'compared', verdict: 'ungated' },
+  ]);
+});

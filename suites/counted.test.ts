@@ -1,0 +1,115 @@
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { profiles } from '../fixtures/plugins/index.ts';
+import { loadConfig } from '../src/config/env.ts';
+import { countedRecord, describeCounted } from '../src/counted/count-run.ts';
+import {
+  type CountedPlan,
+  type CountedSubject,
+  countArms,
+  countedWorkload,
+  startCountedServer,
+} from '../src/counted/counted-ab.ts';
+import { countedIdentity } from '../src/counted/identity.ts';
+import type { CountedRecord } from '../src/counted/record.ts';
+import { countedUnavailable } from '../src/counted/run-counted.ts';
+import type { PluginProfile } from '../src/plugins/profile.ts';
+import { setGlobals } from '../src/plugins/steps.ts';
+import type { ConnectionOptions, StartedServer } from '../src/servers/started-server.ts';
+import type { Workload } from '../src/workload/workload.ts';
+import { getWorkload } from '../src/workload/workloads.ts';
+
+/**
+ * The counted channel (src/counted) on one local server under callgrind, with server_audit, SQL_ERROR_LOG and the
+ * general log installed together and each counted off against on in turn: what a plugin adds is well above zero,
+ * arms repeat within 0.5%, a plugin with nothing to log adds nothing, and failing statements give SQL_ERROR_LOG a
+ * cost. `./auditbench bench` counts each run on a server of its own (suites/shared/runs-suite.ts).
+ */
+const config = loadConfig();
+const why = await countedUnavailable({
+  target: config.target,
+  counted: config.counted === 'off' ? 'auto' : config.counted,
+});
+const plan: CountedPlan = { events: 150, seed: 42, pairs: 3 };
+const oltp = countedWorkload(getWorkload('smoke'));
+const failing: Workload = {
+  ...oltp,
+  script: fileURLToPath(new URL('./counted/failing-statements.lua', import.meta.url)),
+};
+const installed = [profiles.server_audit, profiles.sql_error_log, profiles.general_log] as PluginProfile[];
+
+describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped: ${why})` : ''}`, () => {
+  let server: StartedServer | undefined;
+  let dumpDir = '';
+  let application: ConnectionOptions | undefined;
+  const records = new Map<string, CountedRecord>();
+
+  beforeAll(async () => {
+    const setup: CountedSubject = {
+      label: 'server_audit, SQL_ERROR_LOG and the general log',
+      setup: installed.flatMap((p) => [...p.install, ...setGlobals(p.measureSettings), ...p.disable]),
+      arms: { off: [], on: [] },
+      log: null,
+    };
+    ({ server, dumpDir, application } = await startCountedServer(
+      config,
+      oltp,
+      setup,
+      async (s) => s.connection,
+      console.log,
+    ));
+  });
+  afterAll(() => server?.stop());
+
+  async function count(profile: PluginProfile, workload: Workload, label: string) {
+    if (!server || !application) throw new Error('The counted server did not start; see the first error');
+    const started = Date.now();
+    const subject = { label, setup: [], arms: { off: profile.disable, on: profile.enable }, log: profile };
+    const outcome = await countArms(server, dumpDir, application, workload, subject, plan, console.log);
+    const identity = await countedIdentity(server, profile.soname, null, describeCounted(workload, plan));
+    const record = countedRecord(outcome, label, plan, identity, profile.soname, started);
+    records.set(label, record);
+    for (const arm of record.arms)
+      expect(arm.lostThreads, `${label}: an arm lost its threads' syscalls`).toBe(0);
+    return record;
+  }
+
+  test('server_audit adds instructions, writes and log bytes to every transaction, arms within 1%', async (_context) => {
+    const r = await count(profiles.server_audit, oltp, 'server_audit');
+    const { instructions, writeCalls, logBytes, events } = r.figures;
+    expect(instructions.pctCi95?.[0]).toBeGreaterThan(1);
+    // Quiet, arms repeat within 0.2% (docs/measurements/2026-12-04-counted.md); 1% leaves room for a loaded runner.
+    expect(instructions.spreadPct.off).toBeLessThanOrEqual(1);
+    expect(instructions.spreadPct.on).toBeLessThanOrEqual(1);
+    expect(writeCalls.addedPerTx).toBeGreaterThan(10);
+    expect(logBytes.addedPerTx).toBeGreaterThan(1000);
+    expect(events.addedPerTx).toBeGreaterThan(10);
+    expect(r.entryPoints.map((e) => e.fn)).toContain('auditing');
+    expect(r.topFunctions).toHaveLength(10);
+  });
+
+  test('the general log adds instructions and bytes, less than server_audit (as the wall clock ranks them)', async (context) => {
+    const r = await count(profiles.general_log, oltp, 'general log');
+    const { instructions, logBytes } = r.figures;
+    expect(instructions.pctCi95?.[0]).toBeGreaterThan(0.5);
+    expect(logBytes.addedPerTx).toBeGreaterThan(100);
+    const serverAudit = records.get('server_audit')?.figures.instructions.pct;
+    if (serverAudit === undefined || serverAudit === null)
+      return context.skip('server_audit was not counted');
+    expect(instructions.pct).toBeLessThan(serverAudit);
+  });
+
+  test('SQL_ERROR_LOG on OLTP without errors adds nothing (within ±0.5%)', async (_context) => {
+    const r = await count(profiles.sql_error_log, oltp, 'SQL_ERROR_LOG, OLTP');
+    expect(Math.abs(r.figures.instructions.pct ?? Number.NaN)).toBeLessThanOrEqual(0.5);
+    expect(r.figures.logBytes.addedPerTx).toBe(0);
+  });
+
+  test('SQL_ERROR_LOG costs instructions and log bytes for each failing statement', async (_context) => {
+    const r = await count(profiles.sql_error_log, failing, 'SQL_ERROR_LOG, failing statements');
+    // One failing statement per transaction: what it adds per transaction is its cost per failing statement.
+    expect(r.figures.instructions.addedCi95?.[0]).toBeGreaterThan(0);
+    expect(r.figures.logBytes.addedPerTx).toBeGreaterThan(50);
+    expect(r.figures.events.addedPerTx).toBeCloseTo(1, 1);
+  });
+});
