@@ -4,7 +4,9 @@ import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhe
 import { loadConfig } from '../src/config/env.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
+import { countComparison } from '../src/counted/run-counted.ts';
 import { comparisonSubject, sqlLiteralOf, unsetOnOneSide } from '../src/gate/arms.ts';
+import { combineChannels, judgeCountedRise } from '../src/gate/channels.ts';
 import { designWorkload, gateWorkload } from '../src/gate/gate-workload.ts';
 import { changedOptions, type DesignDecision, decideDesign } from '../src/gate/option-classes.ts';
 import { readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
@@ -130,7 +132,24 @@ async function gateSuite(planFile: string): Promise<void> {
           },
         );
         const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
-        const verdict = judgeBaseHead(estimate, plan.maxRegressionPp, names);
+        const wallClock = judgeBaseHead(estimate, plan.maxRegressionPp, names);
+        progress(`wall clock ${wallClock.verdict}: ${wallClock.reason}`);
+        // The counted channel: the same arms on a counted server of its own (src/counted, docs/gate.md).
+        const counted = await countComparison(
+          config,
+          head,
+          subject.arms,
+          decision.design,
+          traffic.workload,
+          progress,
+        );
+        const verdict = combineChannels(
+          wallClock,
+          'notCounted' in counted
+            ? { verdict: 'not counted', reason: counted.notCounted }
+            : judgeCountedRise(counted.figures.instructions, config.maxCountedRisePp),
+          comparison.differences,
+        );
         progress(`${verdict.verdict}: ${verdict.reason}`);
         // The verdict keeps τ (docs/gate.md); the run's own pairs say what more pairs bought.
         const withinRunCi95 = workload.runToRunSdLog > 0 ? pairedOverhead(sample.pairs).ci95 : null;

@@ -1,6 +1,8 @@
 import { execa } from 'execa';
+import type { ArmSteps } from '../bench/toggled-run.ts';
 import type { Config } from '../config/env.ts';
 import type { ResolvedRun } from '../config/runs.ts';
+import type { ComparisonDesign } from '../gate/plan.ts';
 import { setGlobals } from '../plugins/steps.ts';
 import { trafficConnections } from '../servers/traffic-accounts.ts';
 import type { Workload } from '../workload/workload.ts';
@@ -58,4 +60,38 @@ export function countedLine(record: CountedRecord): string {
     `${signed(logBytes.addedPerTx, 0)} log bytes${interval(logBytes.addedCi95, 0)}`,
     `${signed(events.addedPerTx)} audit events per transaction`,
   ].join(', ');
+}
+
+/**
+ * A gate comparison counted: base against head (the arms the wall clock measured, `arms`), the head's plugin
+ * installed with its startup options on a counted server of its own. The restarts design is not counted: each arm's
+ * restart would need a warm-up of its own (the first arms after a start count up to 5% more).
+ */
+export async function countComparison(
+  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir' | 'target' | 'counted'>,
+  head: ResolvedRun,
+  arms: ArmSteps,
+  design: ComparisonDesign,
+  workload: Workload,
+  progress: (message: string) => void,
+): Promise<CountedRecord | { notCounted: string }> {
+  const why = await countedUnavailable(config);
+  if (why) return { notCounted: `not counted: ${why}` };
+  if (design === 'restarts')
+    return { notCounted: 'not counted: the restarts design (each arm would need a warm-up of its own)' };
+  const { profile } = head;
+  return countRun(config, workload, {
+    subject: {
+      label: `${head.id} base/head`,
+      setup: profile.install,
+      arms,
+      log: profile,
+      selfModifyingCode: profile.patchesServerCode ?? false,
+    },
+    soname: profile.soname,
+    configHash: null,
+    plan: defaultCountedPlan,
+    application: async (server) => (await trafficConnections(server, head.traffic.accounts)).application,
+    progress,
+  });
 }
