@@ -45,6 +45,8 @@ export interface CountedSubject {
   log: PluginProfile | null;
   /** The plugin patches the server's code at run time (valgrind must re-check it). */
   selfModifyingCode?: boolean;
+  /** The configuration's thread_handling: the thread pool's connections are counted from its own entry points. */
+  threadHandling?: string | null;
 }
 
 /** One arm as counted, with the callgrind dump it wrote. */
@@ -105,7 +107,11 @@ export async function startCountedServer(
     wrapper: (dir) => {
       dumpDir = dir;
       return counting
-        ? callgrindWrapper({ dir, selfModifyingCode: subject.selfModifyingCode ?? false })
+        ? callgrindWrapper({
+            dir,
+            selfModifyingCode: subject.selfModifyingCode ?? false,
+            threadHandling: subject.threadHandling ?? null,
+          })
         : null;
     },
   });

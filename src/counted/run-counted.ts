@@ -37,6 +37,7 @@ export function countPluginRun(
       arms: { off: profile.disable, on: profile.enable },
       log: profile,
       selfModifyingCode: profile.patchesServerCode ?? false,
+      threadHandling: threadHandlingOf(run.startupOptions),
     },
     soname: profile.soname,
     configHash,
@@ -44,6 +45,12 @@ export function countPluginRun(
     application: async (server) => (await trafficConnections(server, run.traffic.accounts)).application,
     progress,
   });
+}
+
+/** thread_handling as the run's my.cnf options give it (written `loose-`, either spelling), or null. */
+export function threadHandlingOf(startupOptions: Record<string, string>): string | null {
+  const key = Object.keys(startupOptions).find((k) => /^(loose-)?thread[_-]handling$/.test(k));
+  return key === undefined ? null : (startupOptions[key] ?? null);
 }
 
 const signed = (v: number, digits = 1) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
@@ -87,6 +94,7 @@ export async function countComparison(
       arms,
       log: profile,
       selfModifyingCode: profile.patchesServerCode ?? false,
+      threadHandling: threadHandlingOf(head.startupOptions),
     },
     soname: profile.soname,
     configHash: null,
