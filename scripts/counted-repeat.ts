@@ -22,18 +22,12 @@ const subject = {
   log: profile,
 };
 const quiet = () => () => {};
-const { server, dumpDir, application } = await startCountedServer(
-  loadConfig(),
-  workload,
-  subject,
-  async (s) => s.connection,
-  quiet(),
-);
+const host = await startCountedServer(loadConfig(), workload, subject, async (s) => s.connection, quiet());
 const perTx: { off: number[]; on: number[] } = { off: [], on: [] };
 try {
   console.log('A/B\toff/tx\ton/tx\tadded %\t95% CI\tspread off %\tspread on %\twall s');
   for (let i = 1; i <= repeats; i++) {
-    const out = await countArms(server, dumpDir, application, workload, subject, plan, quiet());
+    const out = await countArms(host, workload, subject, plan, quiet());
     for (const arm of out.arms) perTx[arm.kind].push(arm.totals.instructions / arm.transactions);
     const f = countedFigures(out.arms).instructions;
     const ci = f.pctCi95 ? `[${f.pctCi95[0].toFixed(2)}, ${f.pctCi95[1].toFixed(2)}]` : '–';
@@ -42,7 +36,7 @@ try {
     );
   }
 } finally {
-  await server.stop();
+  await host.server.stop();
 }
 for (const kind of ['off', 'on'] as const) {
   const values = perTx[kind];

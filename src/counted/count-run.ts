@@ -45,32 +45,14 @@ export async function countRun(
 ): Promise<CountedRecord> {
   const counted = countedWorkload(workload);
   const started = Date.now();
-  const { server, dumpDir, application } = await startCountedServer(
-    config,
-    counted,
-    opts.subject,
-    opts.application,
-    opts.progress,
-  );
+  const host = await startCountedServer(config, counted, opts.subject, opts.application, opts.progress);
   try {
-    const outcome = await countArms(
-      server,
-      dumpDir,
-      application,
-      counted,
-      opts.subject,
-      opts.plan,
-      opts.progress,
-    );
-    const identity = await countedIdentity(
-      server,
-      opts.soname,
-      opts.configHash,
-      describeCounted(counted, opts.plan),
-    );
+    const outcome = await countArms(host, counted, opts.subject, opts.plan, opts.progress);
+    const described = describeCounted(counted, opts.plan);
+    const identity = await countedIdentity(host.server, opts.soname, opts.configHash, described);
     return countedRecord(outcome, opts.subject.label, opts.plan, identity, opts.soname, started);
   } finally {
-    await server.stop();
+    await host.server.stop();
   }
 }
 

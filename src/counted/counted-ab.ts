@@ -1,5 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { ArmSteps } from '../bench/toggled-run.ts';
 import type { Config } from '../config/env.ts';
 import { LogGrowth } from '../plugins/log-files.ts';
@@ -49,6 +50,13 @@ export interface CountedSubject {
   threadHandling?: string | null;
 }
 
+/** A started counted server: where callgrind writes its dumps, and how sysbench logs in to it. */
+export interface CountedServer {
+  server: StartedServer;
+  dumpDir: string;
+  application: ConnectionOptions;
+}
+
 /** One arm as counted, with the callgrind dump it wrote. */
 export interface CountedArmReading extends CountedArm {
   dump: CallgrindDump;
@@ -90,7 +98,7 @@ export async function startCountedServer(
   subject: CountedSubject,
   loader: ConnectionOptions | ((server: StartedServer) => Promise<ConnectionOptions>),
   progress: (message: string) => void,
-): Promise<{ server: StartedServer; dumpDir: string; application: ConnectionOptions }> {
+): Promise<CountedServer> {
   let counting = false;
   let dumpDir = '';
   const server = await startLocalServer({
@@ -136,20 +144,19 @@ async function waitForPoolLoad(server: StartedServer): Promise<void> {
     const { rows } = await server.query("SHOW STATUS LIKE 'Innodb_buffer_pool_load_status'");
     const status = String(rows[0]?.Value ?? '');
     if (status === '' || /completed|not started/i.test(status)) return;
-    await new Promise((r) => setTimeout(r, 500));
+    await sleep(500);
   }
 }
 
 /** Runs the discarded arm and the ABBA arms on a counted server, reading each arm's dump as it is written. */
 export async function countArms(
-  server: StartedServer,
-  dumpDir: string,
-  application: ConnectionOptions,
+  counted: CountedServer,
   workload: Workload,
   subject: CountedSubject,
   plan: CountedPlan,
   progress: (message: string) => void,
 ): Promise<Omit<CountedRunOutcome, 'server'>> {
+  const { server } = counted;
   const started = Date.now();
   const order = ['off' as const, ...abbaOrder(plan.pairs)];
   const readings: CountedArmReading[] = [];
@@ -162,7 +169,7 @@ export async function countArms(
       `Switching ${subject.label} ${kind}`,
     );
     const arm = { kind, tids, learn: index === 0 };
-    readings.push(await countOneArm(server, dumpDir, application, workload, subject, plan, arm));
+    readings.push(await countOneArm(counted, workload, subject, plan, arm));
     const last = readings.at(-1) as CountedArmReading;
     const ir = Math.round(last.totals.instructions / last.transactions);
     progress(
@@ -175,9 +182,7 @@ export async function countArms(
 }
 
 async function countOneArm(
-  server: StartedServer,
-  dumpDir: string,
-  application: ConnectionOptions,
+  { server, dumpDir, application }: CountedServer,
   workload: Workload,
   subject: CountedSubject,
   plan: CountedPlan,
@@ -262,7 +267,7 @@ function pollConnectionThreads(
         `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
       );
       for (const row of rows) tids.add(Number(row.tid));
-      await new Promise((r) => setTimeout(r, 20));
+      await sleep(20);
     }
   })();
   return {
@@ -290,7 +295,7 @@ async function waitForNewDump(dir: string, before: Set<string>): Promise<Callgri
       const text = await readFile(path.join(dir, name), 'utf8');
       if (/^totals:/m.test(text)) return parseCallgrindDump(text);
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   throw new Error(`callgrind wrote no dump in ${dir} within 60 s of '${DUMP_MARKER}'`);
 }
