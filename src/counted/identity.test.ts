@@ -1,19 +1,8 @@
 import { expect, test } from 'vitest';
+import { sampleIdentity } from '../../test/support/sample-identity.ts';
 import { identityDifferences, PINNED_GLIBC_TUNABLES, selectingFeatures } from './identity.ts';
-import type { CountedIdentity } from './record.ts';
 
-const base: CountedIdentity = {
-  serverVersion: '10.11.19-MariaDB-0+deb12u1',
-  serverSha256: 'aa',
-  pluginSha256: 'bb',
-  configHash: 'cc',
-  workload: 'oltp_read_write 4×10000, 150 transactions per arm, seed 42, 1 thread',
-  valgrind: 'valgrind-3.19.0',
-  glibcSha256: 'dd',
-  cpuFeatures: ['sse4_2', 'avx2'],
-  glibcTunables: PINNED_GLIBC_TUNABLES,
-  hostNameBytes: 12,
-};
+const base = sampleIdentity();
 
 test('the same binaries, configuration and workload compare, on any CPU once glibc is pinned', () => {
   expect(identityDifferences(base, { ...base, cpuFeatures: ['sse4_2'], hostNameBytes: 3 })).toEqual([]);

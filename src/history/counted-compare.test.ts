@@ -1,23 +1,12 @@
 import { expect, test } from 'vitest';
 import { sampleEntry } from '../../test/support/sample-entry.ts';
-import { PINNED_GLIBC_TUNABLES } from '../counted/identity.ts';
+import { sampleIdentity } from '../../test/support/sample-identity.ts';
 import { compareCounted, formatCountedComparison } from './counted-compare.ts';
 import type { HistoryCounted } from './entry.ts';
 
 const counted = (pct: number, overrides: Partial<HistoryCounted['identity']> = {}): HistoryCounted => ({
-  identity: {
-    serverVersion: '10.11.19-MariaDB-0+deb12u1',
-    serverSha256: 'aa',
-    pluginSha256: 'bb',
-    configHash: 'cc',
-    workload: 'oltp_read_write 4×10000, 150 transactions per arm, seed 42, 1 thread',
-    valgrind: 'valgrind-3.19.0',
-    glibcSha256: 'dd',
-    cpuFeatures: ['avx2'],
-    glibcTunables: PINNED_GLIBC_TUNABLES,
-    hostNameBytes: 8,
-    ...overrides,
-  },
+  identity: sampleIdentity(overrides),
+
   instructionsPct: pct,
   instructionsPctCi95: [pct - 0.3, pct + 0.3],
   instructionsAddedPerTx: 186_000,

@@ -5,8 +5,6 @@ import type { HtmlReportInput } from '../../reporters/format/html-report.ts';
 import { parseCallgrindDump } from '../../src/counted/callgrind-dump.ts';
 import { countedRecord } from '../../src/counted/count-run.ts';
 import type { CountedArmReading } from '../../src/counted/counted-ab.ts';
-import { PINNED_GLIBC_TUNABLES } from '../../src/counted/identity.ts';
-import type { CountedIdentity } from '../../src/counted/record.ts';
 import { compareWithBase } from '../../src/history/compare.ts';
 import { toHistoryEntries } from '../../src/history/entry.ts';
 import { parseHistory } from '../../src/history/parse-history.ts';
@@ -16,6 +14,7 @@ import {
   type ResultsFile,
   resultsFileSchema,
 } from '../../src/results/schema.ts';
+import { sampleIdentity } from './sample-identity.ts';
 
 const read = (name: string) =>
   readFileSync(new URL(`../../fixtures/results/${name}`, import.meta.url), 'utf8');
@@ -306,18 +305,15 @@ export function countedReportInput(): HtmlReportInput {
     { kind: 'off', transactions: 150, totals: totals(off.totalIr, false), dump: off, lostThreads: 0 },
     { kind: 'on', transactions: 150, totals: totals(on.totalIr, true), dump: on, lostThreads: 0 },
   ];
-  const identity: CountedIdentity = {
+  const identity = sampleIdentity({
     serverVersion: measured.server.version,
     serverSha256: null,
     pluginSha256: null,
     configHash: measured.configHash ?? null,
-    workload: 'oltp_read_write 4×10000, 150 transactions per arm, seed 42, 1 thread',
-    valgrind: 'valgrind-3.19.0',
     glibcSha256: null,
     cpuFeatures: [],
-    glibcTunables: PINNED_GLIBC_TUNABLES,
     hostNameBytes: 8,
-  };
+  });
   const plan = { events: 150, seed: 42, pairs: 1 };
   const counted = countedRecord(
     { warmup: arms[0] as CountedArmReading, arms, wallS: 60 },
