@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { serverFlavors, targetNames } from '../config/lists.ts';
+import { countedSchema } from '../counted/record.ts';
 import { faultRecordSchema } from '../faults/fault-record.ts';
 import { interferenceSchema } from '../machine/block-interference.ts';
-import { countedSchema } from '../counted/record.ts';
 import { perEventSchema } from '../per-event/record.ts';
 
 const json: z.ZodType<unknown> = z.lazy(() =>

@@ -1,6 +1,6 @@
 import type { ServerFlavor, TargetName } from '../config/lists.ts';
-import type { FaultRecord } from '../faults/fault-record.ts';
 import type { CountedRecord } from '../counted/record.ts';
+import type { FaultRecord } from '../faults/fault-record.ts';
 import type { PerEvent } from '../per-event/record.ts';
 import type { LifecycleCheck } from './lifecycle-check.ts';
 import type {

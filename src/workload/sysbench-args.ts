@@ -90,7 +90,9 @@ export function eventsRunArgs(
   return [
     ...tableArgs(conn, workload),
     // A time-bound run (the counted warm-up) sends transactions for timeS seconds instead.
-    ...(run.timeS === undefined ? ['--time=0', `--events=${run.events}`] : [`--time=${run.timeS}`, '--events=0']),
+    ...(run.timeS === undefined
+      ? ['--time=0', `--events=${run.events}`]
+      : [`--time=${run.timeS}`, '--events=0']),
     `--rand-seed=${run.seed}`,
     '--rand-type=uniform',
     ...(workload.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
