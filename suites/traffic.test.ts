@@ -25,12 +25,13 @@ import { getWorkload } from '../src/workload/workloads.ts';
 
 // What a configuration logged of the traffic it was measured under, and traffic that holds what it logs
 // (docs/traffic.md). Four runs of suites/traffic/auditbench.config.ts on one local server, each gate one block of
-// 4 pairs of the smoke workload (24 s): these tests check what was logged and sent, not a verdict's precision.
+// the quick workload (4 pairs, 16 s, after a 6 s warm-up): these tests check what was logged and sent, not a
+// verdict's precision.
 const config = loadConfig();
 const configPath = fileURLToPath(new URL('./traffic/auditbench.config.ts', import.meta.url));
 const runs = await loadRuns({ configPath, runIds: null }, profiles);
 checkOwnScripts(runs, configPath);
-const workload = { ...getWorkload('smoke'), pairs: 4, maxPairs: 4 };
+const workload = { ...getWorkload('quick'), maxPairs: 4 };
 
 const run = (id: string): ResolvedRun => {
   const found = runs.find((r) => r.id === id);
@@ -38,7 +39,7 @@ const run = (id: string): ResolvedRun => {
   return found;
 };
 
-describe('traffic: what the configuration logged, and traffic that holds it (server_audit, smoke × 4 pairs)', () => {
+describe('traffic: what the configuration logged, and traffic that holds it (server_audit, quick × 4 pairs)', () => {
   let server: StartedServer | undefined;
   let connections: TrafficConnections | undefined;
   const sessions: AccountSession[] = [];

@@ -62,7 +62,8 @@ function scriptedSysbench(warmup: number[], tps: (arm: 'off' | 'on', n: number) 
     prepare: async () => {},
     run: async (_conn, w, opts: RunOptions = {}) => {
       const durationS = opts.durationS ?? w.durationS;
-      // Measured runs last the workload's durationS; a warm-up chunk is 5 s, or the whole warm-up when it is fixed.
+      // Measured runs last the workload's durationS; a warm-up chunk is 5 s (half the minimum when that is shorter), or
+      // the whole warm-up when it is fixed.
       if (durationS !== w.durationS) {
         calls.push(`warm-up ${durationS} s`);
         const next = warmup[calls.filter((c) => c.startsWith('warm-up')).length - 1];
@@ -136,6 +137,13 @@ describe('warm-up', () => {
     );
     await measureOverhead(server, subject, workload, { limitPct: null, runner, probe: quietProbe() });
     expect(calls.filter((c) => c.startsWith('warm-up'))).toHaveLength(8);
+  });
+
+  test("a short minimum warm-up (quick's 6 s) runs chunks of half of it, so two can agree by then", async () => {
+    const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
+    const short = { ...workload, minWarmupS: 6 };
+    await measureOverhead(server, subject, short, { limitPct: null, runner, probe: quietProbe() });
+    expect(calls.slice(0, 3)).toEqual(['warm-up 3 s', 'warm-up 3 s', 'off 10 s']);
   });
 
   test('a warm-up that cannot end early is one run of warmupS', async () => {

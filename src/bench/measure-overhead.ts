@@ -73,8 +73,12 @@ async function warmUp(
 ): Promise<{ tps: number; seconds: number; chunkTps: number[] }> {
   const chunkTps: number[] = [];
   let seconds = 0;
-  // A warm-up with no room to end early (seed: 60 s at least and at most) is one run, not a dozen reconnects.
-  const chunkS = workload.minWarmupS >= workload.warmupS ? workload.warmupS : WARMUP_CHUNK_S;
+  // A warm-up with no room to end early (seed: 60 s at least and at most) is one run, not a dozen reconnects. Two
+  // chunks fit in the shortest warm-up allowed (quick: 6 s, two of 3 s).
+  const chunkS =
+    workload.minWarmupS >= workload.warmupS
+      ? workload.warmupS
+      : Math.max(1, Math.min(WARMUP_CHUNK_S, Math.floor(workload.minWarmupS / 2)));
   for (;;) {
     const durationS = Math.min(chunkS, workload.warmupS - seconds);
     const chunk = await runner.run(server.connection, workload, { durationS, ...(cpus ? { cpus } : {}) });

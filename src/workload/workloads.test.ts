@@ -24,9 +24,16 @@ test('getWorkload names the choices for an unknown name', () => {
   );
 });
 
-test('quick is smoke in blocks of 6 pairs, with the same budget, and a 60 s PR gate', () => {
-  expect({ ...workloads.quick, name: 'smoke', pairs: 12, gate: workloads.smoke.gate }).toEqual(
-    workloads.smoke,
-  );
-  expect(workloads.quick.gate).toEqual({ budgetS: 60, targetHalfWidthPct: null });
+test('quick is smoke in blocks of 4 pairs, 6 s warm-ups and runs, with the same budget, and a 45 s PR gate', () => {
+  const { smoke } = workloads;
+  expect({
+    ...workloads.quick,
+    name: 'smoke',
+    pairs: smoke.pairs,
+    minWarmupS: smoke.minWarmupS,
+    durationS: smoke.durationS,
+    gate: smoke.gate,
+  }).toEqual(smoke);
+  expect(workloads.quick).toMatchObject({ pairs: 4, minWarmupS: 6, durationS: 6 });
+  expect(workloads.quick.gate).toEqual({ budgetS: 45, targetHalfWidthPct: null });
 });

@@ -48,11 +48,21 @@ const smoke: Workload = {
 };
 
 export const workloads: Record<WorkloadName, Workload> = {
-  // smoke's tables, threads and design with blocks of 6 pairs (24 s) in place of 12: for checking that a
+  // smoke's tables, threads and design in blocks of 4 pairs (16 s) in place of 12: for checking that a
   // configuration runs end to end (`./auditbench test` uses it), not for figures. A clear verdict stops after one
-  // short block; an unclear one gets more blocks within smoke's budget, so what it decides is still decided. A PR
-  // gate on it gets 60 s: enough for a clear regression, while a null change ends inconclusive rather than measured.
-  quick: { ...smoke, name: 'quick', pairs: 6, gate: { budgetS: 60, targetHalfWidthPct: null } },
+  // short block; an unclear one gets more blocks within smoke's budget, so what it decides is still decided. Its
+  // warm-up ends after two 3 s chunks that agree (6 s, not 10), and a run of the separate-runs design (an arm
+  // switched by restarts) lasts 6 s. A PR gate on it gets 45 s: a warm-up and two blocks, enough for a clear
+  // regression, while a null change ends inconclusive rather than measured. Before 2026-12-04 a block was 6 pairs,
+  // a warm-up chunk 5 s and the gate 60 s, and `./auditbench test` took 38 minutes (issue "Test in half the time").
+  quick: {
+    ...smoke,
+    name: 'quick',
+    pairs: 4,
+    minWarmupS: 6,
+    durationS: 6,
+    gate: { budgetS: 45, targetHalfWidthPct: null },
+  },
   smoke,
   // Default for benchmarking: 8 × 100k rows (~185 MB) outgrow the default 128 MB buffer pool, so some reads hit disk.
   standard: {

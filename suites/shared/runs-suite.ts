@@ -58,6 +58,12 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     if (!server) throw new Error('The server did not start; see the error of the first test');
     return server;
   };
+  const external = config.target === 'external';
+  const pointsOf = (run: ResolvedRun): ConcurrencyPoint[] =>
+    concurrencyPoints(run, { threads: config.threads ?? null, cores: config.cores ?? null }, workload, {
+      cpus: availableParallelism(),
+      external,
+    });
   const log = (what: string) => (message: string) => {
     const where = server ? `${server.info.flavor} ${server.info.version}` : 'server';
     console.log(`[${what} · ${where} · ${workload.name}] ${message}`);
@@ -71,14 +77,25 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     // An external server keeps nothing of the run: the traffic's accounts go with it.
     afterAll(() => dropAccountsAndStop(server, log('server')));
 
-    test('A/A calibration (no plugin in either arm) shows no overhead', async () => {
-      const progress = log('A/A');
+    // The shared A/A describes OLTP at the workload's own point with nothing added; a configuration whose every run
+    // calibrates its own traffic or concurrency (a DBA's CONNECT-only run with added connections) does not spend a
+    // block on it.
+    const sharedUsed = runs.some(
+      (run) =>
+        !needsOwnCalibration(run.traffic) && pointsOf(run).some((p) => isDefaultPoint(p, workload, external)),
+    );
+    const firstTitle = sharedUsed
+      ? 'A/A calibration (no plugin in either arm) shows no overhead'
+      : 'the tables are loaded (every run calibrates an A/A of its own traffic)';
+    test(firstTitle, async () => {
+      const progress = log(sharedUsed ? 'A/A' : 'tables');
       // The tables are loaded and the noise measured as the first run's application account, as its traffic will be.
       const accounts = runs[0]?.traffic.accounts;
       const runner = accounts
         ? runnerAs((await trafficConnections(started(), accounts)).application)
         : undefined;
       await prepareMeasurement(started(), workload, progress, runner);
+      if (!sharedUsed) return;
       calibration = await calibrate(started(), workload, progress, config.interference, runner);
       expect(
         calibration.containsZero,
@@ -95,14 +112,8 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     const progress = log(run.title);
     // Each point of the run's concurrency is a measurement of its own; a point other than the workload's own threads
     // and cores gets its own run id and hash, so the history compares it only with the same point.
-    const external = config.target === 'external';
     const cpus = availableParallelism();
-    const points = concurrencyPoints(
-      run,
-      { threads: config.threads ?? null, cores: config.cores ?? null },
-      workload,
-      { cpus, external },
-    );
+    const points = pointsOf(run);
     const pointKey = (point: ConcurrencyPoint, open?: { ratePerS: number }) => {
       const today = !open && isDefaultPoint(point, workload, external);
       const hash = configHash(profile, {
