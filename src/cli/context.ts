@@ -17,5 +17,10 @@ export interface Command {
   summary: string;
   /** The subcommand's own --help text. */
   usage: string;
+  /**
+   * The command's own argument checks and nothing else (no setup, no git, no server): the problem `run` would refuse
+   * the arguments with, or null. `run` calls the same parser, so a doc's command line can be held to it.
+   */
+  check: (argv: string[]) => Promise<string | null>;
   run: (argv: string[], context: CliContext) => Promise<number>;
 }

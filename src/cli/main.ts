@@ -44,41 +44,70 @@ function unknownCommand(kind: string, name: string): string {
     : `${kind} '${name}', not one of ${commandNames.join(', ')}`;
 }
 
-/** Runs one command line; the exit code: 0 ok, 1 a check failed, 2 bad input. */
-export async function main(argv: string[], context: CliContext): Promise<number> {
+/** What a command line asks for, decided by the top-level parser alone: nothing is run. */
+type TopLevel =
+  | { kind: 'version' }
+  | { kind: 'usage'; text: string | null }
+  | { kind: 'no command' }
+  | { kind: 'refuse'; problem: string }
+  | { kind: 'command'; command: Command; argv: string[] };
+
+function parseTopLevel(argv: string[]): TopLevel {
   const at = argv.findIndex((arg) => !arg.startsWith('-'));
   const globalOptions = {
     help: { type: 'boolean', short: 'h' },
     version: { type: 'boolean', short: 'v' },
   } as const;
   const parsed = parseOwnArgs(at === -1 ? argv : argv.slice(0, at), globalOptions);
-  if (!parsed.ok) return refuse(context, null, parsed.problem);
+  if (!parsed.ok) return { kind: 'refuse', problem: parsed.problem };
   const { values } = parsed;
-  if (values.version) {
-    context.stdout(`${context.version}\n`);
-    return 0;
-  }
+  if (values.version) return { kind: 'version' };
   if (values.help || argv[at] === 'help') {
     const [topic, ...more] = values.help ? [] : argv.slice(at + 1);
     if (more.length > 0)
-      return refuse(context, null, `help takes one command, got '${more.join(' ')}' after '${topic}'`);
-    if (topic === undefined) {
-      context.stdout(globalUsage());
-      return 0;
-    }
+      return { kind: 'refuse', problem: `help takes one command, got '${more.join(' ')}' after '${topic}'` };
+    if (topic === undefined) return { kind: 'usage', text: null };
     const command = Object.hasOwn(commands, topic) ? commands[topic] : undefined;
-    if (!command) return refuse(context, null, `help: ${unknownCommand('no command', topic)}`);
-    context.stdout(command.usage);
-    return 0;
+    if (!command) return { kind: 'refuse', problem: `help: ${unknownCommand('no command', topic)}` };
+    return { kind: 'usage', text: command.usage };
   }
   const name = argv[at];
-  if (name === undefined) {
-    context.stderr(globalUsage());
-    return 2;
-  }
+  if (name === undefined) return { kind: 'no command' };
   const command = Object.hasOwn(commands, name) ? commands[name] : undefined;
-  if (!command) return refuse(context, null, unknownCommand('unknown command', name));
-  return command.run(argv.slice(at + 1), context);
+  if (!command) return { kind: 'refuse', problem: unknownCommand('unknown command', name) };
+  return { kind: 'command', command, argv: argv.slice(at + 1) };
+}
+
+/**
+ * The refusal `main` would print for these arguments (after `auditbench`), from the parsers alone: no setup, git,
+ * server or Vitest. Null when the command line gets past every argument check. The docs' command lines are held to it.
+ */
+export async function commandLineProblem(argv: string[]): Promise<string | null> {
+  const top = parseTopLevel(argv);
+  if (top.kind === 'refuse') return top.problem;
+  if (top.kind === 'no command') return 'no command given';
+  if (top.kind === 'command') return top.command.check(top.argv);
+  return null;
+}
+
+/** Runs one command line; the exit code: 0 ok, 1 a check failed, 2 bad input. */
+export async function main(argv: string[], context: CliContext): Promise<number> {
+  const top = parseTopLevel(argv);
+  switch (top.kind) {
+    case 'refuse':
+      return refuse(context, null, top.problem);
+    case 'version':
+      context.stdout(`${context.version}\n`);
+      return 0;
+    case 'usage':
+      context.stdout(top.text ?? globalUsage());
+      return 0;
+    case 'no command':
+      context.stderr(globalUsage());
+      return 2;
+    case 'command':
+      return top.command.run(top.argv, context);
+  }
 }
 
 function processContext(): CliContext {

@@ -35,3 +35,21 @@ export function importsOf(file: string): string[] {
 }
 
 export const isTest = (file: string) => /\.test\.ts$/.test(file);
+
+export const NAME = /\bAUDITBENCH_[A-Z0-9_]*[A-Z0-9]\b/g;
+export const namesIn = (file: string) => readFileSync(path.join(root, file), 'utf8').match(NAME) ?? [];
+
+/**
+ * Every AUDITBENCH_* variable the product reads (or hands to a process it starts): src/, the suites, scripts,
+ * reporters, vitest.config.ts and the `auditbench` launcher.
+ */
+export function variablesRead(): string[] {
+  const code = [
+    // The suites are the benchmark itself: their *.test.ts read settings too.
+    ...filesUnder('suites', (f) => /\.(ts|sh|lua|mjs)$/.test(f)),
+    ...['src', 'scripts', 'reporters'].flatMap((dir) =>
+      filesUnder(dir, (f) => /\.(ts|sh|lua|mjs)$/.test(f) && !isTest(f)),
+    ),
+  ];
+  return [...new Set([...code, 'auditbench', 'vitest.config.ts'].flatMap(namesIn))].sort();
+}

@@ -22,6 +22,12 @@ Examples:
   AUDITBENCH_WORKLOAD=smoke AUDITBENCH_RUNS=connect-only auditbench bench
 `;
 
+/** What `run` refuses before setup: Vitest's own parser on the arguments passed through; `--help` is always fine. */
+export async function check(argv: string[]): Promise<string | null> {
+  const { help, vitest } = splitVitestArgs(argv);
+  return help ? null : vitestArgsProblem(vitest);
+}
+
 export async function run(argv: string[], context: CliContext): Promise<number> {
   const { help, vitest } = splitVitestArgs(argv);
   if (help) {
@@ -29,7 +35,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     return 0;
   }
   // Before setup: a typo must not cost an npm ci and an apt pass first.
-  const problem = await vitestArgsProblem(vitest);
+  const problem = await check(argv);
   if (problem) return refuse(context, 'bench', problem);
   // The plugin suites only: the matrix and the harness's own target tests are part of `test`.
   return setupAndRunVitest('bench', ['--project', 'suites', ...vitest], context, {

@@ -164,3 +164,9 @@ export const summary = 'measure what a branch changed against its base branch, b
 export const usage = gateUsage;
 
 export const run = (argv: string[], context: CliContext): Promise<number> => runGate(argv, context);
+
+/** What `run` refuses before git or a server is touched. */
+export async function check(argv: string[]): Promise<string | null> {
+  const parsed = await parseGateArgs(argv);
+  return parsed.ok ? null : parsed.problem;
+}

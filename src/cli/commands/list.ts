@@ -29,12 +29,20 @@ skip it and why. Starts no server.
 const builtInBase = (profile: PluginProfile): PluginProfile | null =>
   Object.values(profiles).find((p) => p.name === profile.name && p.title === profile.title) ?? null;
 
+const options = {
+  json: { type: 'boolean' },
+  config: { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** What `run` refuses before reading the configuration. */
+export async function check(argv: string[]): Promise<string | null> {
+  const parsed = parseOwnArgs(argv, options);
+  return parsed.ok ? null : parsed.problem;
+}
+
 export async function run(argv: string[], context: CliContext): Promise<number> {
-  const parsed = parseOwnArgs(argv, {
-    json: { type: 'boolean' },
-    config: { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
+  const parsed = parseOwnArgs(argv, options);
   if (!parsed.ok) return refuse(context, 'list', parsed.problem);
   const { values } = parsed;
   if (values.help) {

@@ -30,42 +30,58 @@ downloads them into one folder and runs \`auditbench matrix --merge-reports <tha
 every shard's cells. Give every job the same commit, AUDITBENCH_IMAGES and AUDITBENCH_WORKLOAD.
 `;
 
-export async function run(argv: string[], context: CliContext): Promise<number> {
-  const parsed = parseOwnArgs(argv, {
-    shard: { type: 'string' },
-    'merge-reports': { type: 'string' },
-    help: { type: 'boolean', short: 'h' },
-  });
-  if (!parsed.ok) return refuse(context, 'matrix', parsed.problem);
+const options = {
+  shard: { type: 'string' },
+  'merge-reports': { type: 'string' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+type MatrixArgs =
+  | { ok: true; help: boolean; merge?: string; shard?: string }
+  | { ok: false; problem: string };
+
+/** The options, their combination and the shard's form: everything `run` refuses before setup. */
+function parseMatrixArgs(argv: string[]): MatrixArgs {
+  const parsed = parseOwnArgs(argv, options);
+  if (!parsed.ok) return parsed;
   const { values } = parsed;
-  if (values.help) {
+  if (values.help) return { ok: true, help: true };
+  const merge = values['merge-reports'];
+  if (merge !== undefined && values.shard !== undefined)
+    return { ok: false, problem: '--shard and --merge-reports are two steps: give one' };
+  if (merge !== undefined) {
+    if (!merge.trim()) return { ok: false, problem: '--merge-reports needs the folder holding the shards' };
+    return { ok: true, help: false, merge };
+  }
+  if (values.shard === undefined) return { ok: true, help: false };
+  try {
+    if (parseMatrixSelection(values.shard).kind !== 'shard') throw new Error('not a shard');
+  } catch {
+    return { ok: false, problem: `--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '${values.shard}'` };
+  }
+  return { ok: true, help: false, shard: values.shard };
+}
+
+/** What `run` refuses before setup. */
+export async function check(argv: string[]): Promise<string | null> {
+  const parsed = parseMatrixArgs(argv);
+  return parsed.ok ? null : parsed.problem;
+}
+
+export async function run(argv: string[], context: CliContext): Promise<number> {
+  const parsed = parseMatrixArgs(argv);
+  if (!parsed.ok) return refuse(context, 'matrix', parsed.problem);
+  if (parsed.help) {
     context.stdout(usage);
     return 0;
   }
-  const merge = values['merge-reports'];
-  if (merge !== undefined && values.shard !== undefined)
-    return refuse(context, 'matrix', '--shard and --merge-reports are two steps: give one');
-  if (merge !== undefined) {
-    if (!merge.trim())
-      return refuse(context, 'matrix', '--merge-reports needs the folder holding the shards');
+  const { merge, shard } = parsed;
+  if (merge !== undefined)
     return runVitest(['--merge-reports', path.resolve(context.userDir, merge)], context, {});
-  }
-  let selection = 'all';
   const vitestArgs = ['--project', 'suites', 'suites/matrix.test.ts'];
-  if (values.shard !== undefined) {
-    try {
-      const shard = parseMatrixSelection(values.shard);
-      if (shard.kind !== 'shard') throw new Error('not a shard');
-    } catch {
-      return refuse(
-        context,
-        'matrix',
-        `--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '${values.shard}'`,
-      );
-    }
-    selection = values.shard;
+  if (shard !== undefined) {
     const reportDir = userEnv(context).AUDITBENCH_REPORT_DIR ?? path.resolve(context.userDir, 'reports');
-    const blob = path.join(reportDir, 'matrix-shards', `shard-${selection.replace('/', '-of-')}.json`);
+    const blob = path.join(reportDir, 'matrix-shards', `shard-${shard.replace('/', '-of-')}.json`);
     vitestArgs.push(
       '--reporter=default',
       '--reporter=./reporters/progress-reporter.ts',
@@ -74,7 +90,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     );
   }
   return setupAndRunVitest('matrix', vitestArgs, context, {
-    AUDITBENCH_MATRIX: selection,
+    AUDITBENCH_MATRIX: shard ?? 'all',
     AUDITBENCH_IMAGES: context.env.AUDITBENCH_IMAGES || allImages,
     AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'smoke',
   });

@@ -20,6 +20,12 @@ the containers.
   [vitest args]  passed to Vitest as given, e.g. --project unit; after -- too (-- --help: Vitest's help)
 `;
 
+/** What `run` refuses before setup: Vitest's own parser on the arguments passed through; `--help` is always fine. */
+export async function check(argv: string[]): Promise<string | null> {
+  const { help, vitest } = splitVitestArgs(argv);
+  return help ? null : vitestArgsProblem(vitest);
+}
+
 export async function run(argv: string[], context: CliContext): Promise<number> {
   const { help, vitest } = splitVitestArgs(argv);
   if (help) {
@@ -27,7 +33,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     return 0;
   }
   // Before setup: a typo must not cost an npm ci and an apt pass first.
-  const problem = await vitestArgsProblem(vitest);
+  const problem = await check(argv);
   if (problem) return refuse(context, 'test', problem);
   return setupAndRunVitest('test', vitest, context, {
     AUDITBENCH_IMAGES: context.env.AUDITBENCH_IMAGES || defaultImages,
