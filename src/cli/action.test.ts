@@ -35,3 +35,21 @@ test('the action takes the four inputs the gate needs, and the workflow calls it
   const workflow = await readFile('.github/workflows/audit-gate.yml', 'utf8');
   expect(workflow).toMatch(/^ {6}- uses: \.\/$/m);
 });
+
+test('every action either file uses is pinned to a commit, with its tag beside it, as docs/your-repository.md lists it', async () => {
+  const doc = await readFile('docs/your-repository.md', 'utf8');
+  for (const file of ['action.yml', '.github/workflows/audit-gate.yml']) {
+    const uses = [...(await readFile(file, 'utf8')).matchAll(/^\s*(?:- )?uses: (\S+)(.*)$/gm)];
+    for (const [line, ref = '', comment = ''] of uses) {
+      if (ref === './') continue;
+      expect(ref, line).toMatch(/^[\w-]+\/[\w/-]+@[0-9a-f]{40}$/);
+      const tag = /^ # (v\d+\.\d+\.\d+)$/.exec(comment)?.[1];
+      expect(tag, line).toBeDefined();
+      // The doc's table row: the action's repository (actions/cache/save is a folder of actions/cache), its tag, the
+      // same commit.
+      const [action = '', sha] = ref.split('@');
+      const repository = action.split('/').slice(0, 2).join('/');
+      expect(doc, line).toMatch(new RegExp(`\\| \`${repository}\` +\\| ${tag} +\\| \`${sha}\``));
+    }
+  }
+});
