@@ -13,12 +13,13 @@ const config = `import { defineConfig, fromCnf } from 'auditbench';
 export default defineConfig({
   runs: [
     {
-      id: 'connect-only',
+      id: 'limit-min',
       plugin: 'server_audit',
-      title: 'server_audit, connections only',
-      // The smallest limit that cuts (0 keeps whole statements): every check still passes or says why not (issue 40).
-      settings: { server_audit_events: ['CONNECT'], server_audit_query_log_limit: 1 },
-      // sysbench keeps its connections: without new ones a CONNECT-only plugin is idle, and that fails the run.
+      title: 'server_audit, connections and DML cut at 1 character',
+      // The smallest limit that cuts (0 keeps whole statements): the checks find their records by connection and
+      // judge the one character kept (issue 40).
+      settings: { server_audit_events: ['CONNECT', 'QUERY_DML'], server_audit_query_log_limit: 1 },
+      // New connections, so the CONNECT class has traffic too (sysbench keeps its own).
       traffic: { added: { connectionsPerS: 20 } },
     },
     { id: 'ops-cnf', plugin: 'server_audit', cnf: fromCnf('ops/audit.cnf') },
@@ -99,7 +100,7 @@ describe('npx auditbench in a DBA repository', () => {
     await writeFile(wrapper, `#!/bin/sh\necho "$*" >> ${calls}\nexec ${real} "$@"\n`, { mode: 0o755 });
     const list = await repo.auditbench(['list'], { env: { AUDITBENCH_MYSQLD: wrapper } });
     expect(list.exitCode, output(list)).toBe(0);
-    expect(list.stdout).toContain('connect-only: server_audit, connections only');
+    expect(list.stdout).toContain('limit-min: server_audit, connections and DML cut at 1 character');
     expect(list.stdout).toMatch(/^ops-cnf: /m);
     expect(list.stdout).toContain('option file     ops/audit.cnf');
     expect(list.stdout).toContain('loose-server_audit_events=CONNECT,QUERY_DDL');
@@ -115,7 +116,7 @@ describe('npx auditbench in a DBA repository', () => {
       workload: string;
       runs: { id: string; concurrency: string }[];
     };
-    expect(json.runs.map((r) => r.id)).toEqual(['connect-only', 'ops-cnf']);
+    expect(json.runs.map((r) => r.id)).toEqual(['limit-min', 'ops-cnf']);
     expect(json.workload).toBe('standard');
     expect(json.runs[0]?.concurrency).toBe('8 threads (pinned cores)');
   });
@@ -140,23 +141,28 @@ describe('npx auditbench in a DBA repository', () => {
   });
 
   test('bench measures a run of that configuration on quick', async () => {
-    const run = await repo.auditbench(['bench'], { env: { AUDITBENCH_RUNS: 'connect-only' } });
+    const run = await repo.auditbench(['bench'], { env: { AUDITBENCH_RUNS: 'limit-min' } });
     expect(run.exitCode, `npx auditbench bench in the DBA repository failed:\n${output(run)}`).toBe(0);
     const results = resultsFileSchema.parse(
       JSON.parse(await readFile(path.join(repo.dir, 'reports', 'results.json'), 'utf8')),
     );
-    const connectOnly = results.results.find((r) => r.runId === 'connect-only');
-    expect(connectOnly?.settings?.global).toMatchObject({
-      server_audit_events: "'CONNECT'",
+    const limitMin = results.results.find((r) => r.runId === 'limit-min');
+    expect(limitMin?.settings?.global).toMatchObject({
+      server_audit_events: "'CONNECT,QUERY_DML'",
       server_audit_query_log_limit: '1',
     });
-    expect(connectOnly?.measurement?.verdict, output(run)).toBeDefined();
+    expect(limitMin?.measurement?.verdict, output(run)).toBeDefined();
+    // Past the cut the statement checks still judge: each finds its records by the connection that sent them.
+    for (const id of ['logs-query', 'failed-queries']) {
+      const judged = limitMin?.lifecycle.find((c) => c.check === id);
+      expect(judged?.observed, `${id}: ${JSON.stringify(judged)}`).not.toBe('not applicable');
+    }
     // Each check's outcome, 'not applicable' with its reason: what the cut at 1 character leaves the checks.
-    const outcomes = connectOnly?.lifecycle.map((c) => `${c.check} ${outcome(c)}`) ?? [];
-    console.log(`[pack-install] connect-only lifecycle: ${outcomes.join('; ')}`);
+    const outcomes = limitMin?.lifecycle.map((c) => `${c.check} ${outcome(c)}`) ?? [];
+    console.log(`[pack-install] limit-min lifecycle: ${outcomes.join('; ')}`);
     expect(
-      connectOnly?.lifecycle.every((c) => c.ok),
-      JSON.stringify(connectOnly?.lifecycle),
+      limitMin?.lifecycle.every((c) => c.ok),
+      JSON.stringify(limitMin?.lifecycle),
     ).toBe(true);
   });
 });

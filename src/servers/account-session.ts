@@ -6,6 +6,11 @@ export interface AccountSession {
   /** The account's user name, as the audit log records it. */
   readonly user: string;
   query(sql: string): Promise<QueryResult>;
+  /**
+   * The id the server gives this session's connection (CONNECTION_ID(), the audit record's connection id), read
+   * without sending a statement; null where the session cannot tell (the admin session a unit test fakes).
+   */
+  connectionId(): Promise<number | null>;
   close(): Promise<void>;
 }
 
@@ -27,6 +32,7 @@ export function accountSession(connection: ConnectionOptions): AccountSession {
         return session.query(sql);
       }
     },
+    connectionId: () => session.connectionId(),
     close: () => session.close(),
   };
 }
@@ -35,5 +41,7 @@ export function accountSession(connection: ConnectionOptions): AccountSession {
 export const serverSession = (server: StartedServer): AccountSession => ({
   user: server.connection.user,
   query: (sql) => server.query(sql),
+  // The server's admin queries may go through more than one connection: which one a statement takes is not known.
+  connectionId: async () => null,
   close: async () => {},
 });

@@ -90,6 +90,11 @@ export class SqlSession {
     }
   }
 
+  /** The server's id for this session's connection (CONNECTION_ID()), from the handshake: no statement is sent. */
+  async connectionId(): Promise<number> {
+    return (await this.#connect()).threadId;
+  }
+
   async close(): Promise<void> {
     const connection = this.#connection;
     this.#connection = null;

@@ -4,6 +4,8 @@ import type { AccountSession } from '../../servers/account-session.ts';
 import { SqlError } from '../../servers/sql-session.ts';
 import type { StartedServer } from '../../servers/started-server.ts';
 import { sysbenchDatabase } from '../../workload/sysbench-args.ts';
+import type { AuditEvent } from '../audit-event.ts';
+import { readLogEvents, waitForEvents } from '../log-reader.ts';
 import type { PluginExpectations, PluginProfile } from '../profile.ts';
 import { pluginStatus, readVariables } from '../server-state.ts';
 
@@ -99,6 +101,47 @@ export function unreadableReason(
   return needed > limit
     ? `records keep ${limit} characters of a statement, and the check needs ${needed} to find its own: ${JSON.stringify(statement)}`
     : null;
+}
+
+/**
+ * Whether a record keeps the start of `statement` cut as a statement limit cuts it: at least one character, at most
+ * `limit`, and nothing that is not the statement's own.
+ */
+export const keepsStartOf = (kept: string, statement: string, limit: number): boolean =>
+  kept.length > 0 && kept.length <= limit && statement.startsWith(kept);
+
+/**
+ * Why the check cannot find its marker is only that records keep too few characters (server_audit's
+ * query_log_limit): the check can then find its records by the connection that sent them.
+ */
+export function cutOnly(ctx: LifecycleContext): number | null {
+  const { logUnreadable, recordsIncomplete, statementTextLimit } = ctx.expected;
+  if (logUnreadable !== undefined || recordsIncomplete !== undefined) return null;
+  return statementTextLimit ?? null;
+}
+
+/**
+ * The statement records `send` left on `session`'s connection, for a configuration whose records keep too little of
+ * a statement to hold the check's marker: the records written after `send` began whose connection id is the
+ * session's (read after sending, so a reconnect on the way is followed) and which hold statement text. The wait
+ * ends once `expected` of them are there, or after the usual 2 s. Null when the session cannot tell its connection
+ * or the log's records name none.
+ */
+export async function recordsSentBy(
+  ctx: LifecycleContext,
+  session: AccountSession,
+  send: () => Promise<void>,
+  expected: number,
+): Promise<{ connectionId: number; records: AuditEvent[] } | null> {
+  const before = (await readLogEvents(ctx.server, ctx.profile)).events.length;
+  await send();
+  const connectionId = await session.connectionId();
+  if (connectionId === null) return null;
+  const sent = (events: AuditEvent[]) =>
+    events.slice(before).filter((e) => e.connectionId === connectionId && e.queryText !== '');
+  const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) => sent(evs).length >= expected);
+  if (events.length > before && events.slice(before).every((e) => e.connectionId === null)) return null;
+  return { connectionId, records: sent(events) };
 }
 
 /** A table no check creates, in the one database the checks' account may read: the server answers 1146, not 1142. */

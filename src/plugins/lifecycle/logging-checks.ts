@@ -6,11 +6,14 @@ import { runSteps, setGlobals } from '../steps.ts';
 import {
   BUILT_IN,
   check,
+  cutOnly,
   failingQuery,
+  keepsStartOf,
   type LifecycleStep,
   missingTable,
   notApplicable,
   presence,
+  recordsSentBy,
   sentAs,
   toJson,
   unreadableReason,
@@ -83,8 +86,24 @@ export const logsQuery: LifecycleStep = {
         toJson({ ...sent, ...counted }),
       );
     }
-    await query();
     const why = unreadableReason(ctx, statement, needle);
+    const limit = cutOnly(ctx);
+    if (why !== null && limit !== null) {
+      // The marker is past the cut: the record is found by the connection that sent it, keeping the start.
+      const found = await recordsSentBy(ctx, ctx.checks, async () => void (await query()), 1);
+      if (found !== null) {
+        const hit = found.records.find((e) => keepsStartOf(e.queryText, statement, limit));
+        const observed = hit !== undefined && (hit.errorCode === 0 || hit.errorCode === null);
+        return check(
+          'logs-query',
+          ctx.expected.logsSuccessfulQueries,
+          observed,
+          toJson({ ...sent, cutAt: limit, connectionId: found.connectionId, records: found.records }),
+        );
+      }
+    } else {
+      await query();
+    }
     if (why !== null) return notApplicable('logs-query', why, sent);
     const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
       evs.some((e) => e.queryText.includes(needle)),
@@ -119,10 +138,35 @@ export const failedQueries: LifecycleStep = {
         counted: toJson(counted),
       });
     }
-    await fail();
     const why = statements
       .map((sql, i) => unreadableReason(ctx, sql, needles[i]))
       .find((reason) => reason !== null);
+    const limit = cutOnly(ctx);
+    if (why && limit !== null) {
+      // The markers are past the cut: the records are found by the connection that sent them, in order.
+      const found = await recordsSentBy(ctx, ctx.checks, fail, statements.length);
+      if (found !== null) {
+        // In order: at one character both statements keep the same 'S'.
+        let next = 0;
+        const loggedCodes = statements
+          .map((sql) => {
+            const at = found.records.findIndex((e, i) => i >= next && keepsStartOf(e.queryText, sql, limit));
+            if (at < 0) return undefined;
+            next = at + 1;
+            return found.records[at]?.errorCode;
+          })
+          .filter((code): code is number => typeof code === 'number' && code !== 0);
+        return check('failed-queries', ctx.expected.failedQueryCodes, loggedCodes, {
+          ...sent,
+          serverAnswered,
+          cutAt: limit,
+          connectionId: found.connectionId,
+          records: toJson(found.records),
+        });
+      }
+    } else {
+      await fail();
+    }
     if (why) return notApplicable('failed-queries', why, { ...sent, serverAnswered });
     const { events } = await waitForEvents(ctx.server, ctx.profile, (evs) =>
       evs.some((e) => e.queryText.includes(needles[1])),

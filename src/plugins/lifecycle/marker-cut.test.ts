@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { PluginExpectations } from '../profile.ts';
-import { type LifecycleContext, unreadableReason, writtenLength } from './context.ts';
+import { cutOnly, keepsStartOf, type LifecycleContext, unreadableReason, writtenLength } from './context.ts';
 
 const withExpected = (expected: Partial<PluginExpectations>) => ({ expected }) as unknown as LifecycleContext;
 // A marker as lifecycleContext makes it: 'ab' and the time in base 36 (8 characters until 2059).
@@ -37,5 +37,27 @@ describe('where a statement limit leaves a check its marker', () => {
   test('an unreadable log wins over any limit', () => {
     const ctx = withExpected({ logUnreadable: 'logs to syslog', statementTextLimit: 1024 });
     expect(unreadableReason(ctx, 'SELECT 1')).toBe('logs to syslog');
+  });
+});
+
+describe('past the cut, a record is judged by the start it keeps (issue 40)', () => {
+  const statement = `SELECT '${marker}-ok' AS auditbench_marker`;
+
+  test.for([
+    ['S', 1, true],
+    ['SELECT', 6, true],
+    ['SELECT', 5, false],
+    ['', 1, false],
+    ['X', 1, false],
+    [statement, 1, false],
+  ] as const)('%j at limit %d: %s', ([kept, limit, ok]) => {
+    expect(keepsStartOf(kept, statement, limit)).toBe(ok);
+  });
+
+  test('only a cut is worked around: an unreadable or sampled log stays not applicable', () => {
+    expect(cutOnly(withExpected({ statementTextLimit: 1 }))).toBe(1);
+    expect(cutOnly(withExpected({}))).toBeNull();
+    expect(cutOnly(withExpected({ statementTextLimit: 1, logUnreadable: 'syslog' }))).toBeNull();
+    expect(cutOnly(withExpected({ statementTextLimit: 1, recordsIncomplete: 'one in 3' }))).toBeNull();
   });
 });
