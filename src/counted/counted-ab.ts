@@ -130,7 +130,10 @@ export async function startCountedServer(
     const started = Date.now();
     await server.restart();
     progress(`counted server under callgrind in ${Math.round((Date.now() - started) / 1000)} s`);
-    await waitForPoolLoad(server);
+    const pool = await waitForPoolLoad(server);
+    progress(
+      pool.loaded ? `buffer pool reloaded in ${pool.waitedS} s` : `buffer pool not reloaded: ${pool.status}`,
+    );
     await runSteps(server, subject.setup, `Setting up ${subject.label} on the counted server`);
     return { server, dumpDir, application };
   } catch (error) {
@@ -139,13 +142,31 @@ export async function startCountedServer(
   }
 }
 
-async function waitForPoolLoad(server: StartedServer): Promise<void> {
+/**
+ * Waits (up to 5 minutes) for InnoDB to reload the pages it dumped at shutdown. The arms would count the reload's
+ * reads otherwise; what it found is said either way (a warm-up then fills the pool), never passed over in silence.
+ */
+async function waitForPoolLoad(
+  server: StartedServer,
+): Promise<{ loaded: boolean; waitedS: number; status: string }> {
+  const started = Date.now();
+  const waited = () => Math.round((Date.now() - started) / 1000);
+  let status = '';
   for (let i = 0; i < 600; i++) {
     const { rows } = await server.query("SHOW STATUS LIKE 'Innodb_buffer_pool_load_status'");
-    const status = String(rows[0]?.Value ?? '');
-    if (status === '' || /completed|not started/i.test(status)) return;
+    status = String(rows[0]?.Value ?? '');
+    if (/completed/i.test(status)) return { loaded: true, waitedS: waited(), status };
+    if (status === '' || /not started|aborted|error|fail/i.test(status)) {
+      const why = status === '' ? 'the server reports no load status' : status;
+      return { loaded: false, waitedS: waited(), status: `${why}; the warm-up arm fills the pool instead` };
+    }
     await sleep(500);
   }
+  return {
+    loaded: false,
+    waitedS: waited(),
+    status: `still loading after ${waited()} s (${status}); the warm-up arm fills the rest`,
+  };
 }
 
 /** Runs the discarded arm and the ABBA arms on a counted server, reading each arm's dump as it is written. */
