@@ -111,6 +111,24 @@ export const keepsStartOf = (kept: string, statement: string, limit: number): bo
   kept.length > 0 && kept.length <= limit && statement.startsWith(kept);
 
 /**
+ * Each statement's record among a connection's records, in the order they were sent: the next record that keeps the
+ * statement's start (at one character, 'SELEC …' and 'SELECT …' both keep 'S'); undefined where none is left.
+ */
+export function recordsInOrder(
+  records: readonly AuditEvent[],
+  statements: readonly string[],
+  limit: number,
+): (AuditEvent | undefined)[] {
+  let next = 0;
+  return statements.map((sql) => {
+    const at = records.findIndex((e, i) => i >= next && keepsStartOf(e.queryText, sql, limit));
+    if (at < 0) return undefined;
+    next = at + 1;
+    return records[at];
+  });
+}
+
+/**
  * Why the check cannot find its marker is only that records keep too few characters (server_audit's
  * query_log_limit): the check can then find its records by the connection that sent them.
  */

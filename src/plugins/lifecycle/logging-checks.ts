@@ -8,11 +8,11 @@ import {
   check,
   cutOnly,
   failingQuery,
-  keepsStartOf,
   type LifecycleStep,
   missingTable,
   notApplicable,
   presence,
+  recordsInOrder,
   recordsSentBy,
   sentAs,
   toJson,
@@ -92,7 +92,7 @@ export const logsQuery: LifecycleStep = {
       // The marker is past the cut: the record is found by the connection that sent it, keeping the start.
       const found = await recordsSentBy(ctx, ctx.checks, async () => void (await query()), 1);
       if (found !== null) {
-        const hit = found.records.find((e) => keepsStartOf(e.queryText, statement, limit));
+        const [hit] = recordsInOrder(found.records, [statement], limit);
         const observed = hit !== undefined && (hit.errorCode === 0 || hit.errorCode === null);
         return check(
           'logs-query',
@@ -146,15 +146,8 @@ export const failedQueries: LifecycleStep = {
       // The markers are past the cut: the records are found by the connection that sent them, in order.
       const found = await recordsSentBy(ctx, ctx.checks, fail, statements.length);
       if (found !== null) {
-        // In order: at one character both statements keep the same 'S'.
-        let next = 0;
-        const loggedCodes = statements
-          .map((sql) => {
-            const at = found.records.findIndex((e, i) => i >= next && keepsStartOf(e.queryText, sql, limit));
-            if (at < 0) return undefined;
-            next = at + 1;
-            return found.records[at]?.errorCode;
-          })
+        const loggedCodes = recordsInOrder(found.records, statements, limit)
+          .map((record) => record?.errorCode)
           .filter((code): code is number => typeof code === 'number' && code !== 0);
         return check('failed-queries', ctx.expected.failedQueryCodes, loggedCodes, {
           ...sent,

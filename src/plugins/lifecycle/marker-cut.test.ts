@@ -1,6 +1,14 @@
 import { describe, expect, test } from 'vitest';
+import type { AuditEvent } from '../audit-event.ts';
 import type { PluginExpectations } from '../profile.ts';
-import { cutOnly, keepsStartOf, type LifecycleContext, unreadableReason, writtenLength } from './context.ts';
+import {
+  cutOnly,
+  keepsStartOf,
+  type LifecycleContext,
+  recordsInOrder,
+  unreadableReason,
+  writtenLength,
+} from './context.ts';
 
 const withExpected = (expected: Partial<PluginExpectations>) => ({ expected }) as unknown as LifecycleContext;
 // A marker as lifecycleContext makes it: 'ab' and the time in base 36 (8 characters until 2059).
@@ -59,5 +67,16 @@ describe('past the cut, a record is judged by the start it keeps (issue 40)', ()
     expect(cutOnly(withExpected({}))).toBeNull();
     expect(cutOnly(withExpected({ statementTextLimit: 1, logUnreadable: 'syslog' }))).toBeNull();
     expect(cutOnly(withExpected({ statementTextLimit: 1, recordsIncomplete: 'one in 3' }))).toBeNull();
+  });
+
+  test("records are matched in the order sent: 'SELEC …' and 'SELECT …' both keep 'S' at one character", () => {
+    const record = (queryText: string, errorCode: number) => ({ queryText, errorCode }) as AuditEvent;
+    const [first, second] = recordsInOrder(
+      [record('S', 1064), record('S', 1146)],
+      ["SELEC 'a'", "SELECT 'b'"],
+      1,
+    );
+    expect([first?.errorCode, second?.errorCode]).toEqual([1064, 1146]);
+    expect(recordsInOrder([record('S', 1064)], ["SELEC 'a'", "SELECT 'b'"], 1)[1]).toBeUndefined();
   });
 });
