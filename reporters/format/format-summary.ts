@@ -5,7 +5,7 @@ import { auditEventsLine, eventsPerTxn, perTxnText } from './format-audit-events
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { memoryLine } from './format-memory.ts';
 import { estimateText, fixed } from './format-numbers.ts';
-import { runIdOf, statusLine } from './run-status.ts';
+import { runIdOf, runStatus, statusLine } from './run-status.ts';
 
 export const yesNo = (value: boolean | undefined): string =>
   value === undefined ? '?' : value ? 'yes' : 'no';
@@ -108,6 +108,10 @@ function runTitles(results: PluginResult[], widthCols: number): string[] {
   return ['runs:', ...[...titles].map(([id, title]) => wrapText(`- ${id}: ${title}`, widthCols, '  '))];
 }
 
+/** The verdict column: the measurement's verdict, or "not measured" where no test measured this result's overhead. */
+const verdictCell = (r: PluginResult): string =>
+  runStatus(r).status === 'not measured' ? 'not measured' : r.verdict;
+
 /**
  * The terminal summary, at most 120 columns: one row per run id × server × workload, what each id is, then each
  * measurement's verdict in words. The full table (every figure and fact) is in summary.md and results.json.
@@ -127,7 +131,7 @@ export function formatSummary(results: PluginResult[], widthCols = 120): string 
       `${r.server.flavor} ${version}\n${r.server.target}, ${r.workload}`,
       `${overheadCell(r)}${noise}`,
       `${fixed(r.limitPct, 0)}%`,
-      `${r.verdict}${interferenceMark(r)}`,
+      `${verdictCell(r)}${interferenceMark(r)}`,
       `${fixed(r.baselineTps)} →\n${fixed(r.pluginTps)}`,
       `${fixed(r.measurement?.logMbPerMin)}\n${fixed(r.logBytesPerTxn, 0)} B/txn${eventsCell(r)}`,
       lifecycleCell(r),

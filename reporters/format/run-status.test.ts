@@ -24,7 +24,7 @@ test.for([
     { verdict: 'fail', measurement: null },
     'overhead 1.3% against its 50% limit',
   ],
-  ['no measurement', { verdict: 'error', measurement: null }, 'no measurement finished'],
+  ['no measurement after its A/A', { verdict: 'error', measurement: null }, 'no measurement finished'],
 ] as const)('why a run failed: %s', ([, change, why]) => {
   expect(runStatus({ ...idle, ...change }).why).toBe(why);
 });
@@ -71,4 +71,15 @@ test('the overview line counts each status and names the runs that did not pass,
 test('a result from before runs is named by its title', () => {
   expect(runIdOf({ ...stock, runId: undefined })).toBe('MariaDB server_audit');
   expect(runIdOf(dml)).toBe('dml-no-select');
+});
+
+test('a result no test measured on purpose (no measurement, no A/A) is "not measured", not an error', () => {
+  const counted = { ...idle, verdict: 'error' as const, measurement: null, calibration: null, lifecycle: [] };
+  expect(runStatus(counted)).toEqual({
+    status: 'not measured',
+    why: 'no overhead measured: its suite checks something else',
+  });
+  expect(statusLine([stock, counted].map((r) => r))).toBe(`2 runs: 1 pass, 1 not measured.`);
+  const failedCheck = { ...counted, lifecycle: inclUsers.lifecycle };
+  expect(runStatus(failedCheck).status).toBe('fail');
 });

@@ -4,7 +4,7 @@ import { fixed } from './format-numbers.ts';
 /** The name a sweep's reports use for a result: its configuration run's id; results from before runs, their title. */
 export const runIdOf = (r: PluginResult): string => (r.runId && r.runId !== '' ? r.runId : r.title);
 
-export const STATUSES = ['pass', 'fail', 'inconclusive', 'error'] as const;
+export const STATUSES = ['pass', 'fail', 'inconclusive', 'error', 'not measured'] as const;
 export type RunStatus = (typeof STATUSES)[number];
 
 /**
@@ -25,6 +25,12 @@ export function runStatus(r: PluginResult): { status: RunStatus; why: string | n
       : null;
   const latency = r.measurement?.latency;
   const p99 = latency?.measured && latency.p99LimitFailed ? latency.reason : null;
+  // A result with neither a measurement nor an A/A came from a suite that measures no overhead on purpose (counted,
+  // per-event, completeness, a lifecycle-only run): not an error. A run whose measurement broke has its A/A.
+  if (r.verdict === 'error' && r.measurement === null && r.calibration === null) {
+    if (lifecycle) return { status: 'fail', why: lifecycle };
+    return { status: 'not measured', why: 'no overhead measured: its suite checks something else' };
+  }
   if (r.verdict === 'error') {
     return { status: 'error', why: ['no measurement finished', lifecycle].filter(Boolean).join('; ') };
   }
@@ -47,7 +53,10 @@ export function statusLine(results: readonly PluginResult[]): string {
   const counts = STATUSES.flatMap((status) => {
     const these = statuses.filter((s) => s.status === status);
     if (these.length === 0) return [];
-    const why = status === 'pass' ? '' : ` (${these.map((s) => `${s.id}: ${s.why}`).join('; ')})`;
+    const why =
+      status === 'pass' || status === 'not measured'
+        ? ''
+        : ` (${these.map((s) => `${s.id}: ${s.why}`).join('; ')})`;
     return [`${these.length} ${status}${why}`];
   });
   return `${results.length} run${results.length === 1 ? '' : 's'}: ${counts.join(', ')}.`;

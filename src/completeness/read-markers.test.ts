@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import { createFakeServer } from '../../test/support/fake-server.ts';
-import { readMarkers } from './read-markers.ts';
+import { listingKey, readMarkers } from './read-markers.ts';
 
 const record = (n: number) =>
   `20261201 00:10:01,vm,root,127.0.0.1,12,${n},QUERY,,'SELECT id FROM t WHERE id = ${n} /* ab:k3x9:read:${n} */',0\n`;
@@ -38,4 +38,13 @@ test('with a wait, reads again until every acked claimed marker is there', async
   const sent = [1, 2].map((id) => ({ kind: 'read' as const, id, outcome: 'acked' as const }));
   const reading = await readMarkers(server, serverAudit, 'k3x9', { sent, claims, settleMs: 3_000 });
   expect([...reading.found.read.keys()]).toEqual([1, 2]);
+});
+
+test('a rotation between two listings changes the listing key (names shift to other files); growth does not', () => {
+  const file = (name: string, fileId: string, sizeBytes = 10) => ({ name, fileId, sizeBytes, generation: 0 });
+  const before = [file('e.log', '3'), file('e.log.1', '2'), file('e.log.2', '1')];
+  const grown = [file('e.log', '3', 99), file('e.log.1', '2'), file('e.log.2', '1')];
+  const rotated = [file('e.log', '4'), file('e.log.1', '3'), file('e.log.2', '2'), file('e.log.3', '1')];
+  expect(listingKey(grown)).toBe(listingKey(before));
+  expect(listingKey(rotated)).not.toBe(listingKey(before));
 });

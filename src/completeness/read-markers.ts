@@ -28,11 +28,31 @@ function addFound(into: FoundMarkers, from: FoundMarkers): void {
   }
 }
 
-/** Parses each log file with the profile's parser and counts the tag's markers file by file (logs can be large). */
+/** The listing's names and file ids, to tell whether the plugin rotated between two listings. */
+export const listingKey = (files: readonly LogFile[]): string =>
+  files.map((f) => `${f.name}=${f.fileId}`).join('\n');
+
+/**
+ * Parses each log file with the profile's parser and counts the tag's markers file by file (logs can be large). A
+ * rotation while it lists or reads shifts every rotated file's name (`.122` becomes `.123`): the listing then misses a
+ * file and the reading counts one twice, so a reading whose listing changed meanwhile is taken again (a completeness
+ * run once reported "sql_errors.log.123 deleted" after 120 rotations, from a listing taken during one).
+ */
 async function readOnce(server: StartedServer, profile: PluginProfile, tag: string): Promise<LogReading> {
+  if (profile.log.format === null) return { files: [], rejected: [], found: emptyFound() };
+  for (let attempt = 1; ; attempt++) {
+    const reading = await readListed(server, profile, tag);
+    const after = await listLogFiles(server, profile);
+    if (listingKey(after) === listingKey(reading.files) || attempt >= 5) return reading;
+    await sleep(100);
+  }
+}
+
+async function readListed(server: StartedServer, profile: PluginProfile, tag: string): Promise<LogReading> {
   const reading: LogReading = { files: [], rejected: [], found: emptyFound() };
-  if (profile.log.format === null) return reading;
-  const parse = logParsers[profile.log.format];
+  const format = profile.log.format;
+  if (format === null) return reading;
+  const parse = logParsers[format];
   reading.files = await listLogFiles(server, profile);
   for (const file of reading.files) {
     const { events, rejected } = parse((await server.readFile(file.name)).toString('utf8'));

@@ -29,10 +29,10 @@ test('a server that refuses the traffic accounts is an error cell with the reaso
   expect(cell.lifecycleOk).toBeNull();
 });
 
-test("a cell measures one block of half the workload: 6 of smoke's 12 pairs, never fewer than 3", () => {
+test("a cell measures one block of half the workload: 6 of smoke's 12 pairs, never fewer than 4", () => {
   const smoke = cellWorkload(getWorkload('smoke'));
   expect([smoke.pairs, smoke.maxPairs]).toEqual([6, 6]);
   expect(smoke.design).toEqual(getWorkload('smoke').design);
-  expect(cellWorkload(getWorkload('quick')).pairs).toBe(6);
+  expect(cellWorkload(getWorkload('quick')).pairs).toBe(4);
   expect(cellWorkload({ ...getWorkload('standard'), pairs: 20 }).pairs).toBe(10);
 });
