@@ -3,9 +3,9 @@ import { endedModules } from './ended-modules.ts';
 import { type RunSnapshot, takeSnapshot } from './run-snapshot.ts';
 import { closingLines } from './writers/closing-line.ts';
 import { historyWriter } from './writers/history.ts';
+import { historyCheckWriter } from './writers/history-check.ts';
 import { htmlReportWriter } from './writers/html-report.ts';
 import { markdownSummaryWriter } from './writers/markdown-summary.ts';
-import { regressionGateWriter } from './writers/regression-gate.ts';
 import { resultsJsonWriter } from './writers/results-json.ts';
 import { terminalSummaryWriter } from './writers/terminal-summary.ts';
 import type { ReportWriter } from './writers/writer.ts';
@@ -17,7 +17,7 @@ export const WRITERS: readonly ReportWriter[] = [
   terminalSummaryWriter,
   markdownSummaryWriter,
   htmlReportWriter,
-  regressionGateWriter,
+  historyCheckWriter,
 ];
 
 export interface AuditbenchReporterOptions {

@@ -101,7 +101,7 @@ test('the gate fails the merged run on the regression, naming both runs, and the
     /Fake audit A .*20\.0% \[18\.0, 22\.0\] at \w+ \(feature\/merge-check, .* vs 5\.0% \[4\.0, 6\.0\] at aaaaaaa \(main, 2026-11-29 10:00 UTC\): \+15\.0 pp/,
   );
   expect(merged.stdout).toContain(
-    'regression gate: FAILED against main (allowed rise 5 pp): 1 regressed, 0 inconclusive',
+    'history check: FAILED against main (allowed rise 5 pp): 1 regressed, 0 inconclusive',
   );
   expect(merged.stdout.trimEnd().split('\n').at(-1)).toBe('tests: 22 passed, 0 failed, 0 skipped');
 });

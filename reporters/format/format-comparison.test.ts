@@ -48,14 +48,14 @@ describe('formatGateVerdict', () => {
   test('off without a limit', () => {
     expect(formatGateVerdict(compare(null), { ...options, maxRegressionPp: null })).toEqual({
       failed: false,
-      line: 'regression gate: off (set AUDITBENCH_MAX_REGRESSION_PP to fail on a rise in overhead against main)',
+      line: 'history check: off (set AUDITBENCH_MAX_REGRESSION_PP to fail on a rise in overhead against main)',
     });
   });
 
   test('fails on a regression, counting regressed and inconclusive', () => {
     expect(formatGateVerdict(compare(5), { ...options, maxRegressionPp: 5 })).toEqual({
       failed: true,
-      line: 'regression gate: FAILED against main (allowed rise 5 pp): 1 regressed, 0 inconclusive',
+      line: 'history check: FAILED against main (allowed rise 5 pp): 1 regressed, 0 inconclusive',
     });
   });
 
@@ -71,7 +71,7 @@ describe('formatGateVerdict', () => {
   test('passes when every change is surely within the limit', () => {
     expect(formatGateVerdict(compare(20), { ...options, maxRegressionPp: 20 })).toEqual({
       failed: false,
-      line: 'regression gate: passed; 1 of 1 result(s) compared with main, none rose more than 20 pp',
+      line: 'history check: passed; 1 of 1 result(s) compared with main, none rose more than 20 pp',
     });
   });
 });

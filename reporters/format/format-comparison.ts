@@ -57,7 +57,7 @@ export function formatGateVerdict(
   if (maxRegressionPp === null) {
     return {
       failed: false,
-      line: `regression gate: off (set AUDITBENCH_MAX_REGRESSION_PP to fail on a rise in overhead against ${baseBranch})`,
+      line: `history check: off (set AUDITBENCH_MAX_REGRESSION_PP to fail on a rise in overhead against ${baseBranch})`,
     };
   }
   const failing = comparisons.filter((c) => failsGate(c, inconclusive));
@@ -65,7 +65,7 @@ export function formatGateVerdict(
   if (failing.length === 0) {
     return {
       failed: false,
-      line: `regression gate: passed; ${compared} of ${comparisons.length} result(s) compared with ${baseBranch}, none rose more than ${maxRegressionPp} pp`,
+      line: `history check: passed; ${compared} of ${comparisons.length} result(s) compared with ${baseBranch}, none rose more than ${maxRegressionPp} pp`,
     };
   }
   const count = (verdict: string) =>
@@ -77,6 +77,6 @@ export function formatGateVerdict(
       : '';
   return {
     failed: true,
-    line: `regression gate: FAILED against ${baseBranch} (allowed rise ${maxRegressionPp} pp): ${regressed} regressed, ${unsure} inconclusive${advice}`,
+    line: `history check: FAILED against ${baseBranch} (allowed rise ${maxRegressionPp} pp): ${regressed} regressed, ${unsure} inconclusive${advice}`,
   };
 }

@@ -26,7 +26,7 @@ test('a recorded run: one table row per result, the reason, the comparison and t
     generatedAt: recorded.generatedAt,
     fingerprint: 'AMD EPYC ×2, 24 GiB',
     maxRegressionPp: null,
-    gateLine: 'regression gate: off',
+    gateLine: 'history check: off',
   });
   const lines = markdown.split('\n');
   const header = lines.find((l) => l.startsWith('| plugin |')) ?? '';
@@ -50,7 +50,7 @@ test('a recorded run: one table row per result, the reason, the comparison and t
     '- MariaDB server_audit: overhead 7.3% (95% CI -24.7% to 31.0%) is within the 50% limit',
   );
   expect(markdown).toContain('### Compared with main');
-  expect(markdown).toContain('**regression gate: off**');
+  expect(markdown).toContain('**history check: off**');
 });
 
 test('a sweep: the status line counts a failed lifecycle, and each run says what it logged', () => {
@@ -63,7 +63,7 @@ test('a sweep: the status line counts a failed lifecycle, and each run says what
     generatedAt: file.generatedAt,
     fingerprint: 'AMD EPYC ×2, 24 GiB',
     maxRegressionPp: 5,
-    gateLine: 'regression gate: off',
+    gateLine: 'history check: off',
   });
   expect(markdown).toContain('**4 runs: 2 pass, 2 fail (incl-users-app: 4 lifecycle checks failed (');
   expect(markdown).toContain('| 3350 | 4.0 (QUERY 4.0) |');

@@ -78,7 +78,7 @@ export const workloads: Record<WorkloadName, Workload> = {
     durationS: 30,
     // 8 × 100k rows outgrow the buffer pool: give flushing and the page cache longer than smoke.
     warmupS: 45,
-    // After a restart (every run has one before its gate) the pool is back within seconds: InnoDB reloads the pages
+    // After a restart (every run has one before its measurement) the pool is back within seconds: InnoDB reloads the pages
     // it dumped at shutdown. Two 5 s chunks that agree end it; a slow first chunk (still loading) disagrees with the
     // next and the warm-up goes on.
     minWarmupS: 10,

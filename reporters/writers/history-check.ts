@@ -11,7 +11,7 @@ const annotation = (text: string): string =>
  * Compares each result with the latest comparable run of the base branch and fails the run (exit code 1) when
  * the overhead rose more than AUDITBENCH_MAX_REGRESSION_PP. A reporter cannot fail a test, so the exit code says it.
  */
-export const regressionGateWriter: ReportWriter = {
+export const historyCheckWriter: ReportWriter = {
   what: 'compare with the history',
   write(run) {
     const { maxRegressionPp, inconclusive, githubActions } = run.config;
@@ -25,7 +25,7 @@ export const regressionGateWriter: ReportWriter = {
       // Gated, an unknown base fails closed; never a silent pass because every comparison became 'no base'.
       const failed = cannot.fails && maxRegressionPp !== null;
       const prefix = failed ? 'FAILED: ' : cannot.fails ? 'nothing compared (no limit set): ' : '';
-      process.stdout.write(`\nauditbench vs ${run.baseBranch}\nregression gate: ${prefix}${cannot.line}\n`);
+      process.stdout.write(`\nauditbench vs ${run.baseBranch}\nhistory check: ${prefix}${cannot.line}\n`);
       if (!failed) return;
       process.exitCode = 1;
       if (githubActions) process.stdout.write(annotation(cannot.line));
@@ -45,7 +45,7 @@ export const regressionGateWriter: ReportWriter = {
     });
     const countedVerdict =
       countedFailing.length > 0
-        ? `counted gate: FAILED against ${run.baseBranch} (allowed rise ${gatedRise} pp of instructions): ${countedFailing.length} regressed`
+        ? `counted history check: FAILED against ${run.baseBranch} (allowed rise ${gatedRise} pp of instructions): ${countedFailing.length} regressed`
         : null;
     process.stdout.write(
       `\nauditbench vs ${run.baseBranch}\n${[...lines, ...countedLines].map((l) => `- ${l}`).join('\n')}\n${verdict.line}\n${countedVerdict ? `${countedVerdict}\n` : ''}`,
