@@ -46,8 +46,8 @@ const outcome = (result: { exitCode: number; all: string }) => {
   return `exit ${result.exitCode}; ${verdicts.length > 0 ? verdicts.join(' | ') : `no verdict line; last line: ${last}`}`;
 };
 // A change that costs nothing is judged at 15 points: the verdict that matters is that it is not FAILED. Its interval
-// can still straddle 15 on a busy step of this VM (a null change once measured -4.9% to 13.8%), so these gates run
-// with AUDITBENCH_INCONCLUSIVE=pass and accept 'passed' or 'inconclusive (passes)', both naming the configurations.
+// can still straddle 15 on a busy step of this VM (a null change once measured -4.9% to 13.8%), so its gate runs with
+// AUDITBENCH_INCONCLUSIVE=pass and accepts 'passed' or 'inconclusive (passes)', both naming the configurations.
 const nullChange = { AUDITBENCH_INCONCLUSIVE: 'pass' };
 const notFailed = '(passed|inconclusive \\(passes\\))';
 
@@ -104,8 +104,10 @@ test('a comment and reordered lines in the option file select nothing, say why, 
 });
 
 // innodb_log_buffer_size is read-only on MariaDB 10.11 (SYSTEM_VARIABLES: READ_ONLY = YES): only a restart applies
-// it. A larger log buffer costs nothing while sysbench runs; 15 points, as for the DDL branch below.
-test('a read-only option is measured with restarts, saying so', async () => {
+// it. A larger log buffer costs nothing while sysbench runs, so this branch is also the null change: judged at 15
+// points, it passes (or is inconclusive and passes) naming both configurations. Until 2026-12-04 a second branch
+// (QUERY_DDL added to the settings, toggled) showed the null change on its own, for 37 s of `./auditbench test`.
+test('a read-only option is measured with restarts, saying so; costing nothing, it passes naming both configurations', async () => {
   await git('checkout', '--quiet', '-b', 'log-buffer');
   await repo.commit(
     { 'ops/audit.cnf': optionFile('QUERY_DDL', 'innodb_log_buffer_size = 32M\n') },
@@ -135,21 +137,5 @@ test('a branch that logs every query fails the gate with the paired base-vs-head
     /FAILED: events, base \(server_audit_events='CONNECT'\) vs head \(server_audit_events='CONNECT,QUERY'\): head is \d+\.\d% slower than base \(95% CI [-\d.]+% to [-\d.]+%\),? (above|straddles) the allowed 1 points.*\[toggle/,
   );
   expect(gated.exitCode, outcome(gated)).toBe(1);
-  await git('checkout', '--quiet', 'main');
-}, 450_000);
-
-test('a branch whose change costs nothing measurable passes, naming both configurations', async () => {
-  await git('checkout', '--quiet', '-b', 'same-cost');
-  // QUERY_DDL adds nothing under sysbench OLTP, which sends no DDL while it measures.
-  await repo.commit({ 'auditbench.config.ts': config('CONNECT,QUERY_DDL') }, 'Audit DDL too');
-  // 15 points: on a quiet machine smoke's interval is a few points wide, but with every CPU taken by other runs a
-  // null change measured -4.9% to 13.8% (busy machine), and this test is about the verdict, not the precision.
-  const gated = await gate([], 15, nullChange);
-  expect(gated.all, outcome(gated)).toMatch(
-    new RegExp(
-      `${notFailed}: events, base \\(server_audit_events='CONNECT'\\) vs head \\(server_audit_events='CONNECT,QUERY_DDL'\\): head is \\d+\\.\\d% (slower|faster) than base \\(95% CI [-\\d.]+% to [-\\d.]+%\\),? (below|straddles) the allowed 15 points`,
-    ),
-  );
-  expect(gated.exitCode, outcome(gated)).toBe(0);
   await git('checkout', '--quiet', 'main');
 }, 450_000);

@@ -1,4 +1,3 @@
-import { serverFlavors } from '../config/lists.ts';
 import type { MatrixSelection } from '../config/matrix-selection.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { serverFromImage } from './cell.ts';
@@ -28,13 +27,13 @@ export interface MatrixPlan<T extends PlannedTarget> {
 const kindOf = (target: PlannedTarget): string =>
   target.image === null ? 'local' : `container ${serverFromImage(target.image).flavor}`;
 
-/** The cells `sample` keeps on one server: the claims its profiles make about it and one that works. */
+/**
+ * The cells `sample` keeps on one container server: the claims its profiles make about it and one that works. The
+ * local server gets none: the runs suite measures its plugins already (nothing measured twice), server-target shows
+ * the local target, and the container cells show the matrix code; `auditbench matrix` measures its column.
+ */
 function sampleOn<T extends PlannedTarget>(target: T, profiles: PluginProfile[]): PlannedCell<T>[] {
-  if (target.image === null) {
-    // The local server's flavor is known once it runs: a plugin every flavor has stands for it.
-    const anywhere = profiles.find((p) => serverFlavors.every((f) => p.flavors.includes(f))) ?? profiles[0];
-    return anywhere ? [{ target, profile: anywhere, why: 'the local server works in the matrix' }] : [];
-  }
+  if (target.image === null) return [];
   const server = { ...serverFromImage(target.image), target: 'container' as const };
   const outcomes = profiles.map((profile) => ({ profile, expected: expectedOutcome(profile, server) }));
   const claims = outcomes.filter((o) => o.expected.outcome !== 'works' && o.expected.outcome !== 'skipped');

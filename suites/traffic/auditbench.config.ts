@@ -1,8 +1,8 @@
 import { defineConfig } from '../../src/config/define-config.ts';
 
-// The four kinds of run suites/traffic.test.ts measures: a configuration whose checks depend on the query-length
-// limit, a CONNECT-only configuration under persistent connections (idle) and with new connections added, and a
-// DBA's own sysbench script.
+// The three kinds of run suites/traffic.test.ts measures: a configuration whose checks depend on the query-length
+// limit, a CONNECT-only configuration under persistent connections (idle), and a DBA's own sysbench script. (CONNECT
+// only with new connections added is examples/server-audit-sweep.config.ts's server_audit-connect.)
 export default defineConfig({
   runs: [
     {
@@ -16,13 +16,6 @@ export default defineConfig({
       plugin: 'server_audit',
       title: 'server_audit, connections only, persistent connections',
       settings: { server_audit_events: ['CONNECT'] },
-    },
-    {
-      id: 'connect-added',
-      plugin: 'server_audit',
-      title: 'server_audit, connections only, 20 new connections a second',
-      settings: { server_audit_events: ['CONNECT'] },
-      traffic: { added: { connectionsPerS: 20 } },
     },
     {
       id: 'kv-script',
