@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
@@ -103,6 +103,26 @@ test('a missing file, or a run id the file lacks, stops the run', async () => {
   await expect(loadRuns({ configPath: file, runIds: ['server_audit'] }, profiles)).rejects.toThrow(
     'AUDITBENCH_RUNS names server_audit, which one.config.ts does not declare; its runs are general_log',
   );
+});
+
+test('a configuration that fails to load in a package without "type": "module" says how to fix that', async () => {
+  for (const [folder, manifest, hinted] of [
+    ['cjs', '{ "name": "ops" }', true],
+    ['esm', '{ "name": "ops", "type": "module" }', false],
+  ] as const) {
+    await mkdir(path.join(dir, folder));
+    await writeFile(path.join(dir, folder, 'package.json'), manifest);
+    const file = path.join(dir, folder, 'auditbench.config.ts');
+    await writeFile(file, "export { default } from 'auditbench-no-such-package';\n");
+    const loading = loadRuns({ configPath: file, runIds: null }, profiles);
+    await expect(loading).rejects.toThrow(/auditbench\.config\.ts could not be loaded: /);
+    const message = await loading.then(
+      () => '',
+      (error: Error) => error.message,
+    );
+    expect(message.includes('has no "type": "module"'), message).toBe(hinted);
+    if (hinted) expect(message).toMatch(/cjs\/package\.json has no .*: run npm pkg set type=module there$/);
+  }
 });
 
 test("traffic comes from AUDITBENCH_TRAFFIC, else the configuration's, else the default", async () => {

@@ -99,6 +99,31 @@ function describeIssue(file: string, input: unknown, issue: z.core.$ZodIssue): s
   return `${file}: ${where || 'the exported configuration'} ${issue.message}; got ${shown}`;
 }
 
+/**
+ * A `.ts`/`.js` configuration in a package whose package.json lacks `"type": "module"` (as `npm init -y` writes it)
+ * is loaded as CommonJS, and fails on the ES-module packages it reaches with messages that name them, not the cause.
+ */
+async function commonJsHint(file: string): Promise<string> {
+  if (!/\.[tj]s$/.test(file)) return '';
+  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    const text = await readFile(manifest, 'utf8').catch(() => null);
+    if (text !== null) {
+      const type = (() => {
+        try {
+          return (JSON.parse(text) as { type?: unknown }).type;
+        } catch {
+          return undefined;
+        }
+      })();
+      return type === 'module'
+        ? ''
+        : `; ${manifest} has no "type": "module", so the configuration loads as CommonJS: run npm pkg set type=module there`;
+    }
+    if (path.dirname(dir) === dir) return '';
+  }
+}
+
 async function importConfig(file: string): Promise<unknown> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) {
@@ -111,7 +136,7 @@ async function importConfig(file: string): Promise<unknown> {
     module = await import(pathToFileURL(file).href);
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new Error(`${file} could not be loaded: ${why}`, { cause: error });
+    throw new Error(`${file} could not be loaded: ${why}${await commonJsHint(file)}`, { cause: error });
   }
   if (module.default === undefined)
     throw new Error(`${file} has no default export: export default defineConfig({ runs: [...] })`);
