@@ -109,13 +109,12 @@ async function commonJsHint(file: string): Promise<string> {
     const manifest = path.join(dir, 'package.json');
     const text = await readFile(manifest, 'utf8').catch(() => null);
     if (text !== null) {
-      const type = (() => {
-        try {
-          return (JSON.parse(text) as { type?: unknown }).type;
-        } catch {
-          return undefined;
-        }
-      })();
+      let type: unknown;
+      try {
+        type = (JSON.parse(text) as { type?: unknown }).type;
+      } catch {
+        // An unreadable package.json is Node's to report; the hint only names a missing "type".
+      }
       return type === 'module'
         ? ''
         : `; ${manifest} has no "type": "module", so the configuration loads as CommonJS: run npm pkg set type=module there`;
