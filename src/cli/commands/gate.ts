@@ -1,14 +1,16 @@
 // `auditbench gate [--list] [--base <ref>]`: selects what a branch changed and measures it, base beside head. The
 // engine (selection, plan, arms, verdict, git) is src/gate/; this is its command, so src/gate never imports the CLI.
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { loadConfig } from '../../config/env.ts';
+import { type Config, loadConfig } from '../../config/env.ts';
 import { describeItem } from '../../gate/plan.ts';
 import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
 import { type GateSelection, selectForGate } from '../../gate/select.ts';
 import type { Selection } from '../../gate/selection.ts';
+import { formatGateSummary } from '../../gate/summary.ts';
 import { failsGate, verdictLine } from '../../gate/verdict.ts';
+import { HISTORY_FILE, readHistory } from '../../history/history-store.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
 import { vitestArgsProblem } from '../vitest-args.ts';
@@ -90,14 +92,26 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
     configPath,
   });
   try {
-    context.stdout(
-      `${describeSelection(selection, path.relative(context.userDir, selection.headConfig)).join('\n')}\n`,
-    );
+    const described = describeSelection(selection, path.relative(context.userDir, selection.headConfig));
+    context.stdout(`${described.join('\n')}\n`);
     if (values.list) return 0;
-    return await measure(selection, vitestArgs, { allowedPp, inconclusive: config.inconclusive }, context);
+    const measured = await measure(
+      selection,
+      vitestArgs,
+      { allowedPp, inconclusive: config.inconclusive },
+      context,
+    );
+    await writeSummary(selection, described, measured, config, context);
+    return measured.exitCode ?? 0;
   } finally {
     await selection.checkout?.[Symbol.asyncDispose]();
   }
+}
+
+/** What the measurement ended with: Vitest's exit code (null: nothing was measured) and each verdict's closing line. */
+interface Measured {
+  exitCode: number | null;
+  verdicts: { mark: string; line: string }[];
 }
 
 /** The suites the selection needs, with the comparisons handed to suites/gate.test.ts in a plan file. */
@@ -106,7 +120,7 @@ async function measure(
   vitestArgs: string[],
   { allowedPp, inconclusive }: { allowedPp: number; inconclusive: 'fail' | 'pass' },
   context: GateContext,
-) {
+): Promise<Measured> {
   const comparisons = selection.items.flatMap((item) => (item.kind === 'compare' ? [item] : []));
   const alone = selection.items.filter((item) => item.kind === 'alone');
   const suites = selection.suites;
@@ -121,7 +135,7 @@ async function measure(
         ];
   if (files.length === 0 && suites?.kind !== 'all') {
     context.stdout('auditbench gate: nothing to measure\n');
-    return 0;
+    return { exitCode: null, verdicts: [] };
   }
   const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-gate-'));
   try {
@@ -144,19 +158,47 @@ async function measure(
       ...(!suites || suites.kind === 'none' ? { AUDITBENCH_PLUGINS_ONLY: '1' } : {}),
       ...(ids.length > 0 ? { AUDITBENCH_RUNS: ids.join(',') } : {}),
     });
-    const verdicts = await readVerdicts(plan.verdictsFile);
-    for (const v of verdicts) {
+    const verdicts = (await readVerdicts(plan.verdictsFile)).map((v) => {
       const mark = failsGate(v, inconclusive)
         ? 'FAILED'
         : v.verdict === 'pass'
           ? 'passed'
           : 'inconclusive (passes)';
-      context.stdout(`${verdictLine(mark, v)}\n`);
-    }
-    return code;
+      return { mark, line: verdictLine(mark, v) };
+    });
+    for (const v of verdicts) context.stdout(`${v.line}\n`);
+    return { exitCode: code, verdicts };
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+}
+
+/**
+ * <report dir>/gate.md: the selection, the verdicts and the base branch's trend from history.jsonl (src/gate/summary.ts),
+ * which the Action publishes on the pull request; appended to GITHUB_STEP_SUMMARY too when that is set.
+ */
+async function writeSummary(
+  selection: GateSelection,
+  described: string[],
+  measured: Measured,
+  config: Config,
+  context: GateContext,
+): Promise<void> {
+  const reportDir = path.resolve(context.userDir, config.reportDir);
+  const history = await readHistory(path.join(reportDir, HISTORY_FILE));
+  const markdown = formatGateSummary({
+    selection: described,
+    verdicts: measured.verdicts,
+    exitCode: measured.exitCode,
+    baseRef: selection.base.ref,
+    runIds: selection.items.map((item) => item.runId),
+    history: history.entries,
+  });
+  await mkdir(reportDir, { recursive: true });
+  const target = path.join(reportDir, 'gate.md');
+  await writeFile(target, markdown);
+  if (config.githubStepSummary) await appendFile(config.githubStepSummary, `${markdown}\n`);
+  context.stdout(`auditbench gate: wrote ${path.relative(context.userDir, target) || target}\n`);
 }
 
 export const summary = 'measure what a branch changed against its base branch, base beside head';

@@ -1,0 +1,102 @@
+import { expect, test } from 'vitest';
+import { sampleEntry } from '../../test/support/sample-entry.ts';
+import { sampleIdentity } from '../../test/support/sample-identity.ts';
+import { formatGateSummary, trendOf } from './summary.ts';
+
+const counted = (pct: number) => ({
+  identity: sampleIdentity(),
+  instructionsPct: pct,
+  instructionsPctCi95: [pct - 0.3, pct + 0.3] as [number, number],
+  instructionsAddedPerTx: 186_000,
+  writeCallsAddedPerTx: 77,
+  logBytesNetAddedPerTx: 2_950,
+  eventsPerTx: 38,
+});
+const older = sampleEntry({
+  configRun: 'events',
+  commit: 'a'.repeat(40),
+  hostname: 'runner-a',
+  counted: counted(6.9),
+});
+const newer = sampleEntry({
+  configRun: 'events',
+  commit: 'b'.repeat(40),
+  recordedAt: '2026-11-30T09:15:00.000Z',
+  hostname: 'runner-b',
+  counted: counted(7.1),
+});
+const branchEntry = sampleEntry({
+  configRun: 'events',
+  branch: 'more-events',
+  recordedAt: '2026-12-01T00:00:00Z',
+});
+const selection = [
+  'auditbench gate: 1 file(s) changed since main (ccccccc)',
+  '  run events: settings changed',
+];
+const failed = {
+  mark: 'FAILED',
+  line: 'auditbench gate: FAILED: events, base (…) vs head (…): head is 7.5% slower than base … [toggle, 6 pairs]',
+};
+
+test('the trend keeps the base branch’s entries of the run, newest first, whatever the ref’s spelling', () => {
+  expect(trendOf([older, branchEntry, newer], 'events', 'main')).toEqual([newer, older]);
+});
+
+test('a failed gate shows its verdict, then the base branch’s entries with their counted figures', () => {
+  const md = formatGateSummary({
+    selection,
+    verdicts: [failed],
+    exitCode: 1,
+    baseRef: 'origin/main',
+    runIds: ['events'],
+    history: [older, newer, branchEntry],
+  });
+  expect(md).toMatch(/^## auditbench gate: FAILED\n/);
+  expect(md).toContain(failed.line);
+  expect(md).toContain("### main's trend (history.jsonl)");
+  const rows = md.split('\n').filter((line) => line.startsWith('| events |'));
+  expect(rows).toEqual([
+    '| events | `bbbbbbb` | 2026-11-30 09:15 | runner-b | 10.0% [8.0, 12.0] on smoke | +7.10% instructions [6.80, 7.40], +77.0 writes, +2950 log bytes per transaction |',
+    '| events | `aaaaaaa` | 2026-11-29 10:00 | runner-a | 10.0% [8.0, 12.0] on smoke | +6.90% instructions [6.60, 7.20], +77.0 writes, +2950 log bytes per transaction |',
+  ]);
+});
+
+test('a run with no base-branch entry says a push records it; an uncounted entry says so', () => {
+  const md = formatGateSummary({
+    selection,
+    verdicts: [{ mark: 'passed', line: 'auditbench gate: passed: …' }],
+    exitCode: 0,
+    baseRef: 'main',
+    runIds: ['events', 'ops-cnf'],
+    history: [sampleEntry({ configRun: 'events' })],
+  });
+  expect(md).toMatch(/^## auditbench gate: passed\n/);
+  expect(md).toContain('| 10.0% [8.0, 12.0] on smoke | not counted |');
+  expect(md).toContain(
+    'No entry of ops-cnf on main in history.jsonl yet: a push to main measures the configured runs and records them.',
+  );
+});
+
+test('nothing to measure, and a measurement that stopped before any verdict, each say so', () => {
+  const none = formatGateSummary({
+    selection,
+    verdicts: [],
+    exitCode: null,
+    baseRef: 'main',
+    runIds: [],
+    history: [],
+  });
+  expect(none).toMatch(/^## auditbench gate: nothing to measure\n/);
+  expect(none).toContain('The configuration has no run, so there is no trend to show.');
+  const broken = formatGateSummary({
+    selection,
+    verdicts: [],
+    exitCode: 1,
+    baseRef: 'main',
+    runIds: ['events'],
+    history: [],
+  });
+  expect(broken).toMatch(/^## auditbench gate: FAILED\n/);
+  expect(broken).toContain('The measurement exited 1 before any verdict');
+});
