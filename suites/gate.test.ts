@@ -5,7 +5,7 @@ import { loadConfig } from '../src/config/env.ts';
 import { loadRuns } from '../src/config/load-runs.ts';
 import type { ResolvedRun } from '../src/config/runs.ts';
 import { countComparison } from '../src/counted/run-counted.ts';
-import { comparisonSubject, sqlLiteralOf, unsetOnOneSide } from '../src/gate/arms.ts';
+import { comparisonSubject, serverValueLiteral, unsetOnOneSide } from '../src/gate/arms.ts';
 import { combineChannels, judgeCountedRise } from '../src/gate/channels.ts';
 import { designWorkload, gateWorkload } from '../src/gate/gate-workload.ts';
 import { changedOptions, type DesignDecision, decideDesign } from '../src/gate/option-classes.ts';
@@ -49,7 +49,7 @@ async function gateSuite(planFile: string): Promise<void> {
     for (const name of names) {
       const { rows } = await server.query(`SELECT @@GLOBAL.${name} AS value`);
       const value = rows[0]?.value;
-      values[name] = sqlLiteralOf(typeof value === 'number' || value === null ? value : String(value ?? ''));
+      values[name] = serverValueLiteral(value);
     }
     return values;
   }

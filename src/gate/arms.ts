@@ -24,6 +24,19 @@ export function sqlLiteralOf(value: string | number | null): string {
 }
 
 /**
+ * A value read back from the server (`SELECT @@GLOBAL.x`) as the literal that sets it again. mysql2 returns unsigned
+ * BIGINT variables as strings ('1024'), and a quoted number is refused for a numeric variable (error 1232,
+ * ER_WRONG_TYPE_FOR_VAR), so a string of digits is written bare; every other string (an enum or set value, a path)
+ * is quoted. No text variable of the audit plugins holds digits alone.
+ */
+export function serverValueLiteral(value: unknown): string {
+  if (value === null || value === undefined) return 'NULL';
+  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
+  const text = String(value);
+  return /^-?\d+(\.\d+)?$/.test(text) ? text : sqlLiteralOf(text);
+}
+
+/**
  * The base and head arms. Each arm sets every setting either side sets (the server's own value, read after the
  * install, where that side leaves it unset), then enables logging. Startup options the server switches while it runs
  * (`switched`, option-classes.ts) are set the same way, each arm its own value or DEFAULT. With the restarts design,

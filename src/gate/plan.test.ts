@@ -3,7 +3,7 @@ import { profiles } from '../../fixtures/plugins/index.ts';
 import type { RunConfig } from '../config/define-config.ts';
 import { parseOptionFile } from '../config/option-file.ts';
 import { type ResolvedRun, resolveRun } from '../config/runs.ts';
-import { comparisonSubject, sqlLiteralOf, unsetOnOneSide } from './arms.ts';
+import { comparisonSubject, serverValueLiteral, sqlLiteralOf, unsetOnOneSide } from './arms.ts';
 import { describeItem, designFor, differencesOf, planGate } from './plan.ts';
 
 const run = (config: Partial<RunConfig>, cnf?: string): ResolvedRun =>
@@ -159,4 +159,20 @@ test.for([
   [null, 'NULL'],
 ] as const)('server value %s is written %s', ([value, literal]) => {
   expect(sqlLiteralOf(value)).toBe(literal);
+});
+
+// Found by the Action's pull request in suites/gate-from-repo.test.ts (2026-12-04): the head left
+// server_audit_query_log_limit unset, its arm set the server's own '1024' back quoted, and MariaDB refused it (1232).
+test.each([
+  ['1024', '1024'],
+  [1024, '1024'],
+  [BigInt('18446744073709551615'), '18446744073709551615'],
+  ['-1', '-1'],
+  ['0.5', '0.5'],
+  ['CONNECT,QUERY', "'CONNECT,QUERY'"],
+  ['', "''"],
+  ["/var/log/it's", "'/var/log/it''s'"],
+  [null, 'NULL'],
+])('a value read back from the server, %s, is set again as %s', (value, literal) => {
+  expect(serverValueLiteral(value)).toBe(literal);
 });
