@@ -88,7 +88,9 @@ test('nothing to measure, and a measurement that stopped before any verdict, eac
     history: [],
   });
   expect(none).toMatch(/^## auditbench gate: nothing to measure\n/);
-  expect(none).toContain('The configuration has no run, so there is no trend to show.');
+  expect(none).toContain(
+    'No run selected and no entry on main in history.jsonl yet: a push to main measures the configured runs and records them.',
+  );
   const broken = formatGateSummary({
     selection,
     verdicts: [],
@@ -99,4 +101,18 @@ test('nothing to measure, and a measurement that stopped before any verdict, eac
   });
   expect(broken).toMatch(/^## auditbench gate: FAILED\n/);
   expect(broken).toContain('The measurement exited 1 before any verdict');
+});
+
+test('runs the branch did not change still show their base-branch entries, after the selected ones', () => {
+  const md = formatGateSummary({
+    selection,
+    verdicts: [{ mark: 'passed', line: 'auditbench gate: passed: ops-cnf …' }],
+    exitCode: 0,
+    baseRef: 'main',
+    runIds: ['ops-cnf'],
+    history: [older, branchEntry],
+  });
+  expect(md).toContain('No entry of ops-cnf on main in history.jsonl yet');
+  expect(md.split('\n').filter((line) => line.startsWith('| events |'))).toHaveLength(1);
+  expect(md).not.toContain('more-events');
 });

@@ -14,7 +14,7 @@ export interface GateSummaryInput {
   /** The vitest run's exit code; null when nothing was measured. */
   exitCode: number | null;
   baseRef: string;
-  /** The configuration's runs, in order: those the selection measures and those it left unchanged. */
+  /** The runs the selection names, first in the trend; then every other run the base branch has entries of. */
   runIds: string[];
   history: readonly HistoryEntry[];
   /** Entries per run in the trend table, newest first. */
@@ -60,13 +60,17 @@ export function formatGateSummary(input: GateSummaryInput): string {
   else if (input.exitCode !== null && input.exitCode !== 0)
     out.push(`The measurement exited ${input.exitCode} before any verdict; the job's log says why.`, '');
   out.push(`### ${baseBranch}'s trend (history.jsonl)`, '');
-  if (input.runIds.length === 0) {
-    out.push('The configuration has no run, so there is no trend to show.');
+  const recorded = input.history.filter((e) => e.branch === baseBranch).map((e) => e.configRun ?? e.title);
+  const runIds = [...new Set([...input.runIds, ...recorded])];
+  if (runIds.length === 0) {
+    out.push(
+      `No run selected and no entry on ${baseBranch} in history.jsonl yet: a push to ${baseBranch} measures the configured runs and records them.`,
+    );
     return `${out.join('\n')}\n`;
   }
   const rows: string[] = [];
   const missing: string[] = [];
-  for (const runId of input.runIds) {
+  for (const runId of runIds) {
     const entries = trendOf(input.history, runId, baseBranch).slice(0, input.trendLength ?? 5);
     if (entries.length === 0) missing.push(runId);
     for (const e of entries) {
