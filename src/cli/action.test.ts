@@ -28,12 +28,28 @@ test('the action takes the four inputs the gate needs, and the workflow calls it
   for (const input of ['config', 'workload', 'max-regression-pp', 'base-ref']) {
     expect(action).toMatch(new RegExp(`^  ${input}:$`, 'm'));
   }
-  expect(action).toContain('npx --no-install auditbench gate');
   expect(action).toContain('actions/cache/restore@');
   expect(action).toContain('actions/cache/save@');
   expect(action).toContain('actions/upload-artifact@');
   const workflow = await readFile('.github/workflows/audit-gate.yml', 'utf8');
   expect(workflow).toMatch(/^ {6}- uses: \.\/$/m);
+});
+
+test('each run: step is a script in action/, which exists and measures by the event', async () => {
+  const action = await readFile('action.yml', 'utf8');
+  const scripts = [...action.matchAll(/^ {6}run: \$\{\{ github\.action_path \}\}\/(\S+)$/gm)].map(
+    (m) => m[1],
+  );
+  expect(scripts).toEqual(['action/setup.sh', 'action/measure.sh', 'action/publish-summary.sh']);
+  // Every run: line of the action is one of those calls: no inline script the suite would not run.
+  expect(action.match(/^ {6}run:/gm)).toHaveLength(scripts.length);
+  for (const script of scripts) await readFile(script ?? '', 'utf8');
+  const measure = await readFile('action/measure.sh', 'utf8');
+  expect(measure).toContain('exec npx --no-install auditbench gate');
+  expect(measure).toContain('exec npx --no-install auditbench bench');
+  // The history's cache key names the configuration, and a pull request never saves.
+  expect(action).toMatch(/key: auditbench-history-.*\$\{\{ inputs\.config \}\}-\$\{\{ github\.run_id \}\}/);
+  expect(action).toContain("github.event_name != 'pull_request'");
 });
 
 test('every action in the action, the workflow and the docs’ examples is pinned to a commit with its tag, as docs/your-repository.md lists it', async () => {

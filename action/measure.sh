@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# The Action's measuring step, in the DBA's repository. What it measures follows the event:
+# - pull_request: `auditbench gate`, base beside head in this one job (the head has no history yet). Its summary,
+#   <report dir>/gate.md, shows the verdicts and the base branch's trend read from the restored history.jsonl.
+# - anything else (a push to the default branch, a schedule, a manual run): `auditbench bench`, the configured runs
+#   on the Action's workload. The reporter appends them to history.jsonl, which the next step saves, and compares
+#   each with the newest base-branch entry of the same identity: by counts on any machine, by the wall clock on
+#   the same machine only.
+# Inputs come as the environment the Action sets: AUDITBENCH_* and INPUT_BASE_REF (the gate's base, if given).
+set -euo pipefail
+
+report_dir="${AUDITBENCH_REPORT_DIR:-reports}"
+# A gate or a bench measures local servers: no container images to build (GitHub sets CI=true, under which setup
+# would build them for the matrix).
+export AUDITBENCH_DOCKER="${AUDITBENCH_DOCKER:-0}"
+
+# The auditbench that measures is the repository's own dev dependency (npx --no-install), not this action's checkout:
+# the two must be one version, or the action's steps and the CLI they call could disagree.
+if [ -n "${GITHUB_ACTION_PATH:-}" ] && [ -f "$GITHUB_ACTION_PATH/package.json" ]; then
+  action_version="$(node -p "require(process.argv[1]).version" "$GITHUB_ACTION_PATH/package.json")"
+  installed_version="$(npx --no-install auditbench --version)"
+  if [ "$action_version" != "$installed_version" ]; then
+    echo "auditbench action: the action is auditbench $action_version but the repository installs $installed_version; use the action at the installed version's tag, or install $action_version" >&2
+    exit 2
+  fi
+  echo "auditbench action: auditbench $installed_version, the repository's dev dependency, the action's own version"
+fi
+# Summaries left by an earlier invocation in the same folder would be published as this one's.
+rm -f "$report_dir/summary.md" "$report_dir/gate.md"
+# The next step publishes the summaries once, also when the command fails before its reporters run.
+unset GITHUB_STEP_SUMMARY
+
+case "${GITHUB_EVENT_NAME:-}" in
+  pull_request | pull_request_target)
+    base="${INPUT_BASE_REF:-${GITHUB_BASE_REF:+origin/$GITHUB_BASE_REF}}"
+    if [ -n "$base" ]; then export AUDITBENCH_BASE_REF="$base"; fi
+    echo "auditbench action: ${GITHUB_EVENT_NAME}: gating base ${base:-(the default branch)} beside head"
+    exec npx --no-install auditbench gate
+    ;;
+  *)
+    if [ -n "${INPUT_BASE_REF:-}" ]; then export AUDITBENCH_BASE_REF="$INPUT_BASE_REF"; fi
+    echo "auditbench action: ${GITHUB_EVENT_NAME:-no event}: measuring the configured runs into $report_dir/history.jsonl"
+    exec npx --no-install auditbench bench
+    ;;
+esac
