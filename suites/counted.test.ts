@@ -12,7 +12,6 @@ import {
   startCountedServer,
 } from '../src/counted/counted-ab.ts';
 import { countedIdentity } from '../src/counted/identity.ts';
-import type { CountedRecord } from '../src/counted/record.ts';
 import { countedUnavailable } from '../src/counted/run-counted.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
 import { setGlobals } from '../src/plugins/steps.ts';
@@ -22,8 +21,11 @@ import { getWorkload } from '../src/workload/workloads.ts';
 /**
  * The counted channel (src/counted) on one local server under callgrind, with server_audit, SQL_ERROR_LOG and the
  * general log installed together and each counted off against on in turn: what a plugin adds is well above zero,
- * arms repeat within 0.5%, a plugin with nothing to log adds nothing, and failing statements give SQL_ERROR_LOG a
- * cost. `./auditbench bench` counts each run on a server of its own (suites/shared/runs-suite.ts).
+ * arms repeat within 1%, a plugin with nothing to log adds nothing, and failing statements give SQL_ERROR_LOG a
+ * cost. `./auditbench bench` counts each run on a server of its own (suites/shared/runs-suite.ts): server_audit's
+ * count through that path is the Action's push in suites/gate-from-repo.test.ts, which asserts what this suite
+ * asserted of server_audit until 2026-12-04 (the same plugin counted twice). server_audit stays installed here, so
+ * the general log and SQL_ERROR_LOG are counted beside it as before.
  */
 const config = loadConfig();
 const why = await countedUnavailable({
@@ -40,7 +42,6 @@ const installed = [profiles.server_audit, profiles.sql_error_log, profiles.gener
 
 describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped: ${why})` : ''}`, () => {
   let host: CountedServer | undefined;
-  const records = new Map<string, CountedRecord>();
 
   beforeAll(async () => {
     const setup: CountedSubject = {
@@ -65,35 +66,20 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
       describeCounted(workload, plan),
     );
     const record = countedRecord(outcome, label, plan, identity, profile.soname, started);
-    records.set(label, record);
     for (const arm of record.arms)
       expect(arm.lostThreads, `${label}: an arm lost its threads' syscalls`).toBe(0);
     return record;
   }
 
-  test('server_audit adds instructions, writes and log bytes to every transaction, arms within 1%', async () => {
-    const r = await count(profiles.server_audit, oltp, 'server_audit');
-    const { instructions, writeCalls, logBytes, events } = r.figures;
-    expect(instructions.pctCi95?.[0]).toBeGreaterThan(1);
-    // Arms repeated within 0.45% quiet and 0.52% loaded (docs/measurements/2026-12-04-counted.md); 1% leaves room.
-    expect(instructions.spreadPct.off).toBeLessThanOrEqual(1);
-    expect(instructions.spreadPct.on).toBeLessThanOrEqual(1);
-    expect(writeCalls.addedPerTx).toBeGreaterThan(10);
-    expect(logBytes.addedPerTx).toBeGreaterThan(1000);
-    expect(events.addedPerTx).toBeGreaterThan(10);
-    expect(r.entryPoints.map((e) => e.fn)).toContain('auditing');
-    expect(r.topFunctions).toHaveLength(10);
-  });
-
-  test('the general log adds instructions and bytes, less than server_audit (as the wall clock ranks them)', async (context) => {
+  test('the general log adds instructions and bytes to every transaction, arms within 1%', async () => {
     const r = await count(profiles.general_log, oltp, 'general log');
     const { instructions, logBytes } = r.figures;
     expect(instructions.pctCi95?.[0]).toBeGreaterThan(0.5);
+    // Arms repeated within 0.45% quiet and 0.52% loaded (docs/measurements/2026-12-04-counted.md); 1% leaves room.
+    expect(instructions.spreadPct.off).toBeLessThanOrEqual(1);
+    expect(instructions.spreadPct.on).toBeLessThanOrEqual(1);
     expect(logBytes.addedPerTx).toBeGreaterThan(100);
-    const serverAudit = records.get('server_audit')?.figures.instructions.pct;
-    if (serverAudit === undefined || serverAudit === null)
-      return context.skip('server_audit was not counted');
-    expect(instructions.pct).toBeLessThan(serverAudit);
+    expect(r.topFunctions).toHaveLength(10);
   });
 
   test('SQL_ERROR_LOG on OLTP without errors adds nothing (within ±0.5%)', async () => {

@@ -144,7 +144,11 @@ export interface DbaRepo extends AsyncDisposable {
     options?: { env?: Record<string, string>; timeoutMs?: number },
   ) => Promise<CommandResult>;
   /** Any command in the repository (git, npx tsc), never rejecting. */
-  exec: (file: string, args: string[], options?: { env?: Record<string, string> }) => Promise<CommandResult>;
+  exec: (
+    file: string,
+    args: string[],
+    options?: { env?: Record<string, string>; timeoutMs?: number },
+  ) => Promise<CommandResult>;
 }
 
 /** A fresh git repository with the packed auditbench installed as a dev dependency and the files committed. */
@@ -193,7 +197,7 @@ export async function createDbaRepo(files: Record<string, string>): Promise<DbaR
     dir,
     installLog: install.all,
     commit,
-    exec: (file, args, options = {}) => run(file, args, options.env, 300_000),
+    exec: (file, args, options = {}) => run(file, args, options.env, options.timeoutMs ?? 300_000),
     auditbench: (args, options = {}) =>
       run('npx', ['--no-install', 'auditbench', ...args], options.env, options.timeoutMs ?? 1_200_000),
     [Symbol.asyncDispose]: () => rm(dir, { recursive: true, force: true }),
