@@ -39,13 +39,24 @@ const failed = {
   line: 'auditbench gate: FAILED: events, base (…) vs head (…): head is 7.5% slower than base … [toggle, 6 pairs]',
 };
 
+/** formatGateSummary with one passed verdict on main, an empty history and no run; override what the test is about. */
+const summarise = (input: Partial<Parameters<typeof formatGateSummary>[0]>) =>
+  formatGateSummary({
+    selection,
+    verdicts: [{ mark: 'passed', line: 'auditbench gate: passed: …' }],
+    exitCode: 0,
+    baseRef: 'main',
+    runIds: [],
+    history: [],
+    ...input,
+  });
+
 test('the trend keeps the base branch’s entries of the run, newest first, whatever the ref’s spelling', () => {
   expect(trendOf([older, branchEntry, newer], 'events', 'main')).toEqual([newer, older]);
 });
 
 test('a failed gate shows its verdict, then the base branch’s entries with their counted figures', () => {
-  const md = formatGateSummary({
-    selection,
+  const md = summarise({
     verdicts: [failed],
     exitCode: 1,
     baseRef: 'origin/main',
@@ -63,14 +74,7 @@ test('a failed gate shows its verdict, then the base branch’s entries with the
 });
 
 test('a run with no base-branch entry says a push records it; an uncounted entry says so', () => {
-  const md = formatGateSummary({
-    selection,
-    verdicts: [{ mark: 'passed', line: 'auditbench gate: passed: …' }],
-    exitCode: 0,
-    baseRef: 'main',
-    runIds: ['events', 'ops-cnf'],
-    history: [sampleEntry({ configRun: 'events' })],
-  });
+  const md = summarise({ runIds: ['events', 'ops-cnf'], history: [sampleEntry({ configRun: 'events' })] });
   expect(md).toMatch(/^## auditbench gate: passed\n/);
   expect(md).toContain('| 10.0% [8.0, 12.0] on smoke | not counted |');
   expect(md).toContain(
@@ -79,39 +83,18 @@ test('a run with no base-branch entry says a push records it; an uncounted entry
 });
 
 test('nothing to measure, and a measurement that stopped before any verdict, each say so', () => {
-  const none = formatGateSummary({
-    selection,
-    verdicts: [],
-    exitCode: null,
-    baseRef: 'main',
-    runIds: [],
-    history: [],
-  });
+  const none = summarise({ verdicts: [], exitCode: null });
   expect(none).toMatch(/^## auditbench gate: nothing to measure\n/);
   expect(none).toContain(
     'No run selected and no entry on main in history.jsonl yet: a push to main measures the configured runs and records them.',
   );
-  const broken = formatGateSummary({
-    selection,
-    verdicts: [],
-    exitCode: 1,
-    baseRef: 'main',
-    runIds: ['events'],
-    history: [],
-  });
+  const broken = summarise({ verdicts: [], exitCode: 1, runIds: ['events'] });
   expect(broken).toMatch(/^## auditbench gate: FAILED\n/);
   expect(broken).toContain('The measurement exited 1 before any verdict');
 });
 
 test('runs the branch did not change still show their base-branch entries, after the selected ones', () => {
-  const md = formatGateSummary({
-    selection,
-    verdicts: [{ mark: 'passed', line: 'auditbench gate: passed: ops-cnf …' }],
-    exitCode: 0,
-    baseRef: 'main',
-    runIds: ['ops-cnf'],
-    history: [older, branchEntry],
-  });
+  const md = summarise({ runIds: ['ops-cnf'], history: [older, branchEntry] });
   expect(md).toContain('No entry of ops-cnf on main in history.jsonl yet');
   expect(md.split('\n').filter((line) => line.startsWith('| events |'))).toHaveLength(1);
   expect(md).not.toContain('more-events');
