@@ -33,7 +33,7 @@ test('a real overhead fails a limit below it and passes a limit above it', async
   expect(lowerPct, `a failing verdict needs an interval above the limit: ${strict.reason}`).toBeGreaterThan(
     strictPct,
   );
-  // Well above: 20 pp over the upper bound just measured, and never below the profile's own 50%. The second
+  // Well above: 20 pp over the upper bound just measured, and never below the profile's own limit. The second
   // measurement's interval can be wider than the first's: one was 11.7% [-9.0, 28.4] after 17.2% [11.6, 22.4].
   const lenient = await gate(Math.min(99, Math.max(profile.maxOverheadPct, Math.ceil(upperPct + 20))));
   expect(lenient.verdict, `${profile.title} at a lenient limit: ${lenient.reason}`).toBe('pass');

@@ -122,6 +122,13 @@ export interface SeedPluginReference {
 }
 
 /** A plugin is data: everything the suite needs to install, drive, read and judge it. */
+/**
+ * The throughput loss every built-in profile allows, in percent of the server's throughput without the plugin. A team
+ * that signs for less sets its own per run (`maxOverheadPct`) or for every run (AUDITBENCH_MAX_OVERHEAD_PCT);
+ * README.md, "The default limit", says why 30.
+ */
+export const DEFAULT_MAX_OVERHEAD_PCT = 30;
+
 export interface PluginProfile {
   /** Name as INSTALL PLUGIN and information_schema.PLUGINS know it; for a built-in, the name results carry. */
   name: string;
