@@ -23,27 +23,27 @@ preflight(process.argv);
 // matrix, the examples, and the completeness and per-event checks (run them with `npx vitest run --project suites
 // completeness per-event`).
 const harnessSuites = [
-  'suites/matrix.test.ts',
-  'suites/server-target.test.ts',
-  'suites/container-target.test.ts',
-  'suites/external-target.test.ts',
-  'suites/gate-sensitivity.test.ts',
-  'suites/counted.test.ts',
-  'suites/report-merge.test.ts',
+  'suites/matrix.suite.ts',
+  'suites/server-target.suite.ts',
+  'suites/container-target.suite.ts',
+  'suites/external-target.suite.ts',
+  'suites/gate-sensitivity.suite.ts',
+  'suites/counted.suite.ts',
+  'suites/report-merge.suite.ts',
   'suites/report-merge/**',
-  'suites/secrets.test.ts',
-  'suites/pack-install.test.ts',
-  'suites/completeness.test.ts',
-  'suites/per-event.test.ts',
-  'suites/faults.test.ts',
+  'suites/secrets.suite.ts',
+  'suites/pack-install.suite.ts',
+  'suites/completeness.suite.ts',
+  'suites/per-event.suite.ts',
+  'suites/faults.suite.ts',
   // It packs auditbench and gates a DBA's repository: a nested run of it in that repository would pack the pack.
-  'suites/gate-from-repo.test.ts',
-  'suites/traffic-accounts.test.ts',
-  'suites/traffic.test.ts',
+  'suites/gate-from-repo.suite.ts',
+  'suites/traffic-accounts.suite.ts',
+  'suites/traffic.suite.ts',
   // The project's own test plugin, compiled here: the supplied-library path, not one of the user's runs.
-  'suites/supplied-plugin.test.ts',
+  'suites/supplied-plugin.suite.ts',
   // Lifecycle checks under configurations the harness chose, not the user's: the harness's own derivations.
-  'suites/settings-sweep.test.ts',
+  'suites/settings-sweep.suite.ts',
 ];
 
 export default defineConfig({
@@ -85,7 +85,7 @@ export default defineConfig({
           // Installed in another project, auditbench's TypeScript and the user's config import it from node_modules,
           // which Vitest would otherwise hand to Node untransformed.
           server: { deps: { inline: ['auditbench'] } },
-          include: ['suites/**/*.test.ts'],
+          include: ['suites/**/*.suite.ts'],
           // ./auditbench bench measures plugins only; the matrix and the harness's own checks belong to the tests.
           exclude: [
             'suites/precision/**',
@@ -107,7 +107,7 @@ export default defineConfig({
               test: {
                 name: 'precision',
                 sequence: { groupOrder: 2 },
-                include: ['suites/precision/**/*.test.ts'],
+                include: ['suites/precision/**/*.suite.ts'],
                 environment: 'node',
                 globalSetup: ['./suites/shared/check-config.ts'],
                 fileParallelism: false,

@@ -8,25 +8,25 @@ test('nothing failed: no lines at all', () => {
 test('each failure is named by file and test, with the first non-empty line of its error', () => {
   const text = formatFailures([
     {
-      file: 'suites/pack-install.test.ts',
+      file: 'suites/pack-install.suite.ts',
       name: 'list shows both runs',
       kind: 'test',
       message: "\nexpected 'x' to contain 'connect-only'\n\n- Expected\n+ Received",
     },
     {
-      file: 'suites/runs.test.ts',
+      file: 'suites/runs.suite.ts',
       name: '7 run(s) on one server',
       kind: 'hook',
       message: 'server did not start',
     },
-    { file: 'suites/broken.test.ts', name: null, kind: 'hook', message: 'Cannot find module x' },
+    { file: 'suites/broken.suite.ts', name: null, kind: 'hook', message: 'Cannot find module x' },
   ]);
   expect(text).toBe(
     [
       'failed (3):',
-      "- suites/pack-install.test.ts > list shows both runs: expected 'x' to contain 'connect-only'",
-      '- suites/runs.test.ts > 7 run(s) on one server: a hook or the file failed: server did not start',
-      '- suites/broken.test.ts: a hook or the file failed: Cannot find module x',
+      "- suites/pack-install.suite.ts > list shows both runs: expected 'x' to contain 'connect-only'",
+      '- suites/runs.suite.ts > 7 run(s) on one server: a hook or the file failed: server did not start',
+      '- suites/broken.suite.ts: a hook or the file failed: Cannot find module x',
       '',
     ].join('\n'),
   );

@@ -5,7 +5,7 @@ const clock = (ms: number): string => {
   return m > 0 ? `${m}m${String(s).padStart(2, '0')}s` : `${s}s`;
 };
 
-/** 'suite 2 of 5 done (suites/x.test.ts, 3m10s); 6m20s elapsed, about 9m30s left': left = mean per file × files left. */
+/** 'suite 2 of 5 done (suites/x.suite.ts, 3m10s); 6m20s elapsed, about 9m30s left': left = mean per file × files left. */
 export function formatProgress(p: {
   done: number;
   total: number;
@@ -28,7 +28,7 @@ export interface FileTime {
 }
 
 /**
- * 'time by file (12m30s in 3 files): suites/a.test.ts 8m20s, …': the benchmark files, slowest first, so that a CI
+ * 'time by file (12m30s in 3 files): suites/a.suite.ts 8m20s, …': the benchmark files, slowest first, so that a CI
  * log which keeps only a run's last lines still says where a run's minutes went. Files under `minMs` are counted in
  * the total but not named. A file measured in several shards and merged (`auditbench matrix --merge-reports`) is
  * one file: its shards' times summed.

@@ -4,7 +4,7 @@ import type { MatrixCellRecord } from '../../src/results/schema.ts';
 import { formatUnmeasured, type TestOutline, unmeasuredItems } from './format-unmeasured.ts';
 
 const outline = (over: Partial<TestOutline>): TestOutline => ({
-  file: 'suites/matrix.test.ts',
+  file: 'suites/matrix.suite.ts',
   name: 'a test',
   state: 'passed',
   skipNote: null,
@@ -60,10 +60,10 @@ describe('unmeasuredItems', () => {
   test('tests skipped with a reason are grouped per file and reason', () => {
     const note = 'no libaudit_plugin.so: set AUDITBENCH_PLUGIN_DIR';
     const items = unmeasuredItems([
-      outline({ file: 'suites/mcafee-audit.test.ts', state: 'skipped', skipNote: note }),
-      outline({ file: 'suites/mcafee-audit.test.ts', state: 'skipped', skipNote: note }),
+      outline({ file: 'suites/mcafee-audit.suite.ts', state: 'skipped', skipNote: note }),
+      outline({ file: 'suites/mcafee-audit.suite.ts', state: 'skipped', skipNote: note }),
     ]);
-    expect(items).toEqual([{ kind: 'tests', what: 'suites/mcafee-audit.test.ts', reason: note, count: 2 }]);
+    expect(items).toEqual([{ kind: 'tests', what: 'suites/mcafee-audit.suite.ts', reason: note, count: 2 }]);
   });
 
   test.for([
@@ -84,13 +84,13 @@ describe('formatUnmeasured', () => {
   test('one line per item with its count and the first line of the reason', () => {
     const text = formatUnmeasured([
       { kind: 'server', what: 'auditbench/mysql:9.7', reason: 'its image build failed\nmore', count: 4 },
-      { kind: 'tests', what: 'suites/mcafee-audit.test.ts', reason: 'no library', count: 1 },
+      { kind: 'tests', what: 'suites/mcafee-audit.suite.ts', reason: 'no library', count: 1 },
     ]);
     expect(text).toBe(
       [
         'requested and not measured (2):',
         '- server auditbench/mysql:9.7 (4 cells): its image build failed',
-        '- tests suites/mcafee-audit.test.ts (1 test): no library',
+        '- tests suites/mcafee-audit.suite.ts (1 test): no library',
         '',
       ].join('\n'),
     );

@@ -19,18 +19,18 @@ const module = (
 
 test('names failed tests and broken hooks with their file, and nothing that passed', () => {
   const failures = collectFailures([
-    module('suites/a.test.ts', [passed('fine'), failed('a > breaks', 'expected 1 to be 2')]),
+    module('suites/a.suite.ts', [passed('fine'), failed('a > breaks', 'expected 1 to be 2')]),
     module(
-      'suites/b.test.ts',
+      'suites/b.suite.ts',
       [],
       [{ fullName: 'one server', errors: () => [{ message: 'did not start' }] }],
     ),
-    module('suites/c.test.ts', [], [], [{ message: 'SyntaxError' }]),
-    module('suites/d.test.ts', [passed('ok')]),
+    module('suites/c.suite.ts', [], [], [{ message: 'SyntaxError' }]),
+    module('suites/d.suite.ts', [passed('ok')]),
   ]);
   expect(failures).toEqual([
-    { file: 'suites/a.test.ts', name: 'a > breaks', kind: 'test', message: 'expected 1 to be 2' },
-    { file: 'suites/b.test.ts', name: 'one server', kind: 'hook', message: 'did not start' },
-    { file: 'suites/c.test.ts', name: null, kind: 'hook', message: 'SyntaxError' },
+    { file: 'suites/a.suite.ts', name: 'a > breaks', kind: 'test', message: 'expected 1 to be 2' },
+    { file: 'suites/b.suite.ts', name: 'one server', kind: 'hook', message: 'did not start' },
+    { file: 'suites/c.suite.ts', name: null, kind: 'hook', message: 'SyntaxError' },
   ]);
 });

@@ -138,7 +138,7 @@ describe('splitVitestArgs', () => {
     [['-t', 'server_audit'], false, ['-t', 'server_audit']],
     [['--project', 'unit', '--help'], true, ['--project', 'unit']],
     [['--', '--help'], false, ['--help']],
-    [['suites/runs.test.ts', '--', '-t', 'x'], false, ['suites/runs.test.ts', '-t', 'x']],
+    [['suites/runs.suite.ts', '--', '-t', 'x'], false, ['suites/runs.suite.ts', '-t', 'x']],
   ] as const)('%j: help %s, vitest gets %j', ([argv, help, vitest]) => {
     expect(splitVitestArgs([...argv])).toEqual({ help, vitest });
   });

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { faultNames } from './fault-profile.ts';
 
-/** What one fault did to one plugin on one server, as results.json holds it (suites/faults.test.ts). */
+/** What one fault did to one plugin on one server, as results.json holds it (suites/faults.suite.ts). */
 export const faultRecordSchema = z.object({
   fault: z.enum(faultNames),
   /** The facts a profile can pin (FaultFacts[fault]), as observed. */

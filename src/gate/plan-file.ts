@@ -1,4 +1,4 @@
-// The gate command hands its comparisons to suites/gate.test.ts in a JSON file (AUDITBENCH_GATE_PLAN), and the
+// The gate command hands its comparisons to suites/gate.suite.ts in a JSON file (AUDITBENCH_GATE_PLAN), and the
 // suite hands each verdict back in a JSON-lines file beside it, so the command can print them at the end.
 import { appendFile, readFile } from 'node:fs/promises';
 import { z } from 'zod';
@@ -38,7 +38,7 @@ const planSchema = z.object({
 export async function readGatePlan(file: string | undefined): Promise<GatePlanFile> {
   if (!file) {
     throw new Error(
-      'AUDITBENCH_GATE_PLAN is not set: suites/gate.test.ts measures what `auditbench gate` selected; run that instead',
+      'AUDITBENCH_GATE_PLAN is not set: suites/gate.suite.ts measures what `auditbench gate` selected; run that instead',
     );
   }
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {

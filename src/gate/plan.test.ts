@@ -161,7 +161,7 @@ test.for([
   expect(sqlLiteralOf(value)).toBe(literal);
 });
 
-// Found by the Action's pull request in suites/gate-from-repo.test.ts (2026-12-04): the head left
+// Found by the Action's pull request in suites/gate-from-repo.suite.ts (2026-12-04): the head left
 // server_audit_query_log_limit unset, its arm set the server's own '1024' back quoted, and MariaDB refused it (1232).
 test.each([
   ['1024', '1024'],

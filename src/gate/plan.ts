@@ -88,7 +88,7 @@ export function designFor(
   const startup = differencesOf(withoutLoose(base.startupOptions), withoutLoose(head.startupOptions));
   const settings = differencesOf(base.settings, head.settings);
   if (startup.length > 0) {
-    // The server decides, once the plugin is installed (suites/gate.test.ts); this is what the profile expects.
+    // The server decides, once the plugin is installed (suites/gate.suite.ts); this is what the profile expects.
     const expected = expectedDesign(changedOptions(base.startupOptions, head.startupOptions), head.profile);
     return {
       kind: 'compare',

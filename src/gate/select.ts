@@ -43,15 +43,15 @@ export interface SelectOptions {
   configPath: string;
 }
 
-// The configuration's runs are measured by suites/runs.test.ts and suites/gate.test.ts, not selected by imports.
-const RUN_SUITES = new Set(['suites/runs.test.ts', 'suites/gate.test.ts']);
+// The configuration's runs are measured by suites/runs.suite.ts and suites/gate.suite.ts, not selected by imports.
+const RUN_SUITES = new Set(['suites/runs.suite.ts', 'suites/gate.suite.ts']);
 
 /** Suite files of auditbench's own suites project, and the relative imports of every file they reach. */
 async function suiteGraph(root: string): Promise<{ suites: string[]; importsOf: Record<string, string[]> }> {
   const suites = (await readdir(path.join(root, 'suites'), { recursive: true }))
     .map((file) => `suites/${file.split('\\').join('/')}`)
     .filter(
-      (file) => file.endsWith('.test.ts') && !file.startsWith('suites/precision/') && !RUN_SUITES.has(file),
+      (file) => file.endsWith('.suite.ts') && !file.startsWith('suites/precision/') && !RUN_SUITES.has(file),
     )
     .sort();
   const importsOf: Record<string, string[]> = {};

@@ -11,7 +11,7 @@ const z = await import('./z.ts');
 import { test } from 'vitest';
 import './side-effect.ts';
 `;
-  expect(relativeImports('suites/server-audit.test.ts', source).sort()).toEqual([
+  expect(relativeImports('suites/server-audit.suite.ts', source).sort()).toEqual([
     'fixtures/plugins/server-audit.ts',
     'src/x.ts',
     'suites/shared/plugin-suite.ts',
@@ -28,37 +28,37 @@ test('the closure follows imports transitively and survives cycles', () => {
 
 describe('selectSuites', () => {
   const suites = [
-    'suites/server-audit.test.ts',
-    'suites/percona-audit-log.test.ts',
-    'suites/server-target.test.ts',
+    'suites/server-audit.suite.ts',
+    'suites/percona-audit-log.suite.ts',
+    'suites/server-target.suite.ts',
   ];
   const importsOf = {
-    'suites/server-audit.test.ts': ['fixtures/plugins/server-audit.ts', 'suites/shared/plugin-suite.ts'],
-    'suites/percona-audit-log.test.ts': [
+    'suites/server-audit.suite.ts': ['fixtures/plugins/server-audit.ts', 'suites/shared/plugin-suite.ts'],
+    'suites/percona-audit-log.suite.ts': [
       'fixtures/plugins/percona-audit-log.ts',
       'suites/shared/plugin-suite.ts',
     ],
     'fixtures/plugins/percona-audit-log.ts': ['fixtures/plugins/percona-shared.ts', 'src/plugins/profile.ts'],
-    'suites/server-target.test.ts': ['src/servers/start-server.ts'],
+    'suites/server-target.suite.ts': ['src/servers/start-server.ts'],
   };
   const select = (...changed: string[]) => selectSuites({ changed, suites, importsOf });
 
   test('a changed profile runs the suite that imports it, and says why', () => {
     expect(select('fixtures/plugins/server-audit.ts', 'README.md')).toEqual({
       kind: 'some',
-      suites: [{ suite: 'suites/server-audit.test.ts', because: ['fixtures/plugins/server-audit.ts'] }],
+      suites: [{ suite: 'suites/server-audit.suite.ts', because: ['fixtures/plugins/server-audit.ts'] }],
     });
   });
 
   test('a file a profile imports counts as the profile', () => {
     expect(select('fixtures/plugins/percona-shared.ts')).toMatchObject({
-      suites: [{ suite: 'suites/percona-audit-log.test.ts' }],
+      suites: [{ suite: 'suites/percona-audit-log.suite.ts' }],
     });
   });
 
   test('a changed suite file runs itself', () => {
-    expect(select('suites/server-target.test.ts')).toMatchObject({
-      suites: [{ suite: 'suites/server-target.test.ts' }],
+    expect(select('suites/server-target.suite.ts')).toMatchObject({
+      suites: [{ suite: 'suites/server-target.suite.ts' }],
     });
   });
 

@@ -28,7 +28,7 @@ export interface CellOptions {
  */
 export function cellWorkload(workload: Workload): Workload {
   // At least 4 (quick's whole block): at 3 pairs a cell once read 0.6% [-282.3, 74.1]. A cell only has to show the
-  // pairing works and fail a clear excess over the limit (matrix.test.ts asserts no more).
+  // pairing works and fail a clear excess over the limit (matrix.suite.ts asserts no more).
   const pairs = Math.max(4, Math.ceil(workload.pairs / 2));
   return { ...workload, pairs, maxPairs: pairs };
 }

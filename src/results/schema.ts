@@ -273,11 +273,11 @@ export const pluginResultSchema = z.object({
   configHash: z.string().optional(),
   /** The machine that measured this result, when the suite attached it: shards merged elsewhere keep it. */
   machine: machineSchema.optional(),
-  /** Completeness phases (suites/completeness.test.ts), when that suite ran for this plugin. */
+  /** Completeness phases (suites/completeness.suite.ts), when that suite ran for this plugin. */
   completeness: z.array(completenessPhaseSchema).optional(),
-  /** Fault phases (suites/faults.test.ts): disk full, frozen, moved, copytruncate, unwritable dirs; when that suite ran. */
+  /** Fault phases (suites/faults.suite.ts): disk full, frozen, moved, copytruncate, unwritable dirs; when that suite ran. */
   faults: z.array(faultRecordSchema).optional(),
-  /** Per-event costs, their production projection and the cross-check with sysbench (suites/per-event.test.ts). */
+  /** Per-event costs, their production projection and the cross-check with sysbench (suites/per-event.suite.ts). */
   perEvent: perEventSchema.optional(),
   /** The counted channel (src/counted): instructions, syscalls and bytes per transaction under callgrind. */
   counted: countedSchema.optional(),

@@ -47,7 +47,7 @@ export interface Workload {
    */
   runToRunSdLog: number;
   /**
-   * `auditbench gate`'s own budget and target for the contrast of base and head in one run (suites/gate.test.ts),
+   * `auditbench gate`'s own budget and target for the contrast of base and head in one run (suites/gate.suite.ts),
    * in place of budgetS and targetHalfWidthPct: a PR gate measures only what a branch changed, usually one run, so
    * it can spend longer on it than `auditbench bench` spends on each of its runs.
    */

@@ -4,7 +4,7 @@ import { parseMatrixSelection, planMatrix } from '../../src/matrix/cell-plan.ts'
 import { matrixProfiles } from '../../src/matrix/expectations.ts';
 import { fakeCell, fakeTargets } from './fake-matrix.ts';
 
-// A stand-in for suites/matrix.test.ts, for the report-merge check: one file, the cells AUDITBENCH_MATRIX selects
+// A stand-in for suites/matrix.suite.ts, for the report-merge check: one file, the cells AUDITBENCH_MATRIX selects
 // (a shard of all), each test attaching its cell to task.meta as the matrix does, with no server.
 const shard = process.env.AUDITBENCH_MATRIX ?? 'all';
 const plan = planMatrix(fakeTargets, matrixProfiles(profiles), parseMatrixSelection(shard));

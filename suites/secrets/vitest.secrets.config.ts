@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
 import base from '../../vitest.config.ts';
 
-// The project's own reporters on one short real session: what suites/secrets.test.ts greps for the password.
+// The project's own reporters on one short real session: what suites/secrets.suite.ts greps for the password.
 export default defineConfig({
   root: fileURLToPath(new URL('../..', import.meta.url)),
   test: {

@@ -1,6 +1,6 @@
 import { defineConfig } from '../../src/config/define-config.ts';
 
-// suites/traffic-accounts.test.ts: one server_audit configuration logging everyone (whose log shows which account sent
+// suites/traffic-accounts.suite.ts: one server_audit configuration logging everyone (whose log shows which account sent
 // what), one auditing only the application's account (measured), one auditing an account the traffic never uses.
 export default defineConfig({
   runs: [

@@ -1,6 +1,6 @@
 import { defineConfig } from '../../src/config/define-config.ts';
 
-// The three kinds of run suites/traffic.test.ts measures: a configuration whose checks depend on the query-length
+// The three kinds of run suites/traffic.suite.ts measures: a configuration whose checks depend on the query-length
 // limit, a CONNECT-only configuration under persistent connections (idle), and a DBA's own sysbench script. (CONNECT
 // only with new connections added is examples/server-audit-sweep.config.ts's server_audit-connect.)
 export default defineConfig({

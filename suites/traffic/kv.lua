@@ -1,4 +1,4 @@
--- A DBA's own sysbench workload, as suites/traffic.test.ts measures it: a key-value store read and written by key.
+-- A DBA's own sysbench workload, as suites/traffic.suite.ts measures it: a key-value store read and written by key.
 -- One event is one transaction: read a key, then write it back changed (autocommit, as the application does).
 
 sysbench.cmdline.options = {

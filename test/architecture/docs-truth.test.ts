@@ -46,7 +46,7 @@ const notOurs = [
   },
 ];
 
-/** `fixtures/plugins/<plugin>.ts`, `suites/*.test.ts`: a pattern must match a file. */
+/** `fixtures/plugins/<plugin>.ts`, `suites/*.suite.ts`: a pattern must match a file. */
 function matchesAFile(pattern: string): boolean {
   const [top] = pattern.split('/');
   const source = pattern

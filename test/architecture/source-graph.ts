@@ -45,7 +45,7 @@ export const namesIn = (file: string) => readFileSync(path.join(root, file), 'ut
  */
 export function variablesRead(): string[] {
   const code = [
-    // The suites are the benchmark itself: their *.test.ts read settings too.
+    // The suites are the benchmark itself: their *.suite.ts read settings too.
     ...filesUnder('suites', (f) => /\.(ts|sh|lua|mjs)$/.test(f)),
     ...['src', 'scripts', 'reporters'].flatMap((dir) =>
       filesUnder(dir, (f) => /\.(ts|sh|lua|mjs)$/.test(f) && !isTest(f)),

@@ -7,7 +7,7 @@ import { filesUnder, importsOf, isTest, root } from './source-graph.ts';
 const entries = new Set(['src/index.ts', 'src/cli/main.ts']);
 
 /**
- * The product's files: the suites (the benchmark itself, *.test.ts included) and everything else but unit tests and
+ * The product's files: the suites (the benchmark itself, *.suite.ts) and everything else but unit tests and
  * test support, in every folder that ships or runs.
  */
 const productFiles = () => [

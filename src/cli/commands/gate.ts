@@ -114,7 +114,7 @@ interface Measured {
   verdicts: { mark: string; line: string }[];
 }
 
-/** The suites the selection needs, with the comparisons handed to suites/gate.test.ts in a plan file. */
+/** The suites the selection needs, with the comparisons handed to suites/gate.suite.ts in a plan file. */
 async function measure(
   selection: GateSelection,
   vitestArgs: string[],
@@ -130,8 +130,8 @@ async function measure(
       ? []
       : [
           ...(suites?.kind === 'some' ? suites.suites.map((s) => s.suite) : []),
-          ...(alone.length > 0 ? ['suites/runs.test.ts'] : []),
-          ...(comparisons.length > 0 ? ['suites/gate.test.ts'] : []),
+          ...(alone.length > 0 ? ['suites/runs.suite.ts'] : []),
+          ...(comparisons.length > 0 ? ['suites/gate.suite.ts'] : []),
         ];
   if (files.length === 0 && suites?.kind !== 'all') {
     context.stdout('auditbench gate: nothing to measure\n');

@@ -78,7 +78,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   const { merge, shard } = parsed;
   if (merge !== undefined)
     return runVitest(['--merge-reports', path.resolve(context.userDir, merge)], context, {});
-  const vitestArgs = ['--project', 'suites', 'suites/matrix.test.ts'];
+  const vitestArgs = ['--project', 'suites', 'suites/matrix.suite.ts'];
   if (shard !== undefined) {
     const reportDir = userEnv(context).AUDITBENCH_REPORT_DIR ?? path.resolve(context.userDir, 'reports');
     const blob = path.join(reportDir, 'matrix-shards', `shard-${shard.replace('/', '-of-')}.json`);

@@ -38,7 +38,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   return setupAndRunVitest('test', vitest, context, {
     AUDITBENCH_IMAGES: context.env.AUDITBENCH_IMAGES || defaultImages,
     AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'quick',
-    // suites/counted.test.ts checks the counted channel; the runs suite does not count every run again.
+    // suites/counted.suite.ts checks the counted channel; the runs suite does not count every run again.
     AUDITBENCH_COUNTED: context.env.AUDITBENCH_COUNTED || 'off',
   });
 }

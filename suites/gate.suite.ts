@@ -23,7 +23,7 @@ import { runnerAs } from '../src/workload/run-as.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
 // What `auditbench gate` selected (AUDITBENCH_GATE_PLAN): each changed run's base and head configurations measured
-// side by side on one server, judged on the head's loss against the base. New runs go through suites/runs.test.ts.
+// side by side on one server, judged on the head's loss against the base. New runs go through suites/runs.suite.ts.
 // Outside the gate (`auditbench test` runs every suite) there is nothing to compare.
 const planFile = process.env.AUDITBENCH_GATE_PLAN;
 if (planFile) await gateSuite(planFile);

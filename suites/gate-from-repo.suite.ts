@@ -204,7 +204,7 @@ test('the Action on a push to main measures the configured runs, counted, and th
     const judged = events?.lifecycle.find((c) => c.check === id);
     expect(judged?.observed, `${id}: ${JSON.stringify(judged)}`).not.toBe('not applicable');
   }
-  // The count through the bench's path (suites/counted.test.ts counts the other plugins): server_audit adds
+  // The count through the bench's path (suites/counted.suite.ts counts the other plugins): server_audit adds
   // instructions, writes, log bytes and events to every transaction, its arms within 1% (0.01–0.06% here), the
   // instructions entering through its `auditing` function.
   const counted = events?.counted;

@@ -23,7 +23,7 @@ import { getWorkload } from '../src/workload/workloads.ts';
  * general log installed together and each counted off against on in turn: what a plugin adds is well above zero,
  * arms repeat within 1%, a plugin with nothing to log adds nothing, and failing statements give SQL_ERROR_LOG a
  * cost. `./auditbench bench` counts each run on a server of its own (suites/shared/runs-suite.ts): server_audit's
- * count through that path is the Action's push in suites/gate-from-repo.test.ts, which asserts what this suite
+ * count through that path is the Action's push in suites/gate-from-repo.suite.ts, which asserts what this suite
  * asserted of server_audit until 2026-12-04 (the same plugin counted twice). server_audit stays installed here, so
  * the general log and SQL_ERROR_LOG are counted beside it as before.
  */

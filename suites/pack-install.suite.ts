@@ -5,7 +5,7 @@ import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/suppor
 
 // Use from another repository: this project packed, installed offline as a dev dependency into a fresh git
 // repository with its own configuration (two runs, one reading an option file), and driven with `npx auditbench`
-// without measuring. A bench from a DBA's repository is the Action's push in suites/gate-from-repo.test.ts (until
+// without measuring. A bench from a DBA's repository is the Action's push in suites/gate-from-repo.suite.ts (until
 // 2026-12-04 this suite measured limit-min with a bench of its own: the same run, measured twice).
 
 const config = `import { defineConfig, fromCnf } from 'auditbench';
