@@ -32,11 +32,15 @@ test('a bad setting stops vitest before it creates anything: no report dir, no j
   const scratch = await mkdtemp(path.join(os.tmpdir(), 'auditbench-bad-input-run-'));
   try {
     const reportDir = path.join(scratch, 'reports');
-    const run = await execa('npx', ['vitest', 'run', '--project', 'suites', 'suites/server-target.suite.ts'], {
-      reject: false,
-      env: { AUDITBENCH_REPORT_DIR: reportDir, AUDITBENCH_WORKLOAD: 'fast' },
-      timeout: 60_000,
-    });
+    const run = await execa(
+      'npx',
+      ['vitest', 'run', '--project', 'suites', 'suites/server-target.suite.ts'],
+      {
+        reject: false,
+        env: { AUDITBENCH_REPORT_DIR: reportDir, AUDITBENCH_WORKLOAD: 'fast' },
+        timeout: 60_000,
+      },
+    );
     expect(run.exitCode).toBe(2);
     expect(run.stderr.trim()).toBe(
       "auditbench: AUDITBENCH_WORKLOAD must be one of quick, smoke, standard, seed; got 'fast'",
