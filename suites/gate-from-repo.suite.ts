@@ -219,6 +219,10 @@ test('the Action on a push to main measures the configured runs, counted, and th
     expect(added.addedPerTx).toBeGreaterThan(10);
     expect(counted.entryPoints.map((e) => e.fn)).toContain('auditing');
     expect(counted.topFunctions).toHaveLength(10);
+    // The 20 new connections a second went into every counted arm as a count scaled by the wall clock's throughput.
+    expect(counted.added?.kinds).toEqual([{ kind: 'connections', perS: 20, perArm: expect.any(Number) }]);
+    expect(counted.added?.kinds[0]?.perArm).toBeGreaterThanOrEqual(1);
+    expect(counted.identity.workload).toMatch(/then \d+ connections/);
   }
   const outcomes = events?.lifecycle.map((c) => `${c.check} ${checkOutcome(c)}`) ?? [];
   console.log(`[gate-from-repo] events lifecycle: ${outcomes.join('; ')}`);

@@ -141,6 +141,8 @@ async function gateSuite(planFile: string): Promise<void> {
           subject.arms,
           decision.design,
           traffic.workload,
+          // The base arms' mean throughput: what turns traffic.added's rates into counts per arm.
+          sample.pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, sample.pairs.length) || null,
           progress,
         );
         const verdict = combineChannels(

@@ -1,8 +1,10 @@
 import type { Config } from '../config/env.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
+import { addedPerArm } from '../traffic/added-load.ts';
 import type { Workload } from '../workload/workload.ts';
 import { costBreakdown } from './cost-breakdown.ts';
 import {
+  type CountedAdded,
   type CountedArmReading,
   type CountedPlan,
   type CountedRunOutcome,
@@ -30,6 +32,8 @@ export interface CountRunOptions {
   plan: CountedPlan;
   /** How the counted server's traffic logs in: the run's application account, created on that server. */
   application: (server: StartedServer) => Promise<ConnectionOptions>;
+  /** traffic.added, sent per transaction (null: none, or no wall-clock throughput to scale it by). */
+  added?: CountedAdded | null;
   progress: (message: string) => void;
 }
 
@@ -47,19 +51,39 @@ export async function countRun(
   const started = Date.now();
   const host = await startCountedServer(config, counted, opts.subject, opts.application, opts.progress);
   try {
-    const outcome = await countArms(host, counted, opts.subject, opts.plan, opts.progress);
-    const described = describeCounted(counted, opts.plan);
+    const added = opts.added ?? null;
+    const outcome = await countArms(host, counted, opts.subject, opts.plan, opts.progress, added);
+    const described = describeCounted(counted, opts.plan, added);
     const identity = await countedIdentity(host.server, opts.soname, opts.configHash, described);
-    return countedRecord(outcome, opts.subject.label, opts.plan, identity, opts.soname, started);
+    const record = countedRecord(outcome, opts.subject.label, opts.plan, identity, opts.soname, started);
+    return added ? { ...record, added: addedRecord(added, opts.plan) } : record;
   } finally {
     await host.server.stop();
   }
 }
 
-/** The counted workload as the identity names it. */
-export function describeCounted(workload: Workload, plan: CountedPlan): string {
+/** The counted workload as the identity names it: counts of added operations included, never their rates. */
+export function describeCounted(
+  workload: Workload,
+  plan: CountedPlan,
+  added: CountedAdded | null = null,
+): string {
   const what = workload.script ?? `${workload.test} ${workload.tables}×${workload.tableSize}`;
-  return `${what}, ${plan.events} transactions per arm, seed ${plan.seed}, 1 thread`;
+  const plus = added
+    ? `, then ${addedPerArm(added.rates, added.wallClockTps, plan.events)
+        .map(([kind, n]) => `${n} ${kind}`)
+        .join(', ')}`
+    : '';
+  return `${what}, ${plan.events} transactions per arm${plus}, seed ${plan.seed}, 1 thread`;
+}
+
+/** What the record says of the added traffic: each kind's rate, the wall-clock throughput and the count per arm. */
+function addedRecord(added: CountedAdded, plan: CountedPlan) {
+  const perArm = new Map(addedPerArm(added.rates, added.wallClockTps, plan.events));
+  return {
+    wallClockTps: added.wallClockTps,
+    kinds: added.rates.map(([kind, perS]) => ({ kind, perS, perArm: perArm.get(kind) ?? 0 })),
+  };
 }
 
 /** The record of one subject's counted arms: figures, where the cost goes, the arms themselves, and the identity. */

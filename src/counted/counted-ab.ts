@@ -9,6 +9,7 @@ import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, type Step } from '../plugins/steps.ts';
 import { startLocalServer } from '../servers/local-server.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
+import { type AddedCounts, type AddedKind, addedPerArm, sendAddedOperations } from '../traffic/added-load.ts';
 import { prepareSysbench, runSysbenchEvents } from '../workload/sysbench-runner.ts';
 import type { Workload } from '../workload/workload.ts';
 import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
@@ -48,6 +49,18 @@ export interface CountedSubject {
   selfModifyingCode?: boolean;
   /** The configuration's thread_handling: the thread pool's connections are counted from its own entry points. */
   threadHandling?: string | null;
+}
+
+/**
+ * traffic.added as a counted arm sends it: after the arm's transactions, a fixed number of each kind in proportion to
+ * the wall clock's transactions (`addedPerArm`), from the same accounts as the wall-clock load.
+ */
+export interface CountedAdded {
+  rates: [AddedKind, number][];
+  /** The wall-clock run's throughput without the subject (its base arm), which turns rates into counts. */
+  wallClockTps: number;
+  /** The account whose logins fail (wrong password). */
+  failingUser: string;
 }
 
 /** A started counted server: where callgrind writes its dumps, and how sysbench logs in to it. */
@@ -176,6 +189,7 @@ export async function countArms(
   subject: CountedSubject,
   plan: CountedPlan,
   progress: (message: string) => void,
+  added: CountedAdded | null = null,
 ): Promise<Omit<CountedRunOutcome, 'server'>> {
   const { server } = counted;
   const started = Date.now();
@@ -190,7 +204,7 @@ export async function countArms(
       `Switching ${subject.label} ${kind}`,
     );
     const arm = { kind, tids, learn: index === 0 };
-    readings.push(await countOneArm(counted, workload, subject, plan, arm));
+    readings.push(await countOneArm(counted, workload, subject, plan, arm, added));
     const last = readings.at(-1) as CountedArmReading;
     const ir = Math.round(last.totals.instructions / last.transactions);
     progress(
@@ -208,6 +222,7 @@ async function countOneArm(
   subject: CountedSubject,
   plan: CountedPlan,
   { kind, tids, learn }: { kind: 'off' | 'on'; tids: Set<number>; learn: boolean },
+  added: CountedAdded | null,
 ): Promise<CountedArmReading> {
   const pid = server.processId?.();
   if (!pid) throw new Error('The counted server is not running');
@@ -224,6 +239,7 @@ async function countOneArm(
     // The warm-up sends three arms' worth: the first arms after a start count up to 5% more (caches still filling).
     const run = learn ? { ...plan, events: plan.events * WARMUP_ARMS } : plan;
     ({ transactions } = await runSysbenchEvents(application, workload, run));
+    if (added) await sendAdded(added, run.events, { app: application, admin: server.connection });
   } finally {
     polling?.stop();
     await polling?.done;
@@ -249,6 +265,21 @@ async function countOneArm(
     dump,
     lostThreads: lostThreads.length + idleThreads(ioBefore, ioAfter, tids),
   };
+}
+
+/** The arm's added operations; one that fails makes the arms unlike, so the counted run stops. */
+async function sendAdded(
+  added: CountedAdded,
+  transactions: number,
+  sessions: { app: ConnectionOptions; admin: ConnectionOptions },
+): Promise<void> {
+  const counts: AddedCounts = { connections: 0, failedLogins: 0, ddl: 0, dcl: 0, errors: 0 };
+  const plan = addedPerArm(added.rates, added.wallClockTps, transactions);
+  await sendAddedOperations(plan, { ...sessions, failingUser: added.failingUser }, counts);
+  if (counts.errors > 0)
+    throw new Error(
+      `${counts.errors} of the counted arm's added operations failed (${plan.map(([k, n]) => `${n} ${k}`).join(', ')}): the arms would not send the same traffic`,
+    );
 }
 
 /** Learnt threads that read nothing in this arm: sysbench was served by another thread, whose writes are missed. */

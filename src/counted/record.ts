@@ -73,6 +73,17 @@ export const countedSchema = z.object({
     }),
   ),
   arms: z.array(countedArmSchema),
+  /**
+   * traffic.added as the arms sent it: after each arm's transactions, `perArm` of each kind, its rate per second
+   * scaled by the wall clock's throughput without the subject (under valgrind a rate per second would be a far richer
+   * mix). Absent when the run adds no traffic.
+   */
+  added: z
+    .object({
+      wallClockTps: z.number(),
+      kinds: z.array(z.object({ kind: z.string(), perS: z.number(), perArm: z.number().int() })),
+    })
+    .optional(),
   identity: countedIdentitySchema,
   wallS: z.number(),
   /** What the figures leave out, said with them. */

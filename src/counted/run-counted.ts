@@ -5,9 +5,10 @@ import type { ResolvedRun } from '../config/runs.ts';
 import type { ComparisonDesign } from '../gate/plan.ts';
 import { setGlobals } from '../plugins/steps.ts';
 import { trafficConnections } from '../servers/traffic-accounts.ts';
+import { addedRates } from '../traffic/added-load.ts';
 import type { Workload } from '../workload/workload.ts';
 import { countRun } from './count-run.ts';
-import { defaultCountedPlan } from './counted-ab.ts';
+import { type CountedAdded, defaultCountedPlan } from './counted-ab.ts';
 import type { CountedRecord } from './record.ts';
 
 /** Why this configuration gets no counted figures (null: it does), decided before any server starts. */
@@ -27,6 +28,7 @@ export function countPluginRun(
   run: ResolvedRun,
   workload: Workload,
   configHash: string | null,
+  wallClockTps: number | null,
   progress: (message: string) => void,
 ): Promise<CountedRecord> {
   const { profile } = run;
@@ -43,8 +45,29 @@ export function countPluginRun(
     configHash,
     plan: defaultCountedPlan,
     application: async (server) => (await trafficConnections(server, run.traffic.accounts)).application,
+    added: countedAdded(run, wallClockTps, progress),
     progress,
   });
+}
+
+/**
+ * The run's traffic.added for its counted arms, scaled by the wall clock's throughput; null when it adds none, or
+ * (said in a line) when no wall-clock figure exists to scale it by.
+ */
+export function countedAdded(
+  run: Pick<ResolvedRun, 'id' | 'traffic'>,
+  wallClockTps: number | null,
+  progress: (message: string) => void,
+): CountedAdded | null {
+  const rates = addedRates(run.traffic);
+  if (rates.length === 0) return null;
+  if (!wallClockTps || !Number.isFinite(wallClockTps) || wallClockTps <= 0) {
+    progress(
+      `${run.id}: counted without traffic.added: no wall-clock throughput to turn its rates into counts`,
+    );
+    return null;
+  }
+  return { rates, wallClockTps, failingUser: run.traffic.accounts.application };
 }
 
 /** thread_handling as the run's my.cnf options give it (written `loose-`, either spelling), or null. */
@@ -80,6 +103,7 @@ export async function countComparison(
   arms: ArmSteps,
   design: ComparisonDesign,
   workload: Workload,
+  wallClockTps: number | null,
   progress: (message: string) => void,
 ): Promise<CountedRecord | { notCounted: string }> {
   const why = await countedUnavailable(config);
@@ -100,6 +124,7 @@ export async function countComparison(
     configHash: null,
     plan: defaultCountedPlan,
     application: async (server) => (await trafficConnections(server, head.traffic.accounts)).application,
+    added: countedAdded(head, wallClockTps, progress),
     progress,
   });
 }

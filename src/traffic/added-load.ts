@@ -40,7 +40,7 @@ const connect = (conn: ConnectionOptions, user = conn.user, password = conn.pass
     connectTimeout: CONNECT_TIMEOUT_MS,
   });
 
-interface Sessions {
+export interface AddedSessions {
   /** sysbench's account: the new connections and DDL log in as it. */
   app: ConnectionOptions;
   /** An administrator's account (the server's own): GRANT/REVOKE need it, as in production. */
@@ -52,7 +52,7 @@ interface Sessions {
 /** One operation of a kind: the i-th (0-based), so CREATE and DROP, GRANT and REVOKE alternate. */
 type Operation = (i: number) => Promise<void>;
 
-async function operations(kind: AddedKind, s: Sessions, open: mysql.Connection[]): Promise<Operation> {
+async function operations(kind: AddedKind, s: AddedSessions, open: mysql.Connection[]): Promise<Operation> {
   if (kind === 'connections') {
     return async () => {
       const c = await connect(s.app);
@@ -138,7 +138,7 @@ export interface AddedLoad {
  */
 export async function startAddedLoad(
   rates: [AddedKind, number][],
-  sessions: Sessions,
+  sessions: AddedSessions,
   counts: AddedCounts,
   maxS: number,
 ): Promise<AddedLoad> {
@@ -165,4 +165,47 @@ export async function startAddedLoad(
       await Promise.allSettled(open.map((c) => c.end().catch(() => c.destroy())));
     },
   };
+}
+
+/**
+ * How many of each kind one counted arm of `transactions` sends: the rate per wall-clock transaction times the arm's
+ * transactions. A server under valgrind runs about fifty times slower, so a rate per second would make the counted
+ * mix fifty times richer in added operations than the one the wall clock measured. At least one of each kind, so a
+ * configuration that audits only the added traffic is never counted idle; DDL and DCL in even numbers, so every arm
+ * leaves the scratch table and grant as it found them.
+ */
+export function addedPerArm(
+  rates: [AddedKind, number][],
+  wallClockTps: number,
+  transactions: number,
+): [AddedKind, number][] {
+  return rates.map(([kind, perS]) => {
+    const n = Math.max(1, Math.round((transactions * perS) / wallClockTps));
+    return [kind, (kind === 'ddl' || kind === 'dcl') && n % 2 === 1 ? n + 1 : n];
+  });
+}
+
+/** Sends a fixed number of operations of each kind, one after another, then closes its sessions. */
+export async function sendAddedOperations(
+  plan: [AddedKind, number][],
+  sessions: AddedSessions,
+  counts: AddedCounts,
+): Promise<void> {
+  assertLocal(sessions.app);
+  const open: mysql.Connection[] = [];
+  try {
+    for (const [kind, n] of plan) {
+      const op = await operations(kind, sessions, open);
+      for (let i = 0; i < n; i++) {
+        try {
+          await op(i);
+          counts[kind] += 1;
+        } catch {
+          counts.errors += 1;
+        }
+      }
+    }
+  } finally {
+    await Promise.allSettled(open.map((c) => c.end().catch(() => c.destroy())));
+  }
 }

@@ -367,7 +367,17 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
           const why = await countedUnavailable(config);
           if (why && config.counted === 'on') expect.fail(`${run.id}: AUDITBENCH_COUNTED=on, but ${why}`);
           if (why) return context.skip(`not counted: ${why}`);
-          const counted = await countPluginRun(config, run, workload, key().configHash ?? null, progress);
+          // traffic.added goes per transaction under valgrind, scaled by the run's own wall-clock throughput.
+          const own = points.find((p) => isDefaultPoint(p, workload, external)) ?? points[0];
+          const wallClockTps = own ? (measuredAt.get(pointLabel(own))?.baselineTps ?? null) : null;
+          const counted = await countPluginRun(
+            config,
+            run,
+            workload,
+            key().configHash ?? null,
+            wallClockTps,
+            progress,
+          );
           progress(`counted: ${countedLine(counted)}`);
           context.task.meta.auditbench = { ...key(), kind: 'counted', counted };
         });
