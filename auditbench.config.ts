@@ -1,4 +1,4 @@
-import { defineConfig } from './src/config/define-config.ts';
+import { defineConfig } from './src/runs/define-config.ts';
 
 // The stock runs: every built-in profile with its own settings. A plugin this server lacks (McAfee, Percona, MySQL
 // Enterprise) is skipped with the reason; see README, "Configuration", to measure your own settings.

@@ -1,4 +1,4 @@
-import { defineConfig, fromCnf } from '../src/config/define-config.ts';
+import { defineConfig, fromCnf } from '../src/runs/define-config.ts';
 
 // Which server_audit configuration can we afford? Three event selections side by side on one server; the summary
 // ranks them by overhead and log bytes per transaction. Run it with

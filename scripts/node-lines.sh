@@ -42,7 +42,7 @@ git -C "$scratch" config user.name "auditbench CI"
 printf '{ "name": "scratch", "private": true, "type": "module" }\n' >"$scratch/package.json"
 config() {
   cat >"$scratch/auditbench.config.ts" <<EOF
-import { defineConfig } from '$here/src/config/define-config.ts';
+import { defineConfig } from '$here/src/runs/define-config.ts';
 
 export default defineConfig({
   runs: [{ id: 'events', plugin: 'server_audit', settings: { server_audit_events: '$1' } }],

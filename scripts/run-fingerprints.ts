@@ -6,7 +6,7 @@ import { pathToFileURL } from 'node:url';
 
 async function main(): Promise<void> {
   const root = process.cwd();
-  const loader = path.join(root, 'src/config/load-runs.ts');
+  const loader = path.join(root, 'src/runs/load-runs.ts');
   const configPath = process.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
   const present = async (file: string) =>
     access(file).then(

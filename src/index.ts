@@ -3,14 +3,6 @@
 
 // The built-in profiles, to extend one: `{ ...profiles.server_audit, title: 'ours', maxOverheadPct: 10 }`.
 export { type ProfileName, profileNames, profiles } from '../fixtures/plugins/index.ts';
-export {
-  type AuditbenchConfig,
-  defineConfig,
-  fromCnf,
-  type OptionFileReference,
-  type RunConfig,
-  type TrafficInput,
-} from './config/define-config.ts';
 export type { MeasuredTrafficInput } from './config/measured-traffic.ts';
 export type { Settings, SettingValue } from './config/settings.ts';
 export type {
@@ -22,3 +14,11 @@ export type {
   StatusCounterOutput,
 } from './plugins/profile.ts';
 export { type Step, setGlobals, sql } from './plugins/steps.ts';
+export {
+  type AuditbenchConfig,
+  defineConfig,
+  fromCnf,
+  type OptionFileReference,
+  type RunConfig,
+  type TrafficInput,
+} from './runs/define-config.ts';

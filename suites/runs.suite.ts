@@ -1,7 +1,7 @@
 import { profiles } from '../fixtures/plugins/index.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { loadRuns } from '../src/config/load-runs.ts';
-import { notMeasuredBy } from '../src/config/runs.ts';
+import { loadRuns } from '../src/runs/load-runs.ts';
+import { notMeasuredBy } from '../src/runs/runs.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 import { runsSuite } from './shared/runs-suite.ts';
 

@@ -4,8 +4,8 @@ import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhe
 import { pluginSubject } from '../src/bench/subject.ts';
 import { summariseMeasurement } from '../src/bench/summarise.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { loadRuns } from '../src/config/load-runs.ts';
-import type { ResolvedRun } from '../src/config/runs.ts';
+import { loadRuns } from '../src/runs/load-runs.ts';
+import type { ResolvedRun } from '../src/runs/runs.ts';
 import type { AuditEvent } from '../src/plugins/audit-event.ts';
 import { auditsTraffic } from '../src/plugins/lifecycle/audits-traffic.ts';
 import { type LifecycleContext, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';

@@ -1,4 +1,4 @@
-import type { InterferencePolicy } from '../machine/policy.ts';
+import type { InterferencePolicy } from '../config/interference-policy.ts';
 import type { Probe } from '../machine/sampled-block.ts';
 import { runSteps } from '../plugins/steps.ts';
 import { NeedsRestartCommandError } from '../servers/external-server.ts';

@@ -1,4 +1,4 @@
-import { type InterferencePolicy, interferenceFailure } from '../machine/policy.ts';
+import { type InterferencePolicy, interferenceFailure } from '../config/interference-policy.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';

@@ -1,5 +1,5 @@
+import type { InterferencePolicy } from '../config/interference-policy.ts';
 import { interferenceOf } from '../machine/block-interference.ts';
-import type { InterferencePolicy } from '../machine/policy.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
 import { calibrateNoise } from '../stats/calibration.ts';
 import { mean } from '../stats/descriptive.ts';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { profiles } from '../../fixtures/plugins/index.ts';
 import { type Config, loadConfig } from '../config/env.ts';
-import { loadRuns, loadTraffic } from '../config/load-runs.ts';
+import { loadRuns, loadTraffic } from '../runs/load-runs.ts';
 import { serverOsUser } from '../servers/server-account.ts';
 import { findServerBinary } from '../servers/server-binary.ts';
 

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
-import { resolveRun } from '../config/runs.ts';
+import { resolveRun } from '../runs/runs.ts';
 import { getWorkload } from '../workload/workloads.ts';
 import { machineFacts, skipReason } from './machine-facts.ts';
 import {

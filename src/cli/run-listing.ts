@@ -1,5 +1,5 @@
-import type { ResolvedRun } from '../config/runs.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
+import type { ResolvedRun } from '../runs/runs.ts';
 import {
   type ConcurrencyPoint,
   concurrencyPoints,

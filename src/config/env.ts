@@ -1,7 +1,7 @@
 import { isIPv4 } from 'node:net';
 import { z } from 'zod';
-import { type InterferencePolicy, interferencePolicyField } from '../machine/policy.ts';
 import { type Cores, coresNames, MAX_THREADS, threadList } from './concurrency.ts';
+import { type InterferencePolicy, interferencePolicyField } from './interference-policy.ts';
 import {
   overheadLimitAdvice,
   overheadLimitPct,

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { defaultTraffic } from './default-traffic.ts';
+import { defaultTraffic } from '../runs/default-traffic.ts';
 import { parseTraffic, trafficSchema } from './projection-traffic.ts';
 
 test('the default profile is a valid traffic profile', () => {

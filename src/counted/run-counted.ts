@@ -1,9 +1,9 @@
 import { execa } from 'execa';
 import type { ArmSteps } from '../bench/toggled-run.ts';
 import type { Config } from '../config/env.ts';
-import type { ResolvedRun } from '../config/runs.ts';
 import type { ComparisonDesign } from '../gate/plan.ts';
 import { setGlobals } from '../plugins/steps.ts';
+import type { ResolvedRun } from '../runs/runs.ts';
 import { trafficConnections } from '../servers/traffic-accounts.ts';
 import { addedRates } from '../traffic/added-load.ts';
 import type { Workload } from '../workload/workload.ts';

@@ -1,8 +1,8 @@
 // A run's base and head configurations as the two arms of one measurement (src/bench/subject.ts).
 import type { MeasuredSubject } from '../bench/subject.ts';
-import type { ResolvedRun } from '../config/runs.ts';
 import { normaliseName } from '../config/settings.ts';
 import { type Step, setGlobals } from '../plugins/steps.ts';
+import type { ResolvedRun } from '../runs/runs.ts';
 import type { ComparisonDesign } from './plan.ts';
 
 const normalised = (values: Record<string, string>): Record<string, string> =>

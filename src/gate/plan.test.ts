@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
-import type { RunConfig } from '../config/define-config.ts';
 import { parseOptionFile } from '../config/option-file.ts';
-import { type ResolvedRun, resolveRun } from '../config/runs.ts';
+import type { RunConfig } from '../runs/define-config.ts';
+import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
 import { comparisonSubject, serverValueLiteral, sqlLiteralOf, unsetOnOneSide } from './arms.ts';
 import { describeItem, designFor, differencesOf, planGate } from './plan.ts';
 

@@ -1,7 +1,8 @@
 // What the gate measures for each selected run, and how: pure, so the design rules are unit tested (plan.test.ts).
-import type { ResolvedRun } from '../config/runs.ts';
+
 import { normaliseName } from '../config/settings.ts';
 import { canonicalJson, configHash } from '../history/config-hash.ts';
+import type { ResolvedRun } from '../runs/runs.ts';
 import { changedOptions, expectedDesign } from './option-classes.ts';
 import { type RunFingerprint, selectRuns } from './selection.ts';
 

@@ -3,8 +3,8 @@
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
 import { profiles } from '../../fixtures/plugins/index.ts';
-import { loadRuns } from '../config/load-runs.ts';
-import type { ResolvedRun } from '../config/runs.ts';
+import { loadRuns } from '../runs/load-runs.ts';
+import type { ResolvedRun } from '../runs/runs.ts';
 import { installedAuditbench, versionChange } from './installed-version.ts';
 import { type GateItem, planGate } from './plan.ts';
 import {

@@ -2,8 +2,8 @@ import { expect, test } from 'vitest';
 import { perconaAuditLog } from '../../fixtures/plugins/percona-audit-log.ts';
 import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import { mergeMeasuredTraffic } from '../config/measured-traffic.ts';
-import { resolveRun } from '../config/runs.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
+import { resolveRun } from '../runs/runs.ts';
 import { canonicalJson, configHash } from './config-hash.ts';
 
 test('the hash is 12 hex digits and the same for the same profile', () => {

@@ -1,7 +1,7 @@
 // Per-block interference figures, and the rule that marks a result as measured under interference.
 import { z } from 'zod';
+import { type InterferencePolicy, interferencePolicies } from '../config/interference-policy.ts';
 import type { IntervalUse } from './interference.ts';
-import { type InterferencePolicy, interferencePolicies } from './policy.ts';
 
 export const blockInterferenceSchema = z.object({
   /** Seconds sampled (the block's measured time). */

@@ -1,9 +1,9 @@
 // Runs one measured block with the interference sampler around it; under the retry policy, measures a disturbed
 // block again once the machine is quiet, as long as the measurement's deadline allows.
 
+import type { InterferencePolicy } from '../config/interference-policy.ts';
 import type { TargetKind } from '../servers/started-server.ts';
 import { type BlockInterference, MEAN_OTHER_LIMIT_PCT } from './block-interference.ts';
-import type { InterferencePolicy } from './policy.ts';
 import { startSampler } from './sampler.ts';
 import { measuredOutsideTree } from './server-roots.ts';
 

@@ -4,7 +4,7 @@ import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
 import { afterGate, bankLine, budgetFrom } from '../../src/bench/time-bank.ts';
 import type { Config } from '../../src/config/env.ts';
-import type { ResolvedRun } from '../../src/config/runs.ts';
+import type { ResolvedRun } from '../../src/runs/runs.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../../src/counted/run-counted.ts';
 import { configHash } from '../../src/history/config-hash.ts';
 import { unavailableReason } from '../../src/plugins/availability.ts';

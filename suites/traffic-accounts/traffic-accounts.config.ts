@@ -1,4 +1,4 @@
-import { defineConfig } from '../../src/config/define-config.ts';
+import { defineConfig } from '../../src/runs/define-config.ts';
 
 // suites/traffic-accounts.suite.ts: one server_audit configuration logging everyone (whose log shows which account sent
 // what), one auditing only the application's account (measured), one auditing an account the traffic never uses.

@@ -1,4 +1,4 @@
-import { defineConfig } from '../../src/config/define-config.ts';
+import { defineConfig } from '../../src/runs/define-config.ts';
 
 // The three kinds of run suites/traffic.suite.ts measures: a configuration whose checks depend on the query-length
 // limit, a CONNECT-only configuration under persistent connections (idle), and a DBA's own sysbench script. (CONNECT

@@ -89,7 +89,7 @@ describe('paths', () => {
     expect([...found]).toEqual(
       expect.arrayContaining([
         'src/config/env.ts',
-        'src/config/define-config.ts',
+        'src/runs/define-config.ts',
         'fixtures/plugins/<plugin>.ts',
       ]),
     );

@@ -1,6 +1,6 @@
-import { defaultTraffic } from '../../src/config/default-traffic.ts';
 import type { OperationCost, PerEvent } from '../../src/per-event/record.ts';
 import { projectCost } from '../../src/projection/project.ts';
+import { defaultTraffic } from '../../src/runs/default-traffic.ts';
 
 const operation = (
   kind: OperationCost['kind'],

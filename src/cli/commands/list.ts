@@ -1,8 +1,8 @@
 import { availableParallelism } from 'node:os';
 import { profiles } from '../../../fixtures/plugins/index.ts';
 import { loadConfig } from '../../config/env.ts';
-import { loadRuns } from '../../config/load-runs.ts';
 import type { PluginProfile } from '../../plugins/profile.ts';
+import { loadRuns } from '../../runs/load-runs.ts';
 import { getWorkload } from '../../workload/workloads.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';

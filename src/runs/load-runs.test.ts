@@ -6,7 +6,7 @@ import { profiles } from '../../fixtures/plugins/index.ts';
 import { loadRuns, loadTraffic } from './load-runs.ts';
 
 let dir = '';
-const defineConfig = path.resolve('src/config/define-config.ts');
+const defineConfig = path.resolve('src/runs/define-config.ts');
 const write = async (name: string, runs: string) => {
   const file = path.join(dir, name);
   await writeFile(

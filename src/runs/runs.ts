@@ -1,13 +1,19 @@
 import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
+import { type Cores, threadList } from '../config/concurrency.ts';
+import { type MeasuredTraffic, mergeMeasuredTraffic } from '../config/measured-traffic.ts';
+import { type OptionFileSettings, parseOptionFile } from '../config/option-file.ts';
+import {
+  displayValue,
+  normaliseName,
+  type Settings,
+  toCnfOptions,
+  toSqlLiterals,
+} from '../config/settings.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { Step } from '../plugins/steps.ts';
 import { unauditedTrafficLine } from '../plugins/user-filter.ts';
-import { type Cores, threadList } from './concurrency.ts';
 import type { OptionFileReference, RunConfig } from './define-config.ts';
-import { type MeasuredTraffic, mergeMeasuredTraffic } from './measured-traffic.ts';
-import { type OptionFileSettings, parseOptionFile } from './option-file.ts';
-import { displayValue, normaliseName, type Settings, toCnfOptions, toSqlLiterals } from './settings.ts';
 
 /** One run of the configuration, resolved: the profile as configured, ready for the suite. */
 export interface ResolvedRun {

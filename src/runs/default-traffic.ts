@@ -1,4 +1,4 @@
-import type { Traffic } from './projection-traffic.ts';
+import type { Traffic } from '../config/projection-traffic.ts';
 
 /**
  * The traffic projected when the DBA gives none: a mid-sized OLTP primary. Rates are round, illustrative figures

@@ -1,5 +1,9 @@
 import { expect, test } from 'vitest';
-import { interferenceFailure, interferencePolicyField, parseInterferencePolicy } from './policy.ts';
+import {
+  interferenceFailure,
+  interferencePolicyField,
+  parseInterferencePolicy,
+} from './interference-policy.ts';
 
 test.for([
   [undefined, 'warn'],

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
-import { parseOptionFile } from './option-file.ts';
+import { parseOptionFile } from '../config/option-file.ts';
 import { notMeasuredBy, resolveRun } from './runs.ts';
 
 const cnf = (text: string) => ({

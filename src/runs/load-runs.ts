@@ -3,21 +3,21 @@ import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
-import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
-import { coresSchema, threadsSchema } from './concurrency.ts';
-import { defaultTraffic } from './default-traffic.ts';
-import type { AuditbenchConfig, RunConfig } from './define-config.ts';
-import type { Config } from './env.ts';
-import { overheadLimitPct } from './lists.ts';
+import { coresSchema, threadsSchema } from '../config/concurrency.ts';
+import type { Config } from '../config/env.ts';
+import { overheadLimitPct } from '../config/lists.ts';
 import {
   type MeasuredTrafficInput,
   measuredTrafficSchema,
   mergeMeasuredTraffic,
-} from './measured-traffic.ts';
-import { OptionFileError, parseOptionFile } from './option-file.ts';
-import { parseTraffic, type Traffic, trafficSchema } from './projection-traffic.ts';
+} from '../config/measured-traffic.ts';
+import { OptionFileError, parseOptionFile } from '../config/option-file.ts';
+import { parseTraffic, type Traffic, trafficSchema } from '../config/projection-traffic.ts';
+import { settingProblem } from '../config/settings.ts';
+import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
+import { defaultTraffic } from './default-traffic.ts';
+import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import { defaultRunId, type LoadedOptionFile, type ResolvedRun, RUN_ID, resolveRun } from './runs.ts';
-import { settingProblem } from './settings.ts';
 
 const settingValue = z.union([z.number(), z.boolean(), z.string(), z.array(z.string())]);
 const settings = z.record(z.string(), settingValue).superRefine((value, ctx) => {
