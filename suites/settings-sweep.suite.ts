@@ -9,10 +9,10 @@ import {
 } from '../fixtures/plugins/settings-sweep.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { mergeMeasuredTraffic } from '../src/config/measured-traffic.ts';
-import { type ResolvedRun, resolveRun } from '../src/runs/runs.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import type { LifecycleCheck } from '../src/results/lifecycle-check.ts';
+import { type ResolvedRun, resolveRun } from '../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';

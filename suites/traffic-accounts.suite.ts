@@ -4,14 +4,14 @@ import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhe
 import { pluginSubject } from '../src/bench/subject.ts';
 import { summariseMeasurement } from '../src/bench/summarise.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { loadRuns } from '../src/runs/load-runs.ts';
-import type { ResolvedRun } from '../src/runs/runs.ts';
 import type { AuditEvent } from '../src/plugins/audit-event.ts';
 import { auditsTraffic } from '../src/plugins/lifecycle/audits-traffic.ts';
 import { type LifecycleContext, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { readLogEvents } from '../src/plugins/log-reader.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import type { LifecycleCheck } from '../src/results/lifecycle-check.ts';
+import { loadRuns } from '../src/runs/load-runs.ts';
+import type { ResolvedRun } from '../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';

@@ -1,8 +1,8 @@
 // Vega-Lite spec of the audit log's disk use over the days ahead, one line per plugin, at the projected rate: a
 // rotating log levels off at its bound, one that never rotates climbs until the free space (dashed) is gone.
 import type { TopLevelSpec } from 'vega-lite';
-import type { Projection } from '../../src/per-event/record.ts';
 import { diskUseGbAfter } from '../../src/projection/project.ts';
+import type { Projection } from '../../src/results/per-event-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';

@@ -1,5 +1,5 @@
 import Table from 'cli-table3';
-import type { CountedRecord } from '../../src/counted/record.ts';
+import type { CountedRecord } from '../../src/results/counted-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
 

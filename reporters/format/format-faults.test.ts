@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { FaultRecord } from '../../src/faults/fault-record.ts';
+import type { FaultRecord } from '../../src/results/fault-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import {
   faultRows,

@@ -1,4 +1,4 @@
-import type { FaultRecord } from '../../src/faults/fault-record.ts';
+import type { FaultRecord } from '../../src/results/fault-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import type { HtmlTable, ReportSection } from './format-html.ts';
 import { fixed } from './format-numbers.ts';

@@ -1,8 +1,8 @@
 // Per-event costs, the production projection and the sysbench cross-check, for the terminal, summary.md and the HTML
 // report. Pure: results in, text out.
 import Table from 'cli-table3';
-import { operationTitles } from '../../src/per-event/operations.ts';
-import type { OperationCost, PerEvent, Projection } from '../../src/per-event/record.ts';
+import { operationTitles } from '../../src/results/per-event-operations.ts';
+import type { OperationCost, PerEvent, Projection } from '../../src/results/per-event-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
 import { fixed } from './format-numbers.ts';

@@ -7,8 +7,8 @@ import { MIN_EXTENSION_PAIRS, nextBlockPairs, nextStep, warmedUp } from '../stat
 import type { TpsPair } from '../stats/tps-pair.ts';
 import type { Design, Workload } from '../workload/workload.ts';
 import { type Block, type BlockPlan, blockSeconds, pairsWithin, runsBlock, toggledBlock } from './blocks.ts';
+import type { ArmSteps } from './subject.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
-import type { ArmSteps } from './toggled-run.ts';
 
 export type Progress = (message: string) => void;
 

@@ -1,5 +1,18 @@
 import type { PluginProfile } from '../plugins/profile.ts';
-import type { ArmSteps } from './toggled-run.ts';
+
+/** What turning an arm on means: the plugin's enable steps, or for A/A its disable steps again. */
+export interface ArmSteps {
+  off: PluginProfile['disable'];
+  on: PluginProfile['enable'];
+}
+
+/**
+ * toggle: base and head differ in what the server switches with SET GLOBAL (settings, or startup options it reports
+ * dynamic and global), so one toggled run switches between them; reconnect: one of them has session scope, so each
+ * arm is its own sysbench run after SET GLOBAL, without a restart; restarts: the rest (read-only options, or a server
+ * that gives no READ_ONLY), each arm its own sysbench run after a restart, in ABBA order.
+ */
+export type ComparisonDesign = 'toggle' | 'reconnect' | 'restarts';
 
 /**
  * What a measurement switches between, and what it calls it: a plugin off and on, two configurations of one plugin

@@ -11,12 +11,6 @@ import { watchLogGrowth } from './log-poller.ts';
 import { type MemorySample, sampleMemory } from './memory.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 
-/** What turning an arm on means: the plugin's enable steps, or for A/A its disable steps again. */
-export interface ArmSteps {
-  off: PluginProfile['disable'];
-  on: PluginProfile['enable'];
-}
-
 export interface ToggledRun {
   result: SysbenchResult;
   /** When each arm began, in seconds on sysbench's clock (0 = threads started). */

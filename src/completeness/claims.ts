@@ -1,10 +1,5 @@
-import {
-  type Claims,
-  type CompletenessSetup,
-  type EventKind,
-  eventKinds,
-} from '../plugins/completeness-claims.ts';
-import type { PluginProfile } from '../plugins/profile.ts';
+import { type Claims, type EventKind, eventKinds } from '../plugins/completeness-claims.ts';
+import type { CompletenessSetup, PluginProfile } from '../plugins/profile.ts';
 import { connectUser, failedLoginUser, statementUser } from './markers.ts';
 
 /**

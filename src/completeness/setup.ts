@@ -1,5 +1,6 @@
 // A profile carries its completeness setup (profile.completeness), so the type lives beside PluginProfile.
-export type { CompletenessSetup, RotationPlan } from '../plugins/completeness-claims.ts';
+export type { RotationPlan } from '../plugins/completeness-claims.ts';
+export type { CompletenessSetup } from '../plugins/profile.ts';
 
 /** Sizes of one completeness run. */
 export interface CompletenessSizes {

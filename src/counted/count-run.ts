@@ -1,4 +1,5 @@
 import type { Config } from '../config/env.ts';
+import type { CountedIdentity, CountedRecord } from '../results/counted-record.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { addedPerArm } from '../traffic/added-load.ts';
 import type { Workload } from '../workload/workload.ts';
@@ -15,7 +16,6 @@ import {
 } from './counted-ab.ts';
 import { countedFigures } from './counted-stats.ts';
 import { countedIdentity } from './identity.ts';
-import type { CountedIdentity, CountedRecord } from './record.ts';
 
 /** What every counted figure leaves out; said with the figures wherever they are shown. */
 export const COUNTED_LIMITS = [

@@ -1,7 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import type { ArmSteps } from '../bench/toggled-run.ts';
+import type { ArmSteps } from '../bench/subject.ts';
 import type { Config } from '../config/env.ts';
 import { LogGrowth } from '../plugins/log-files.ts';
 import { listLogFiles, readLogEvents } from '../plugins/log-reader.ts';

@@ -3,8 +3,8 @@ import { readFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import type { CountedIdentity } from '../results/counted-record.ts';
 import type { StartedServer } from '../servers/started-server.ts';
-import type { CountedIdentity } from './record.ts';
 
 /** CPU features glibc's x86-64 string functions are chosen by (sysdeps/x86/cpu-features.c and the ifunc selectors). */
 const GLIBC_SELECTING = [

@@ -1,15 +1,14 @@
 import { execa } from 'execa';
-import type { ArmSteps } from '../bench/toggled-run.ts';
+import type { ArmSteps, ComparisonDesign } from '../bench/subject.ts';
 import type { Config } from '../config/env.ts';
-import type { ComparisonDesign } from '../gate/plan.ts';
 import { setGlobals } from '../plugins/steps.ts';
+import type { CountedRecord } from '../results/counted-record.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { trafficConnections } from '../servers/traffic-accounts.ts';
 import { addedRates } from '../traffic/added-load.ts';
 import type { Workload } from '../workload/workload.ts';
 import { countRun } from './count-run.ts';
 import { type CountedAdded, defaultCountedPlan } from './counted-ab.ts';
-import type { CountedRecord } from './record.ts';
 
 /** Why this configuration gets no counted figures (null: it does), decided before any server starts. */
 export async function countedUnavailable(config: Pick<Config, 'target' | 'counted'>): Promise<string | null> {

@@ -2,9 +2,9 @@ import { chmod, mkdir } from 'node:fs/promises';
 import path from 'node:path';
 import { pluginState } from '../completeness/crash-phase.ts';
 import { runSteps, setGlobals } from '../plugins/steps.ts';
+import type { FaultRecord } from '../results/fault-record.ts';
 import { counters, type FaultContext } from './context.ts';
 import type { EnableAnswer, FaultFacts } from './fault-profile.ts';
-import type { FaultRecord } from './fault-record.ts';
 import { newLines } from './probe.ts';
 
 interface Answer {

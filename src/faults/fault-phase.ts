@@ -3,13 +3,13 @@ import path from 'node:path';
 import { prepareMarkers } from '../completeness/marker-workload.ts';
 import { newTag } from '../completeness/markers.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
+import type { FaultRecord } from '../results/fault-record.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import type { Workload } from '../workload/workload.ts';
 import { type FaultContext, logPath, setUpLogging } from './context.ts';
 import { missingDir, readOnlyDir } from './enable-faults.ts';
 import { mountFaultFs } from './fault-fs.ts';
 import { compareFacts, describeMismatch, type FaultFacts, type FaultName } from './fault-profile.ts';
-import type { FaultRecord } from './fault-record.ts';
 import { copytruncate, diskFull, frozen, moved } from './load-faults.ts';
 
 /** The mount point's name inside the datadir; a directory there is also a schema name to the server, a harmless one. */

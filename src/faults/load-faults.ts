@@ -1,6 +1,7 @@
 import { Buffer } from 'node:buffer';
 import { copyFile, rename, truncate } from 'node:fs/promises';
 import path from 'node:path';
+import type { FaultRecord } from '../results/fault-record.ts';
 import {
   commits,
   counters,
@@ -12,7 +13,6 @@ import {
   startStage,
 } from './context.ts';
 import type { FaultFacts, FaultName } from './fault-profile.ts';
-import type { FaultRecord } from './fault-record.ts';
 import { type Landing, landed, landingCounts, readLanding } from './log-markers.ts';
 import { longestGapMs, newLines, type ProbeMark, sentBetween } from './probe.ts';
 import { climbRecovery, inAnyFile, inCurrentFile } from './recovery.ts';

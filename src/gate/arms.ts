@@ -1,9 +1,8 @@
 // A run's base and head configurations as the two arms of one measurement (src/bench/subject.ts).
-import type { MeasuredSubject } from '../bench/subject.ts';
+import type { ComparisonDesign, MeasuredSubject } from '../bench/subject.ts';
 import { normaliseName } from '../config/settings.ts';
 import { type Step, setGlobals } from '../plugins/steps.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
-import type { ComparisonDesign } from './plan.ts';
 
 const normalised = (values: Record<string, string>): Record<string, string> =>
   Object.fromEntries(Object.entries(values).map(([k, v]) => [normaliseName(k), v]));
@@ -14,26 +13,6 @@ export function unsetOnOneSide(base: ResolvedRun, head: ResolvedRun): string[] {
   return [...new Set([...Object.keys(b), ...Object.keys(h)])]
     .filter((name) => !(name in b && name in h))
     .sort();
-}
-
-/** A value the server reported, as a SQL literal for SET GLOBAL. */
-export function sqlLiteralOf(value: string | number | null): string {
-  if (value === null) return 'NULL';
-  if (typeof value === 'number') return String(value);
-  return `'${value.replace(/\\/g, '\\\\').replace(/'/g, "''")}'`;
-}
-
-/**
- * A value read back from the server (`SELECT @@GLOBAL.x`) as the literal that sets it again. mysql2 returns unsigned
- * BIGINT variables as strings ('1024'), and a quoted number is refused for a numeric variable (error 1232,
- * ER_WRONG_TYPE_FOR_VAR), so a string of digits is written bare; every other string (an enum or set value, a path)
- * is quoted. No text variable of the audit plugins holds digits alone.
- */
-export function serverValueLiteral(value: unknown): string {
-  if (value === null || value === undefined) return 'NULL';
-  if (typeof value === 'number' || typeof value === 'bigint') return String(value);
-  const text = String(value);
-  return /^-?\d+(\.\d+)?$/.test(text) ? text : sqlLiteralOf(text);
 }
 
 /**

@@ -1,5 +1,5 @@
+import type { ComparisonDesign } from '../bench/subject.ts';
 import type { Workload } from '../workload/workload.ts';
-import type { ComparisonDesign } from './plan.ts';
 
 /**
  * The workload a comparison of base and head is measured with: the gate's own budget and precision target

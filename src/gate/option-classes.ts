@@ -1,10 +1,10 @@
 // Whether the server can switch a changed startup option while it runs, and so which design measures base beside
 // head: pure, unit tested in option-classes.test.ts against rows recorded from MariaDB 10.11.
-import { normaliseName } from '../config/settings.ts';
+
+import type { ComparisonDesign } from '../bench/subject.ts';
+import { normaliseName, sqlLiteralOf } from '../config/settings.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import type { SystemVariable, SystemVariables } from '../servers/system-variables.ts';
-import { sqlLiteralOf } from './arms.ts';
-import type { ComparisonDesign } from './plan.ts';
 
 /** A startup option (my.cnf, the DBA's option file) whose value differs; null where that side does not set it. */
 export interface ChangedOption {

@@ -1,9 +1,10 @@
 import { expect, test } from 'vitest';
 import { profiles } from '../../fixtures/plugins/index.ts';
 import { parseOptionFile } from '../config/option-file.ts';
+import { serverValueLiteral, sqlLiteralOf } from '../config/settings.ts';
 import type { RunConfig } from '../runs/define-config.ts';
 import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
-import { comparisonSubject, serverValueLiteral, sqlLiteralOf, unsetOnOneSide } from './arms.ts';
+import { comparisonSubject, unsetOnOneSide } from './arms.ts';
 import { describeItem, designFor, differencesOf, planGate } from './plan.ts';
 
 const run = (config: Partial<RunConfig>, cnf?: string): ResolvedRun =>

@@ -1,18 +1,11 @@
 // What the gate measures for each selected run, and how: pure, so the design rules are unit tested (plan.test.ts).
 
+import type { ComparisonDesign } from '../bench/subject.ts';
 import { normaliseName } from '../config/settings.ts';
 import { canonicalJson, configHash } from '../history/config-hash.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { changedOptions, expectedDesign } from './option-classes.ts';
 import { type RunFingerprint, selectRuns } from './selection.ts';
-
-/**
- * toggle: base and head differ in what the server switches with SET GLOBAL (settings, or startup options it reports
- * dynamic and global), so one toggled run switches between them; reconnect: one of them has session scope, so each
- * arm is its own sysbench run after SET GLOBAL, without a restart; restarts: the rest (read-only options, or a server
- * that gives no READ_ONLY), each arm its own sysbench run after a restart, in ABBA order.
- */
-export type ComparisonDesign = 'toggle' | 'reconnect' | 'restarts';
 
 export type GateItem =
   /** Measured as the runs suite measures it: plugin off against on, judged against the run's limit. */

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { countedIdentitySchema } from '../counted/record.ts';
+import { countedIdentitySchema } from '../results/counted-record.ts';
 import { type Machine, type PluginResult, type ResultsFile, serverSchema } from '../results/schema.ts';
 
 /**

@@ -3,15 +3,15 @@ import { execa } from 'execa';
 import { Bench } from 'tinybench';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
+import { type OperationKind, operationKinds } from '../results/per-event-operations.ts';
+import type { OperationCost } from '../results/per-event-record.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { abbaOrder } from '../stats/adaptive.ts';
 import type { Arm } from '../stats/tps-pair.ts';
 import { measureLogCost } from './log-cost.ts';
 import { type LatencyPair, operationCost } from './operation-cost.ts';
 import { createPerEventTable, type Operation, openOperations } from './operation-runner.ts';
-import { type OperationKind, operationKinds } from './operations.ts';
 import type { PerEventPlan } from './plan.ts';
-import type { OperationCost } from './record.ts';
 
 export interface PerEventSample {
   operations: OperationCost[];

@@ -3,11 +3,12 @@
 // microseconds are that ratio applied to the median plugin-off latency. The ratio is scale-free, so a pair measured
 // while this VM ran slow still says "on takes 3% longer"; the median off latency's own spread is left out of the
 // interval (it moves the µs figure by its relative error, far below the ratio's).
+
+import type { OperationKind } from '../results/per-event-operations.ts';
+import type { OperationCost } from '../results/per-event-record.ts';
 import { median } from '../stats/descriptive.ts';
 import { pairedOverhead } from '../stats/paired-overhead.ts';
 import { isNonEmpty, type NonEmpty } from '../stats/tps-pair.ts';
-import type { OperationKind } from './operations.ts';
-import type { OperationCost } from './record.ts';
 
 /** Median latency of one operation in one plugin-off and the adjacent plugin-on tinybench segment, µs. */
 export interface LatencyPair {

@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
+import type { OperationKind } from '../results/per-event-operations.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
-import type { OperationKind } from './operations.ts';
 
 const TABLE = 'auditbench.per_event';
 const ROWS = 1_000;

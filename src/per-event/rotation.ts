@@ -1,4 +1,4 @@
-import type { RotationInForce } from './record.ts';
+import type { RotationInForce } from '../results/per-event-record.ts';
 
 // Audit plugins name their size rotation alike: server_audit_file_rotate_size / _rotations and
 // sql_error_log_size_limit / _rotations (MariaDB), audit_log_rotate_on_size / audit_log_rotations (Percona). Read from the server, so the projection

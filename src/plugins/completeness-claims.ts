@@ -1,4 +1,3 @@
-import type { PluginProfile } from './profile.ts';
 import type { Step } from './steps.ts';
 
 /** The events the marker workload can tell apart, each carrying its own marker. */
@@ -20,15 +19,3 @@ export type Claims = Record<EventKind, Claim>;
 export type RotationPlan =
   | { kind: 'size'; sizeBytes: number; rotations: number }
   | { kind: 'switch'; everyMs: number; steps: (k: number) => Step[] };
-
-/**
- * What the completeness check needs to know of one plugin beyond the rest of its profile. It lives here, beside the
- * profile type, because a profile carries it (`profile.completeness`); src/completeness reads it.
- */
-export interface CompletenessSetup {
-  /** The kinds the plugin, configured as the profile says (its measureSettings), claims to log. */
-  claims(profile: PluginProfile): Claims;
-  rotation: RotationPlan;
-  /** What a crash can lose with this plugin, and why (its buffering), reported with the crash figures. */
-  durabilityNote: string;
-}

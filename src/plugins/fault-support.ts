@@ -1,17 +1,10 @@
 // What a profile says about the fault phase (src/faults): its vocabulary lives with the profile type, so that
 // src/plugins need not import the phase that reads it.
+
+import { type FaultName, faultNames } from '../results/fault-record.ts';
 import type { Step } from './steps.ts';
 
-/** The faults the phase injects, in the order it runs them. */
-export const faultNames = [
-  'disk-full',
-  'frozen',
-  'moved',
-  'copytruncate',
-  'read-only-dir',
-  'missing-dir',
-] as const;
-export type FaultName = (typeof faultNames)[number];
+export { type FaultName, faultNames };
 
 /**
  * How audit records come back after a fault, the first rung that worked: on their own, after the plugin's reopen

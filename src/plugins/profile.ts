@@ -1,9 +1,8 @@
 import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
-import type { CompletenessSetup } from './completeness-claims.ts';
+import type { Claims, RotationPlan } from './completeness-claims.ts';
 import type { FaultSupport } from './fault-support.ts';
 import type { LogFormat } from './logs/index.ts';
 import type { Step } from './steps.ts';
-import type { AuditedTraffic, UserFilter } from './user-filter.ts';
 
 /** What a plugin is expected to do; the suite checks the server's behaviour against each entry. */
 export interface PluginExpectations {
@@ -49,6 +48,33 @@ export interface PluginExpectations {
     /** The server dies during the procedure: a finding, recorded with the error-log tail; the server is restarted. */
     crashes?: boolean;
   };
+}
+
+/** What a run's expectations depend on of its traffic: the accounts it logs in as (ResolvedRun.traffic.accounts). */
+export interface AuditedTraffic {
+  accounts: { application: string; checks: string };
+}
+
+/** Which accounts a plugin's user filter lets through under one run's settings. */
+export interface UserFilter {
+  /** The settings that decide, as `name=value` (joined with ', '), for the one line a refusal prints. */
+  setting: string;
+  /** The variable to edit so an account is audited, and whether it lists the audited users or the others. */
+  variable: string;
+  kind: 'include' | 'exclude';
+  audits(user: string): boolean;
+}
+
+/**
+ * What the completeness check needs to know of one plugin beyond the rest of its profile. A profile carries it
+ * (`profile.completeness`); src/completeness reads it.
+ */
+export interface CompletenessSetup {
+  /** The kinds the plugin, configured as the profile says (its measureSettings), claims to log. */
+  claims(profile: PluginProfile): Claims;
+  rotation: RotationPlan;
+  /** What a crash can lose with this plugin, and why (its buffering), reported with the crash figures. */
+  durabilityNote: string;
 }
 
 export interface RotationSettings {

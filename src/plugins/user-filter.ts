@@ -1,19 +1,4 @@
-import type { PluginExpectations } from './profile.ts';
-
-/** What a run's expectations depend on of its traffic: the accounts it logs in as (ResolvedRun.traffic.accounts). */
-export interface AuditedTraffic {
-  accounts: { application: string; checks: string };
-}
-
-/** Which accounts a plugin's user filter lets through under one run's settings. */
-export interface UserFilter {
-  /** The settings that decide, as `name=value` (joined with ', '), for the one line a refusal prints. */
-  setting: string;
-  /** The variable to edit so an account is audited, and whether it lists the audited users or the others. */
-  variable: string;
-  kind: 'include' | 'exclude';
-  audits(user: string): boolean;
-}
+import type { AuditedTraffic, PluginExpectations, UserFilter } from './profile.ts';
 
 /** A comma-separated user list as the plugins read it: blanks around names ignored, empty entries dropped. */
 export const userList = (value: string | undefined): string[] =>

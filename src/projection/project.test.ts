@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import type { Traffic } from '../config/projection-traffic.ts';
-import type { OperationCost } from '../per-event/record.ts';
+import type { OperationCost } from '../results/per-event-record.ts';
 import { diskUseGbAfter, projectCost } from './project.ts';
 
 const cost = (kind: OperationCost['kind'], addedUs: number, logBytesPerOp: number | null): OperationCost => ({

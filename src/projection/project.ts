@@ -3,8 +3,8 @@
 // Pure; the assumptions are the README's "Per-event cost and projection" section.
 
 import type { Traffic } from '../config/projection-traffic.ts';
-import type { OperationKind } from '../per-event/operations.ts';
-import type { OperationCost, Projection, RotationInForce } from '../per-event/record.ts';
+import type { OperationKind } from '../results/per-event-operations.ts';
+import type { OperationCost, Projection, RotationInForce } from '../results/per-event-record.ts';
 
 const SECONDS_PER_DAY = 86_400;
 const BYTES_PER_GB = 1e9;

@@ -1,4 +1,4 @@
-import { crossCheck } from '../projection/cross-check.ts';
+import { crossCheck } from './cross-check.ts';
 import type { PluginResult } from './schema.ts';
 
 /**

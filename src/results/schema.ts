@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { serverFlavors, targetNames } from '../config/lists.ts';
-import { countedSchema } from '../counted/record.ts';
-import { faultRecordSchema } from '../faults/fault-record.ts';
 import { interferenceSchema } from '../machine/block-interference.ts';
-import { perEventSchema } from '../per-event/record.ts';
+import { countedSchema } from './counted-record.ts';
+import { faultRecordSchema } from './fault-record.ts';
+import { perEventSchema } from './per-event-record.ts';
 
 const json: z.ZodType<unknown> = z.lazy(() =>
   z.union([z.string(), z.number(), z.boolean(), z.null(), z.array(json), z.record(z.string(), json)]),

@@ -1,8 +1,8 @@
 import type { ServerFlavor, TargetName } from '../config/lists.ts';
-import type { CountedRecord } from '../counted/record.ts';
-import type { FaultRecord } from '../faults/fault-record.ts';
-import type { PerEvent } from '../per-event/record.ts';
+import type { CountedRecord } from './counted-record.ts';
+import type { FaultRecord } from './fault-record.ts';
 import type { LifecycleCheck } from './lifecycle-check.ts';
+import type { PerEvent } from './per-event-record.ts';
 import type {
   Calibration,
   CompletenessPhase,

@@ -4,7 +4,6 @@ import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
 import { afterGate, bankLine, budgetFrom } from '../../src/bench/time-bank.ts';
 import type { Config } from '../../src/config/env.ts';
-import type { ResolvedRun } from '../../src/runs/runs.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../../src/counted/run-counted.ts';
 import { configHash } from '../../src/history/config-hash.ts';
 import { unavailableReason } from '../../src/plugins/availability.ts';
@@ -12,6 +11,7 @@ import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/
 import { describeMachine } from '../../src/results/machine.ts';
 import type { Calibration, Measurement } from '../../src/results/schema.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
+import type { ResolvedRun } from '../../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../../src/servers/account-session.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import type { StartedServer } from '../../src/servers/started-server.ts';

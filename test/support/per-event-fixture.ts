@@ -1,5 +1,5 @@
-import type { OperationCost, PerEvent } from '../../src/per-event/record.ts';
 import { projectCost } from '../../src/projection/project.ts';
+import type { OperationCost, PerEvent } from '../../src/results/per-event-record.ts';
 import { defaultTraffic } from '../../src/runs/default-traffic.ts';
 
 const operation = (

@@ -1,5 +1,5 @@
 import { PINNED_GLIBC_TUNABLES } from '../../src/counted/identity.ts';
-import type { CountedIdentity } from '../../src/counted/record.ts';
+import type { CountedIdentity } from '../../src/results/counted-record.ts';
 
 /** A counted record's identity for tests (MariaDB 10.11.19, the counted smoke tables); override what a test is about. */
 export function sampleIdentity(overrides: Partial<CountedIdentity> = {}): CountedIdentity {

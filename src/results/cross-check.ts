@@ -2,7 +2,7 @@
 // core under 4+ client threads), so each transaction costs the server 1/TPS core-seconds; the plugin adds its
 // per-statement µs to that. Predicted loss = added / (base + added). A ratio near 1 says the single-operation costs
 // carry over to the mix; far from 1 says something the single operations miss (contention, cache effects).
-import type { CrossCheck, OperationCost } from '../per-event/record.ts';
+import type { CrossCheck, OperationCost } from './per-event-record.ts';
 
 /** Statements per transaction of a sysbench mix, by the measured kind that stands for them. */
 export interface StatementMix {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { trafficSchema } from '../config/projection-traffic.ts';
-import { operationKinds } from './operations.ts';
+import { operationKinds } from './per-event-operations.ts';
 
 const ci95 = z.tuple([z.number(), z.number()]);
 

@@ -1,5 +1,15 @@
 import { z } from 'zod';
-import { faultNames } from './fault-profile.ts';
+
+/** The faults the phase injects, in the order it runs them. */
+export const faultNames = [
+  'disk-full',
+  'frozen',
+  'moved',
+  'copytruncate',
+  'read-only-dir',
+  'missing-dir',
+] as const;
+export type FaultName = (typeof faultNames)[number];
 
 /** What one fault did to one plugin on one server, as results.json holds it (suites/faults.suite.ts). */
 export const faultRecordSchema = z.object({

@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import type { OperationCost } from '../per-event/record.ts';
 import { crossCheck } from './cross-check.ts';
+import type { OperationCost } from './per-event-record.ts';
 
 const cost = (kind: OperationCost['kind'], addedUs: number): OperationCost => ({
   kind,
