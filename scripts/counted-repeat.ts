@@ -1,12 +1,13 @@
 // npm run bench:counted -- [profile] [A/Bs] [pairs]: repeated counted A/Bs of one stock plugin on one counted
 // server (docs/measurements/2026-12-04-counted.md). Each A/B is a discarded warm-up and `pairs` ABBA pairs of 150
 // transactions; the table says how far any arm's instructions per transaction lie from its kind's mean.
-import { profiles } from '../fixtures/plugins/index.ts';
+
 import { loadConfig } from '../src/config/env.ts';
 import { countArms, countedWorkload, startCountedServer } from '../src/counted/counted-ab.ts';
 import { countedFigures } from '../src/counted/counted-stats.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
 import { setGlobals } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
 const [name = 'server_audit', repeatsArg = '10', pairsArg = '3'] = process.argv.slice(2);

@@ -6,23 +6,26 @@ import { pathToFileURL } from 'node:url';
 
 async function main(): Promise<void> {
   const root = process.cwd();
-  const loader = path.join(root, 'src/runs/load-runs.ts');
   const configPath = process.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
   const present = async (file: string) =>
     access(file).then(
       () => true,
       () => false,
     );
-  if (!(await present(loader)) || !(await present(path.resolve(root, configPath)))) {
+  // The first path each file has had: an older checkout keeps the layout of its day.
+  const firstPresent = async (...files: string[]) => {
+    for (const file of files) if (await present(path.join(root, file))) return path.join(root, file);
+    return null;
+  };
+  const loader = await firstPresent('src/runs/load-runs.ts', 'src/config/load-runs.ts');
+  if (!loader || !(await present(path.resolve(root, configPath)))) {
     process.stdout.write(`${JSON.stringify({ runs: null })}\n`);
     return;
   }
   const { loadRuns } = await import(pathToFileURL(loader).href);
   // The loader takes the registry as a parameter since issue 20; an older checkout's loader ignores it.
-  const registryFile = path.join(root, 'fixtures/plugins/index.ts');
-  const registry = (await present(registryFile))
-    ? (await import(pathToFileURL(registryFile).href)).profiles
-    : undefined;
+  const registryFile = await firstPresent('src/profiles/index.ts', 'fixtures/plugins/index.ts');
+  const registry = registryFile ? (await import(pathToFileURL(registryFile).href)).profiles : undefined;
   const { configHash } = await import(pathToFileURL(path.join(root, 'src/history/config-hash.ts')).href);
   const runs: {
     id: string;

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { formatCompletenessTable } from '../reporters/format/format-completeness.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { claimsUnderUserFilter, completenessSetupFor } from '../src/completeness/claims.ts';
@@ -11,6 +10,7 @@ import { loadConfig } from '../src/config/env.ts';
 import { configHash } from '../src/history/config-hash.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import type { CompletenessPhase } from '../src/results/schema.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
@@ -36,7 +36,7 @@ function completenessSuite(run: ResolvedRun): void {
     const why =
       profile.log.file === null
         ? 'writes no log file'
-        : 'has no completeness setup in fixtures/completeness.ts';
+        : 'has no completeness setup in its profile (profile.completeness)';
     test.skip(`completeness: ${run.title} ${why}`, () => {});
     return;
   }

@@ -1,6 +1,5 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { countedRecord, describeCounted } from '../src/counted/count-run.ts';
 import {
@@ -15,6 +14,7 @@ import { countedIdentity } from '../src/counted/identity.ts';
 import { countedUnavailable } from '../src/counted/run-counted.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
 import { setGlobals } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import type { Workload } from '../src/workload/workload.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 

@@ -3,7 +3,6 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { formatFaultRecord } from '../reporters/format/format-faults.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
@@ -13,6 +12,7 @@ import { faultPhase, faultsUnsupported, prepareFaults } from '../src/faults/faul
 import { type FaultName, faultNames } from '../src/faults/fault-profile.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';

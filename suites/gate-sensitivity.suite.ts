@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { measureGate } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { runSteps } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { serverValueLiteral } from '../src/config/settings.ts';
@@ -12,6 +11,7 @@ import { readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
 import { failsGate, judgeBaseHead, nameConfigurations } from '../src/gate/verdict.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { startServer } from '../src/servers/start-server.ts';

@@ -1,6 +1,4 @@
 import { describe, expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
-import { serverAudit } from '../fixtures/plugins/server-audit.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { describeCell, unavailableCell } from '../src/matrix/cell.ts';
@@ -9,6 +7,8 @@ import { borrowedPlugins, expectedOutcome, matrixProfiles } from '../src/matrix/
 import { runCell } from '../src/matrix/run-cell.ts';
 import { probeStartupLoad } from '../src/matrix/startup-probe.ts';
 import { type MatrixTarget, matrixTargets } from '../src/matrix/targets.ts';
+import { profiles } from '../src/profiles/index.ts';
+import { serverAudit } from '../src/profiles/server-audit.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import type { Traffic } from '../src/config/projection-traffic.ts';
@@ -10,6 +9,7 @@ import { rotationFromVariables } from '../src/per-event/rotation.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { expectationsOn } from '../src/plugins/profile.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { projectCost } from '../src/projection/project.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import { loadRuns, loadTraffic } from '../src/runs/load-runs.ts';

@@ -1,5 +1,5 @@
-import { profiles } from '../fixtures/plugins/index.ts';
 import { loadConfig } from '../src/config/env.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import { notMeasuredBy } from '../src/runs/runs.ts';
 import { getWorkload } from '../src/workload/workloads.ts';

@@ -1,16 +1,16 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
-import {
-  type SweepConfiguration,
-  type SweptProfile,
-  sweepConfigurations,
-} from '../fixtures/plugins/settings-sweep.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { mergeMeasuredTraffic } from '../src/config/measured-traffic.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
+import { profiles } from '../src/profiles/index.ts';
+import {
+  type SweepConfiguration,
+  type SweptProfile,
+  sweepConfigurations,
+} from '../src/profiles/settings-sweep.ts';
 import type { LifecycleCheck } from '../src/results/lifecycle-check.ts';
 import { type ResolvedRun, resolveRun } from '../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
@@ -20,7 +20,7 @@ import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-
 import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-table.ts';
 
 // The settings space, lifecycle checks only (no measurement), on one server: every configuration of
-// fixtures/plugins/settings-sweep.ts gets install → … → restart → uninstall, and every check must pass or be 'not
+// src/profiles/settings-sweep.ts gets install → … → restart → uninstall, and every check must pass or be 'not
 // applicable' with its reason. `./auditbench test` walks the small covering set; AUDITBENCH_SETTINGS_SWEEP=full walks
 // them all (npm run test:settings-sweep; docs/measurements/2026-12-03-settings-sweep.md).
 const config = loadConfig();

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { benchAudit, benchAuditFile } from '../fixtures/plugins/bench-audit.ts';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { measureGate } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
@@ -22,6 +21,7 @@ import {
 } from '../src/servers/traffic-accounts.ts';
 import { runnerAs } from '../src/workload/run-as.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
+import { benchAudit, benchAuditFile } from '../test/support/bench-audit-profile.ts';
 import { type SuppliedFolder, supplyTestPlugin } from '../test/support/test-plugin.ts';
 
 /**

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { pluginSubject } from '../src/bench/subject.ts';
 import { summariseMeasurement } from '../src/bench/summarise.ts';
@@ -9,6 +8,7 @@ import { auditsTraffic } from '../src/plugins/lifecycle/audits-traffic.ts';
 import { type LifecycleContext, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { readLogEvents } from '../src/plugins/log-reader.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
+import { profiles } from '../src/profiles/index.ts';
 import type { LifecycleCheck } from '../src/results/lifecycle-check.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';

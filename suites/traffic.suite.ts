@@ -1,11 +1,11 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { profiles } from '../fixtures/plugins/index.ts';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { gateFailure, measureGate } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { configHash } from '../src/history/config-hash.ts';
 import { lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
+import { profiles } from '../src/profiles/index.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import type { Measurement } from '../src/results/schema.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { mcafeeAudit } from '../../fixtures/plugins/mcafee-audit.ts';
-import { serverAudit as serverAuditProfile } from '../../fixtures/plugins/server-audit.ts';
+import { mcafeeAudit } from '../../src/profiles/mcafee-audit.ts';
+import { serverAudit as serverAuditProfile } from '../../src/profiles/server-audit.ts';
 import { type PluginResult, resultsFileSchema } from '../../src/results/schema.ts';
 import {
   formatSeedTableMarkdown,

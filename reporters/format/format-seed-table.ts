@@ -1,6 +1,6 @@
 import Table from 'cli-table3';
-import { profiles } from '../../fixtures/plugins/index.ts';
 import type { PluginProfile, ProfileRegistry, SeedPluginReference } from '../../src/plugins/profile.ts';
+import { profiles } from '../../src/profiles/index.ts';
 import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { estimateText, fixed } from './format-numbers.ts';

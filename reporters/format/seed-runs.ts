@@ -1,4 +1,4 @@
-import { profiles } from '../../fixtures/plugins/index.ts';
+import { profiles } from '../../src/profiles/index.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 
 const builtIn = new Map(Object.values(profiles).map((p) => [p.name, p]));

@@ -1,9 +1,9 @@
 import { execaSync } from 'execa';
 import { expect, test } from 'vitest';
-import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import { createFakeServer } from '../../test/support/fake-server.ts';
 import { sysbenchResult as result } from '../../test/support/sysbench-result.ts';
 import { sql } from '../plugins/steps.ts';
+import { serverAudit } from '../profiles/server-audit.ts';
 import { freePort } from '../servers/free-port.ts';
 import { type ArmSwitch, segmentToggledRun } from '../stats/segments.ts';
 import type { RunOptions } from '../workload/sysbench-runner.ts';

@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
+import { profiles } from '../profiles/index.ts';
 import { resolveRun } from '../runs/runs.ts';
 import { getWorkload } from '../workload/workloads.ts';
 import { machineFacts, skipReason } from './machine-facts.ts';

@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { generalLog } from '../../fixtures/plugins/general-log.ts';
-import { nullAudit } from '../../fixtures/plugins/null-audit.ts';
-import { serverAudit, serverAuditClaims } from '../../fixtures/plugins/server-audit.ts';
-import { sqlErrorLog } from '../../fixtures/plugins/sql-error-log.ts';
+import { generalLog } from '../profiles/general-log.ts';
+import { nullAudit } from '../profiles/null-audit.ts';
+import { serverAudit, serverAuditClaims } from '../profiles/server-audit.ts';
+import { sqlErrorLog } from '../profiles/sql-error-log.ts';
 import { claimsUnderUserFilter, completenessSetupFor } from './claims.ts';
 
 test.for([

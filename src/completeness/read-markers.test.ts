@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import { createFakeServer } from '../../test/support/fake-server.ts';
+import { serverAudit } from '../profiles/server-audit.ts';
 import { listingKey, readMarkers } from './read-markers.ts';
 
 const record = (n: number) =>

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
+import { profiles } from '../profiles/index.ts';
 import { type SystemVariables, systemVariableOf } from '../servers/system-variables.ts';
 import {
   type ChangedOption,

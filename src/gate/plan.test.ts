@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
 import { parseOptionFile } from '../config/option-file.ts';
 import { serverValueLiteral, sqlLiteralOf } from '../config/settings.ts';
+import { profiles } from '../profiles/index.ts';
 import type { RunConfig } from '../runs/define-config.ts';
 import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
 import { comparisonSubject, unsetOnOneSide } from './arms.ts';

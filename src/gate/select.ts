@@ -2,7 +2,7 @@
 // configuration (from that repository's own history) and the installed auditbench on both sides.
 import { readdir, readFile, realpath } from 'node:fs/promises';
 import path from 'node:path';
-import { profiles } from '../../fixtures/plugins/index.ts';
+import { profiles } from '../profiles/index.ts';
 import { loadRuns } from '../runs/load-runs.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { installedAuditbench, versionChange } from './installed-version.ts';

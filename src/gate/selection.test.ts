@@ -3,7 +3,7 @@ import { importClosure, relativeImports, selectRuns, selectSuites } from './sele
 
 test('relative imports, re-exports and dynamic imports are found and resolved; packages are not', () => {
   const source = `
-import { serverAudit } from '../fixtures/plugins/server-audit.ts';
+import { serverAudit } from '../src/profiles/server-audit.ts';
 import { pluginSuite } from './shared/plugin-suite.ts';
 import type { X } from "../src/x.ts";
 export { y } from './y.ts';
@@ -12,7 +12,7 @@ import { test } from 'vitest';
 import './side-effect.ts';
 `;
   expect(relativeImports('suites/server-audit.suite.ts', source).sort()).toEqual([
-    'fixtures/plugins/server-audit.ts',
+    'src/profiles/server-audit.ts',
     'src/x.ts',
     'suites/shared/plugin-suite.ts',
     'suites/side-effect.ts',
@@ -33,25 +33,25 @@ describe('selectSuites', () => {
     'suites/server-target.suite.ts',
   ];
   const importsOf = {
-    'suites/server-audit.suite.ts': ['fixtures/plugins/server-audit.ts', 'suites/shared/plugin-suite.ts'],
+    'suites/server-audit.suite.ts': ['src/profiles/server-audit.ts', 'suites/shared/plugin-suite.ts'],
     'suites/percona-audit-log.suite.ts': [
-      'fixtures/plugins/percona-audit-log.ts',
+      'src/profiles/percona-audit-log.ts',
       'suites/shared/plugin-suite.ts',
     ],
-    'fixtures/plugins/percona-audit-log.ts': ['fixtures/plugins/percona-shared.ts', 'src/plugins/profile.ts'],
+    'src/profiles/percona-audit-log.ts': ['src/profiles/percona-shared.ts', 'src/plugins/profile.ts'],
     'suites/server-target.suite.ts': ['src/servers/start-server.ts'],
   };
   const select = (...changed: string[]) => selectSuites({ changed, suites, importsOf });
 
   test('a changed profile runs the suite that imports it, and says why', () => {
-    expect(select('fixtures/plugins/server-audit.ts', 'README.md')).toEqual({
+    expect(select('src/profiles/server-audit.ts', 'README.md')).toEqual({
       kind: 'some',
-      suites: [{ suite: 'suites/server-audit.suite.ts', because: ['fixtures/plugins/server-audit.ts'] }],
+      suites: [{ suite: 'suites/server-audit.suite.ts', because: ['src/profiles/server-audit.ts'] }],
     });
   });
 
   test('a file a profile imports counts as the profile', () => {
-    expect(select('fixtures/plugins/percona-shared.ts')).toMatchObject({
+    expect(select('src/profiles/percona-shared.ts')).toMatchObject({
       suites: [{ suite: 'suites/percona-audit-log.suite.ts' }],
     });
   });
@@ -70,14 +70,14 @@ describe('selectSuites', () => {
     'package-lock.json',
     'src/workload/create-database.lua',
   ])('harness change %s runs every suite', (file) => {
-    expect(select('fixtures/plugins/server-audit.ts', file)).toEqual({ kind: 'all', because: [file] });
+    expect(select('src/profiles/server-audit.ts', file)).toEqual({ kind: 'all', because: [file] });
   });
 
   test.for([
     ['docs only', ['README.md', 'ARCHITECTURE.md']],
     ['reporters and unit fixtures', ['reporters/format-summary.ts', 'fixtures/logs/server-audit-10.11.log']],
-    ['a profile no suite imports', ['fixtures/plugins/unused.ts']],
-    ['unit tests beside harness code', ['src/stats/verdict.test.ts', 'fixtures/plugins/profiles.test.ts']],
+    ['a profile no suite imports', ['src/profiles/unused.ts']],
+    ['unit tests beside harness code', ['src/stats/verdict.test.ts', 'src/profiles/profiles.test.ts']],
     ['nothing', []],
   ] as const)('%s: nothing to run', ([, changed]) => {
     expect(select(...changed)).toEqual({ kind: 'none' });

@@ -2,15 +2,13 @@
 import path from 'node:path';
 
 /** Changes here can move every measurement: run every suite. Paths are repo-relative, '/'-separated. */
-export const HARNESS = [
-  'src/',
-  'suites/shared/',
-  // The sysbench Lua scripts are read by src/workload at run time, not imported.
-  'fixtures/sysbench/',
-  'vitest.config.ts',
-  'package.json',
-  'package-lock.json',
-];
+export const HARNESS = ['src/', 'suites/shared/', 'vitest.config.ts', 'package.json', 'package-lock.json'];
+
+/**
+ * Inside the harness but not harness: a plugin profile changes the suites that import it (and the configured runs
+ * whose hash it enters), not every measurement.
+ */
+export const PROFILES = 'src/profiles/';
 
 export type Selection =
   | { kind: 'all'; because: string[] }
@@ -46,7 +44,9 @@ export function importClosure(root: string, importsOf: Readonly<Record<string, s
 
 // A unit test beside harness code changes no measurement.
 const isHarness = (file: string): boolean =>
-  !file.endsWith('.test.ts') && HARNESS.some((h) => (h.endsWith('/') ? file.startsWith(h) : file === h));
+  !file.endsWith('.test.ts') &&
+  !file.startsWith(PROFILES) &&
+  HARNESS.some((h) => (h.endsWith('/') ? file.startsWith(h) : file === h));
 
 /**
  * All suites when harness code changed; otherwise the suites whose file, or a file they import (their plugin

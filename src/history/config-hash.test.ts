@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
-import { perconaAuditLog } from '../../fixtures/plugins/percona-audit-log.ts';
-import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import { mergeMeasuredTraffic } from '../config/measured-traffic.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
+import { perconaAuditLog } from '../profiles/percona-audit-log.ts';
+import { serverAudit } from '../profiles/server-audit.ts';
 import { resolveRun } from '../runs/runs.ts';
 import { canonicalJson, configHash } from './config-hash.ts';
 

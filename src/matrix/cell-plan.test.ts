@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
+import { profiles } from '../profiles/index.ts';
 import { parseMatrixSelection, planMatrix } from './cell-plan.ts';
 import { matrixProfiles } from './expectations.ts';
 

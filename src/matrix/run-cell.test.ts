@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
 import { createFakeServer } from '../../test/support/fake-server.ts';
+import { profiles } from '../profiles/index.ts';
 import { getWorkload } from '../workload/workloads.ts';
 import { cellWorkload, runCell } from './run-cell.ts';
 

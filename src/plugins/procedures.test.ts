@@ -1,8 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import { mcafeeAudit } from '../../fixtures/plugins/mcafee-audit.ts';
-import { mysqlEnterpriseAudit } from '../../fixtures/plugins/mysql-enterprise-audit.ts';
-import { perconaAuditLog } from '../../fixtures/plugins/percona-audit-log.ts';
 import { createFakeServer, type FakeReply, type FakeServer } from '../../test/support/fake-server.ts';
+import { mcafeeAudit } from '../profiles/mcafee-audit.ts';
+import { mysqlEnterpriseAudit } from '../profiles/mysql-enterprise-audit.ts';
+import { perconaAuditLog } from '../profiles/percona-audit-log.ts';
 import { lifecycleContext, lifecycleSteps } from './lifecycle/index.ts';
 import { runSteps } from './steps.ts';
 

@@ -219,5 +219,5 @@ export const expectationsOn = (profile: PluginProfile, flavor: ServerFlavor): Pl
   ...profile.expectedOn?.[flavor],
 });
 
-/** Built-in profiles by their one id (fixtures/plugins/index.ts holds the project's; a test may hand in its own). */
+/** Built-in profiles by their one id (src/profiles/index.ts holds the project's; a test may hand in its own). */
 export type ProfileRegistry = Readonly<Record<string, PluginProfile>>;

@@ -1,8 +1,8 @@
-import type { ProfileName } from '../../fixtures/plugins/index.ts';
 import type { MeasuredTrafficInput } from '../config/measured-traffic.ts';
 import type { TrafficInput } from '../config/projection-traffic.ts';
 import type { Settings } from '../config/settings.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
+import type { ProfileName } from '../profiles/index.ts';
 
 /** A DBA's option file, read when the configuration loads; the path is relative to the configuration file. */
 export interface OptionFileReference {

@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
+import { profiles } from '../profiles/index.ts';
 import { loadRuns, loadTraffic } from './load-runs.ts';
 
 let dir = '';

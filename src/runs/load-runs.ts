@@ -207,7 +207,7 @@ async function readScript(
 
 /**
  * Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. A run's
- * `plugin: 'name'` is looked up in `registry` (the project's is fixtures/plugins/index.ts).
+ * `plugin: 'name'` is looked up in `registry` (the project's is src/profiles/index.ts).
  */
 export async function loadRuns(
   config: Pick<Config, 'configPath' | 'runIds'>,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
 import { parseOptionFile } from '../config/option-file.ts';
+import { profiles } from '../profiles/index.ts';
 import { notMeasuredBy, resolveRun } from './runs.ts';
 
 const cnf = (text: string) => ({

@@ -1,7 +1,6 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
 import { formatSummary } from '../../reporters/format/format-summary.ts';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { measureCalibration, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
@@ -10,6 +9,7 @@ import { type BackgroundLoad, startBackgroundLoad } from '../../src/machine/back
 import { type Interference, judgeInterference } from '../../src/machine/block-interference.ts';
 import { startSampler } from '../../src/machine/sampler.ts';
 import { runSteps } from '../../src/plugins/steps.ts';
+import { profiles } from '../../src/profiles/index.ts';
 import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { coverageByCell, formatCoverage } from '../../src/stats/coverage.ts';

@@ -1,12 +1,12 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { measureCalibration, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
 import { formatPrecisionReport, precisionReport } from '../../src/bench/precision.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { runSteps } from '../../src/plugins/steps.ts';
+import { profiles } from '../../src/profiles/index.ts';
 import type { Calibration, Measurement } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';

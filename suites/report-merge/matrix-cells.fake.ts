@@ -1,7 +1,7 @@
 import { describe, test } from 'vitest';
-import { profiles } from '../../fixtures/plugins/index.ts';
 import { parseMatrixSelection, planMatrix } from '../../src/matrix/cell-plan.ts';
 import { matrixProfiles } from '../../src/matrix/expectations.ts';
+import { profiles } from '../../src/profiles/index.ts';
 import { fakeCell, fakeTargets } from './fake-matrix.ts';
 
 // A stand-in for suites/matrix.suite.ts, for the report-merge check: one file, the cells AUDITBENCH_MATRIX selects

@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
-import { serverAudit } from '../../fixtures/plugins/server-audit.ts';
 import type { HtmlReportInput } from '../../reporters/format/html-report.ts';
 import { parseCallgrindDump } from '../../src/counted/callgrind-dump.ts';
 import { countedRecord } from '../../src/counted/count-run.ts';
@@ -8,6 +7,7 @@ import type { CountedArmReading } from '../../src/counted/counted-ab.ts';
 import { compareWithBase } from '../../src/history/compare.ts';
 import { toHistoryEntries } from '../../src/history/entry.ts';
 import { parseHistory } from '../../src/history/parse-history.ts';
+import { serverAudit } from '../../src/profiles/server-audit.ts';
 import {
   type AuditEvents,
   type PluginResult,

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
-import { benchAuditFile } from '../../fixtures/plugins/bench-audit.ts';
+import { benchAuditFile } from './bench-audit-profile.ts';
 
 const source = fileURLToPath(new URL('../plugin/bench_audit.c', import.meta.url));
 // MariaDB's public plugin headers (libmariadbd-dev): mysql/plugin.h and mysql/plugin_audit.h.

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
-import { profiles } from '../../../fixtures/plugins/index.ts';
 import { loadConfig } from '../../config/env.ts';
 import type { PluginProfile } from '../../plugins/profile.ts';
+import { profiles } from '../../profiles/index.ts';
 import { loadRuns } from '../../runs/load-runs.ts';
 import { getWorkload } from '../../workload/workloads.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';

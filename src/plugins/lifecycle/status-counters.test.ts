@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
-import { generalLog } from '../../../fixtures/plugins/general-log.ts';
-import { nullAudit } from '../../../fixtures/plugins/null-audit.ts';
 import {
   createFakeServer,
   type FakeCall,
   type FakeReply,
   type FakeServer,
 } from '../../../test/support/fake-server.ts';
+import { generalLog } from '../../profiles/general-log.ts';
+import { nullAudit } from '../../profiles/null-audit.ts';
 import type { LifecycleCheck } from '../../results/lifecycle-check.ts';
 import { runSteps } from '../steps.ts';
 import { countDuring } from './counters.ts';

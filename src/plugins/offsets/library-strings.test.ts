@@ -1,6 +1,6 @@
 import { Buffer } from 'node:buffer';
 import { expect, test } from 'vitest';
-import { mcafeeOffsetLayout } from '../../../fixtures/plugins/mcafee-offsets.ts';
+import { mcafeeOffsetLayout } from '../../profiles/mcafee-offsets.ts';
 import { printableStrings } from './library-strings.ts';
 
 test('printable runs of 4 or more, split at any other byte', () => {

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
-import { mcafeeOffsetLayout } from '../../../fixtures/plugins/mcafee-offsets.ts';
+import { mcafeeOffsetLayout } from '../../profiles/mcafee-offsets.ts';
 import { parseDisassembly, parseFieldOffsets } from './gdb-output.ts';
 import type { OffsetLayout } from './layout.ts';
 import { accessorOffsets, describeOffsets, offsetsValue, reconcileOffsets } from './reconcile.ts';
