@@ -1,62 +1,131 @@
+import { readdirSync } from 'node:fs';
+import path from 'node:path';
 import { expect, test } from 'vitest';
-import { filesUnder, importsOf, isTest } from './source-graph.ts';
+import { filesUnder, importsOf, isTest, root } from './source-graph.ts';
 
-/** The folder of a file under src/ ('src/config/env.ts' → 'config'), or null outside src/. */
+/**
+ * src/'s folders from the ground up. A folder imports only folders on lower floors: the ground imports nothing of
+ * the project's, and an import sideways or up fails the test below. ARCHITECTURE.md draws the same floors.
+ */
+const FLOORS: readonly (readonly string[])[] = [
+  ['config', 'stats', 'run'],
+  ['servers'],
+  ['machine', 'workload'],
+  ['results'],
+  ['plugins', 'projection'],
+  ['bench', 'completeness', 'per-event'],
+  ['profiles', 'faults', 'matrix'],
+  ['runs'],
+  ['traffic'],
+  ['counted'],
+  ['history'],
+  ['gate'],
+  ['cli'],
+];
+
+type Graph = Map<string, Map<string, string>>;
+
+/** The folder of a file under src/ ('src/config/env.ts' → 'config'), or null outside src/ or for src/index.ts. */
 const folderOf = (file: string): string | null => /^src\/([^/]+)\//.exec(file)?.[1] ?? null;
 
 /** Folder → the folders its product files import, each edge with one file pair that makes it. */
-function folderGraph(): Map<string, Map<string, string>> {
-  const graph = new Map<string, Map<string, string>>();
+function folderGraph(): Graph {
+  const graph: Graph = new Map();
   for (const file of filesUnder('src', (f) => f.endsWith('.ts') && !isTest(f))) {
     const from = folderOf(file);
     if (!from) continue;
+    const edges = graph.get(from) ?? new Map<string, string>();
+    graph.set(from, edges);
     for (const target of importsOf(file)) {
       const to = folderOf(target);
-      if (!to || to === from) continue;
-      const edges = graph.get(from) ?? new Map<string, string>();
-      if (!edges.has(to)) edges.set(to, `${file} → ${target}`);
-      graph.set(from, edges);
+      if (to && to !== from && !edges.has(to)) edges.set(to, `${file} → ${target}`);
     }
   }
   return graph;
 }
 
-/** Each pair of folders that import each other, with one file edge each way. */
-function mutualImports(graph: Map<string, Map<string, string>>): string[] {
-  const pairs: string[] = [];
-  for (const [from, edges] of graph) {
-    for (const [to, edge] of edges) {
-      const back = graph.get(to)?.get(from);
-      if (back && from < to) pairs.push(`${from} ↔ ${to}: ${edge}; ${back}`);
+/** The strongly connected sets of more than one folder (Tarjan), each with the edges inside it. */
+function folderCycles(graph: Graph): string[] {
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[] = [];
+  const visit = (v: string) => {
+    index.set(v, index.size);
+    low.set(v, index.get(v) as number);
+    stack.push(v);
+    onStack.add(v);
+    for (const w of graph.get(v)?.keys() ?? []) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v) as number, low.get(w) as number));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v) as number, index.get(w) as number));
     }
-  }
-  return pairs.sort();
+    if (low.get(v) !== index.get(v)) return;
+    const set: string[] = [];
+    for (let w = stack.pop(); w !== undefined; w = w === v ? undefined : stack.pop()) {
+      onStack.delete(w);
+      set.push(w);
+    }
+    if (set.length < 2) return;
+    const inside = set.flatMap((a) =>
+      [...(graph.get(a) ?? [])].filter(([b]) => set.includes(b)).map(([, edge]) => edge),
+    );
+    cycles.push(`${set.sort().join(', ')}: ${inside.sort().join('; ')}`);
+  };
+  for (const v of graph.keys()) if (!index.has(v)) visit(v);
+  return cycles.sort();
 }
 
-/** Pairs allowed to remain: none. A pair that comes back fails the test below, naming the two imports. */
-const knownPairs: string[] = [];
+/** Imports from a folder to one on its own floor or above, and folders with no floor. */
+function arrowsBackUp(graph: Graph, floors: readonly (readonly string[])[]): string[] {
+  const floorOf = new Map(floors.flatMap((names, i) => names.map((n) => [n, i] as const)));
+  const problems: string[] = [];
+  for (const [from, edges] of graph) {
+    const here = floorOf.get(from);
+    if (here === undefined) {
+      problems.push(`src/${from}/ has no floor: add it to FLOORS above everything it imports`);
+      continue;
+    }
+    for (const [to, edge] of edges) {
+      const there = floorOf.get(to);
+      if (there !== undefined && there >= here)
+        problems.push(`${from} (floor ${here}) → ${to} (floor ${there}): ${edge}`);
+    }
+  }
+  return problems.sort();
+}
 
-// Longer loops (a → b → c → a) remain today; docs/architecture-notes.md lists the worst. This holds the line the
-// issue draws: no folder imports one that imports it back.
-test('no folder under src/ imports a folder that imports it back', () => {
-  const pairs = mutualImports(folderGraph());
-  expect(pairs.filter((p) => !knownPairs.some((k) => p.startsWith(`${k}:`)))).toEqual([]);
-  expect(
-    knownPairs.filter((k) => !pairs.some((p) => p.startsWith(`${k}:`))),
-    'gone: drop from knownPairs',
-  ).toEqual([]);
+test('every folder under src/ stands on a floor, and no floor names a folder that is gone', () => {
+  const folders = readdirSync(path.join(root, 'src'), { withFileTypes: true })
+    .filter((e) => e.isDirectory())
+    .map((e) => e.name)
+    .sort();
+  expect([...FLOORS.flat()].sort()).toEqual(folders);
 });
-test('the check sees a pair, and only a pair', () => {
-  const graph = new Map([
+
+test('no cycle among the folders under src/', () => {
+  expect(folderCycles(folderGraph())).toEqual([]);
+});
+
+test('every import between folders under src/ goes down a floor', () => {
+  expect(arrowsBackUp(folderGraph(), FLOORS)).toEqual([]);
+});
+
+test('the checks see a loop of three folders, an import sideways or up, and a folder with no floor', () => {
+  const graph: Graph = new Map([
     ['a', new Map([['b', 'a.ts → b.ts']])],
-    [
-      'b',
-      new Map([
-        ['a', 'b.ts → a.ts'],
-        ['c', 'b.ts → c.ts'],
-      ]),
-    ],
-    ['c', new Map<string, string>()],
+    ['b', new Map([['c', 'b.ts → c.ts']])],
+    ['c', new Map([['a', 'c.ts → a.ts']])],
+    ['d', new Map([['c', 'd.ts → c.ts']])],
+    ['e', new Map()],
   ]);
-  expect(mutualImports(graph)).toEqual(['a ↔ b: a.ts → b.ts; b.ts → a.ts']);
+  expect(folderCycles(graph)).toEqual(['a, b, c: a.ts → b.ts; b.ts → c.ts; c.ts → a.ts']);
+  expect(arrowsBackUp(graph, [['a'], ['b'], ['c', 'd']])).toEqual([
+    'a (floor 0) → b (floor 1): a.ts → b.ts',
+    'b (floor 1) → c (floor 2): b.ts → c.ts',
+    'd (floor 2) → c (floor 2): d.ts → c.ts',
+    'src/e/ has no floor: add it to FLOORS above everything it imports',
+  ]);
 });
