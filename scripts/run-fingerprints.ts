@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   // The loader takes the registry as a parameter since issue 20; an older checkout's loader ignores it.
   const registryFile = await firstPresent('src/profiles/index.ts', 'fixtures/plugins/index.ts');
   const registry = registryFile ? (await import(pathToFileURL(registryFile).href)).profiles : undefined;
-  const { configHash } = await import(pathToFileURL(path.join(root, 'src/history/config-hash.ts')).href);
+  const hasher = (await firstPresent('src/runs/config-hash.ts', 'src/history/config-hash.ts')) as string;
+  const { configHash } = await import(pathToFileURL(hasher).href);
   const runs: {
     id: string;
     profile: unknown;

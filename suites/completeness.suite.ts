@@ -7,7 +7,7 @@ import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
 import { smokeSizes } from '../src/completeness/setup.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { configHash } from '../src/history/config-hash.ts';
+import { configHash } from '../src/runs/config-hash.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';

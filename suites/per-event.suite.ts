@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import type { Traffic } from '../src/config/projection-traffic.ts';
-import { configHash } from '../src/history/config-hash.ts';
+import { configHash } from '../src/runs/config-hash.ts';
 import { measurePerEvent } from '../src/per-event/measure-per-event.ts';
 import { perEventPlans } from '../src/per-event/plan.ts';
 import { rotationFromVariables } from '../src/per-event/rotation.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { gateFailure, measureGate } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { configHash } from '../src/history/config-hash.ts';
+import { configHash } from '../src/runs/config-hash.ts';
 import { lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { profiles } from '../src/profiles/index.ts';
 import { describeMachine } from '../src/results/machine.ts';

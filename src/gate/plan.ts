@@ -2,7 +2,7 @@
 
 import type { ComparisonDesign } from '../bench/subject.ts';
 import { normaliseName } from '../config/settings.ts';
-import { canonicalJson, configHash } from '../history/config-hash.ts';
+import { canonicalJson, configHash } from '../runs/config-hash.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { changedOptions, expectedDesign } from './option-classes.ts';
 import { type RunFingerprint, selectRuns } from './selection.ts';

@@ -30,7 +30,7 @@ export const historyEntrySchema = z.object({
   title: z.string(),
   /** The configuration run (auditbench.config.ts) the result belongs to; comparisons match on it. Absent before. */
   configRun: z.string().nullable().default(null),
-  /** Hash of the profile's effective configuration (src/history/config-hash.ts); null when the suite gave none. */
+  /** Hash of the profile's effective configuration (src/runs/config-hash.ts); null when the suite gave none. */
   configHash: z.string().nullable(),
   server: serverSchema,
   workload: z.string(),

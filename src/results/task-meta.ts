@@ -27,7 +27,7 @@ export interface ResultKey {
   limitPct: number;
   /** The run's settings: SET GLOBAL values (SQL literals) and my.cnf startup options, as applied. */
   settings?: { global: Record<string, string>; startup: Record<string, string>; optionFile: string | null };
-  /** Hash of the profile's effective configuration (src/history/config-hash.ts), for history comparisons. */
+  /** Hash of the profile's effective configuration (src/runs/config-hash.ts), for history comparisons. */
   configHash?: string;
   /** The measuring machine, so a report merged from shards on other machines still says where it ran. */
   machine?: Machine;

@@ -5,7 +5,7 @@ import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/
 import { afterGate, bankLine, budgetFrom } from '../../src/bench/time-bank.ts';
 import type { Config } from '../../src/config/env.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../../src/counted/run-counted.ts';
-import { configHash } from '../../src/history/config-hash.ts';
+import { configHash } from '../../src/runs/config-hash.ts';
 import { unavailableReason } from '../../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/plugins/lifecycle/index.ts';
 import { describeMachine } from '../../src/results/machine.ts';

@@ -3,8 +3,8 @@ import { mergeMeasuredTraffic } from '../config/measured-traffic.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { perconaAuditLog } from '../profiles/percona-audit-log.ts';
 import { serverAudit } from '../profiles/server-audit.ts';
-import { resolveRun } from '../runs/runs.ts';
 import { canonicalJson, configHash } from './config-hash.ts';
+import { resolveRun } from './runs.ts';
 
 test('the hash is 12 hex digits and the same for the same profile', () => {
   expect(configHash(serverAudit)).toMatch(/^[0-9a-f]{12}$/);
