@@ -4,7 +4,14 @@ import { recordedReportInput } from '../test/support/report-fixtures.ts';
 import { buildSnapshot } from './run-snapshot.ts';
 
 test('a run compares with the branch its base ref names and records to <report dir>/history.jsonl', () => {
-  const { file, revision, prior } = recordedReportInput();
+  const recorded = recordedReportInput();
+  const { revision } = recorded;
+  // The history finds a run by its id: the measured result and the recorded history name the same one.
+  const file = {
+    ...recorded.file,
+    results: recorded.file.results.map((r, i) => (i === 0 ? { ...r, runId: 'server_audit' } : r)),
+  };
+  const prior = recorded.prior.map((e) => ({ ...e, configRun: 'server_audit' }));
   const config = loadConfig({
     AUDITBENCH_REPORT_DIR: '/tmp/r',
     AUDITBENCH_BASE_REF: 'refs/remotes/origin/main',

@@ -7,14 +7,13 @@ import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
 import { smokeSizes } from '../src/completeness/setup.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { configHash } from '../src/runs/config-hash.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
-import { describeMachine } from '../src/results/machine.ts';
 import type { CompletenessPhase } from '../src/results/schema.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
+import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
@@ -46,17 +45,11 @@ function completenessSuite(run: ResolvedRun): void {
   const log = (message: string) => console.log(`[completeness · ${run.title}] ${message}`);
 
   // The same key as the run's suite, so these phases join its result.
-  const key = (s: StartedServer): ResultKey => ({
-    runId: run.id,
-    plugin: profile.name,
-    title: run.title,
-    server: s.info,
-    workload: workload.name,
-    limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
-    settings: { global: run.settings, startup: run.startupOptions, optionFile: run.optionFile?.path ?? null },
-    configHash: configHash(profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null }),
-    machine: describeMachine(),
-  });
+  const key = (s: StartedServer): ResultKey =>
+    resultKey(run, s.info, {
+      workload: workload.name,
+      limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
+    });
 
   async function phase(
     context: TestContext,

@@ -13,9 +13,9 @@ import { type FaultName, faultNames } from '../src/faults/fault-profile.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
-import { describeMachine } from '../src/results/machine.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
+import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
@@ -43,15 +43,11 @@ function faultSuite(run: ResolvedRun): void {
   let skipReason: string | null = null;
   const log = (message: string) => console.log(`[faults · ${run.title}] ${message}`);
 
-  const key = (s: StartedServer): ResultKey => ({
-    runId: run.id,
-    plugin: profile.name,
-    title: run.title,
-    server: s.info,
-    workload: workload.name,
-    limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
-    machine: describeMachine(),
-  });
+  const key = (s: StartedServer): ResultKey =>
+    resultKey(run, s.info, {
+      workload: workload.name,
+      limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
+    });
 
   async function fault(context: TestContext, name: FaultName) {
     if (skipReason) context.skip(skipReason);

@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import type { Traffic } from '../src/config/projection-traffic.ts';
-import { configHash } from '../src/runs/config-hash.ts';
 import { measurePerEvent } from '../src/per-event/measure-per-event.ts';
 import { perEventPlans } from '../src/per-event/plan.ts';
 import { rotationFromVariables } from '../src/per-event/rotation.ts';
@@ -11,8 +10,8 @@ import { expectationsOn } from '../src/plugins/profile.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
 import { projectCost } from '../src/projection/project.ts';
-import { describeMachine } from '../src/results/machine.ts';
 import { loadRuns, loadTraffic } from '../src/runs/load-runs.ts';
+import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
@@ -62,14 +61,10 @@ describe(`cost per audited event, ${config.workload} plan`, () => {
         const rotation = rotationFromVariables(await pluginVariables(server, profile.variablesLike));
         const projection = projectCost(sample.operations, traffic, rotation);
         context.task.meta.auditbench = {
-          runId: run.id,
-          plugin: profile.name,
-          title: run.title,
-          server: server.info,
-          workload: config.workload,
-          limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
-          configHash: configHash(profile, { id: run.id, optionFileSha256: run.optionFile?.sha256 ?? null }),
-          machine: describeMachine(),
+          ...resultKey(run, server.info, {
+            workload: config.workload,
+            limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
+          }),
           kind: 'per-event',
           perEvent: {
             ...sample,

@@ -3,13 +3,12 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { gateFailure, measureGate } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { configHash } from '../src/runs/config-hash.ts';
 import { lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { profiles } from '../src/profiles/index.ts';
-import { describeMachine } from '../src/results/machine.ts';
 import type { Measurement } from '../src/results/schema.ts';
 import type { ResultKey } from '../src/results/task-meta.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
+import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
@@ -19,7 +18,7 @@ import {
   type TrafficConnections,
   trafficConnections,
 } from '../src/servers/traffic-accounts.ts';
-import { checkOwnScripts, measuredRunTraffic, trafficRecord } from '../src/traffic/run-traffic.ts';
+import { checkOwnScripts, measuredRunTraffic } from '../src/traffic/run-traffic.ts';
 import { runnerAs } from '../src/workload/run-as.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
@@ -50,18 +49,11 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
   };
   const log = (what: string) => (message: string) => console.log(`[traffic · ${what}] ${message}`);
 
-  const key = (r: ResolvedRun): ResultKey => ({
-    runId: r.id,
-    plugin: r.profile.name,
-    title: r.title,
-    server: started().server.info,
-    workload: `${workload.name}, 4 pairs`,
-    limitPct: r.maxOverheadPct,
-    settings: { global: r.settings, startup: r.startupOptions, optionFile: null },
-    configHash: configHash(r.profile, { id: r.id, optionFileSha256: null, traffic: r.traffic }),
-    machine: describeMachine(),
-    traffic: trafficRecord(r.traffic),
-  });
+  const key = (r: ResolvedRun): ResultKey =>
+    resultKey(r, started().server.info, {
+      workload: `${workload.name}, 4 pairs`,
+      limitPct: r.maxOverheadPct,
+    });
 
   async function measure(r: ResolvedRun, context: { task: { meta: object } }) {
     const { server, connections } = started();

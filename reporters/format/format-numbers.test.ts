@@ -4,7 +4,7 @@ import { estimateText, fixed } from './format-numbers.ts';
 test.for([
   [null, 1, '–'],
   [undefined, 1, '–'],
-  [3.14159, 1, '3.1'],
+  [Math.PI, 1, '3.1'],
   [3357.4, 0, '3357'],
 ] as const)('fixed(%s, %s) is %s', ([value, digits, text]) => {
   expect(fixed(value, digits)).toBe(text);

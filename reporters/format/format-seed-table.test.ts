@@ -27,6 +27,7 @@ if (!serverAudit?.measurement) throw new Error('the fixture holds a measured ser
  */
 const mcafeeDouble: PluginResult = {
   ...serverAudit,
+  profileId: 'mcafee_audit',
   plugin: 'AUDIT',
   title: 'McAfee/Trellix AUDIT',
   baselineTps: 600,
@@ -68,7 +69,7 @@ describe('seedTable', () => {
   test('none without a measurement of either seed plugin', () => {
     expect(seedTable([])).toBeNull();
     expect(seedTable([{ ...serverAudit, measurement: null }])).toBeNull();
-    expect(seedTable([{ ...serverAudit, plugin: 'SQL_ERROR_LOG' }])).toBeNull();
+    expect(seedTable([{ ...serverAudit, profileId: 'sql_error_log', plugin: 'SQL_ERROR_LOG' }])).toBeNull();
   });
 
   test('the recorded server_audit run beside the seed figures, the seed derived from its totals', () => {

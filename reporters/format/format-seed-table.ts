@@ -9,9 +9,11 @@ import { runIdOf } from './run-status.ts';
 import { seedReference } from './seed-reference.ts';
 
 /** The plugins the seed measured (those whose profile carries its figures), in the seed's order. */
-const seedPlugins = (registry: ProfileRegistry): { profile: PluginProfile; seed: SeedPluginReference }[] =>
-  Object.values(registry)
-    .flatMap((profile) => (profile.seed ? [{ profile, seed: profile.seed }] : []))
+const seedPlugins = (
+  registry: ProfileRegistry,
+): { id: string; profile: PluginProfile; seed: SeedPluginReference }[] =>
+  Object.entries(registry)
+    .flatMap(([id, profile]) => (profile.seed ? [{ id, profile, seed: profile.seed }] : []))
     .sort((a, b) => a.seed.column - b.seed.column);
 
 export const SEED_ROWS = [
@@ -168,7 +170,7 @@ export function seedTable(
 ): SeedTable | null {
   const picked = seedPlugins(registry).map((p) => ({
     ...p,
-    runs: results.filter((r) => r.plugin === p.profile.name),
+    runs: results.filter((r) => r.profileId === p.id),
   }));
   const runs = picked.flatMap((p) => p.runs);
   if (!runs.some((r) => r.measurement !== null)) return null;

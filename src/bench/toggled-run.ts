@@ -1,5 +1,4 @@
 import type { EventCounts } from '../plugins/logs/event-class.ts';
-import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { abbaOrder } from '../stats/adaptive.ts';

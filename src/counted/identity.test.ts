@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { sampleIdentity } from '../../test/support/sample-identity.ts';
-import { identityDifferences, PINNED_GLIBC_TUNABLES, selectingFeatures } from './identity.ts';
+import { identityDifferences, selectingFeatures } from './identity.ts';
 
 const base = sampleIdentity();
 

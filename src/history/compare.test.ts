@@ -109,7 +109,8 @@ describe('findBase', () => {
     ['another server version', { server: { flavor: 'mariadb', version: '10.5', target: 'local' } }],
     ['another workload', { workload: 'standard' }],
     ['another machine', { fingerprint: 'Intel Xeon ×24, 128 GiB' }],
-    ['another plugin', { title: 'Percona audit_log (JSON, ASYNCHRONOUS)' }],
+    ['another run', { configRun: 'percona_audit_log', title: 'Percona audit_log (JSON, ASYNCHRONOUS)' }],
+    ['a result recorded before runs had ids', { configRun: null }],
     ['no measurement', { overheadPct: null, overheadCi95: null, verdict: 'error' }],
     ['the same run', { runId: 'run-pr' }],
   ] as const)('ignores %s', ([, overrides]) => {

@@ -91,7 +91,8 @@ export function findBase(
     (e) =>
       e.branch === baseBranch &&
       e.runId !== current.runId &&
-      (current.configRun !== null ? e.configRun === current.configRun : e.title === current.title) &&
+      current.configRun !== null &&
+      e.configRun === current.configRun &&
       e.workload === current.workload &&
       e.fingerprint === current.fingerprint &&
       sameServer(e, current) &&

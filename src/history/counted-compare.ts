@@ -34,8 +34,7 @@ export function findCountedBase(
   let best: Counted | null = null;
   for (const e of history) {
     if (!isCounted(e) || e.branch !== baseBranch || e.runId === current.runId) continue;
-    const sameRun =
-      current.configRun !== null ? e.configRun === current.configRun : e.title === current.title;
+    const sameRun = current.configRun !== null && e.configRun === current.configRun;
     if (!sameRun || identityDifferences(current.counted.identity, e.counted.identity).length > 0) continue;
     if (best === null || Date.parse(e.recordedAt) >= Date.parse(best.recordedAt)) best = e;
   }

@@ -27,6 +27,8 @@ export const historyEntrySchema = z.object({
   commit: z.string(),
   branch: z.string(),
   plugin: z.string(),
+  /** The built-in profile the run started from (registry id); null: the user's own profile, or before it existed. */
+  profileId: z.string().nullable().default(null),
   title: z.string(),
   /** The configuration run (auditbench.config.ts) the result belongs to; comparisons match on it. Absent before. */
   configRun: z.string().nullable().default(null),
@@ -77,6 +79,7 @@ export function toHistoryEntries(file: ResultsFile, revision: Revision, runId: s
       commit: revision.commit,
       branch: revision.branch,
       plugin: r.plugin,
+      profileId: r.profileId ?? null,
       title: r.title,
       configRun: r.runId ?? null,
       configHash: r.configHash ?? null,

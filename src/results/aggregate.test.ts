@@ -3,6 +3,8 @@ import { aggregateResults, observedOf } from './aggregate.ts';
 import type { ResultKey, ResultRecord } from './task-meta.ts';
 
 const key = (version: string): ResultKey => ({
+  runId: 'server_audit',
+  profileId: 'server_audit',
   plugin: 'SERVER_AUDIT',
   title: 'MariaDB server_audit',
   server: { flavor: 'mariadb', version, target: 'local' },

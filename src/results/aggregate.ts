@@ -3,7 +3,7 @@ import type { PluginResult } from './schema.ts';
 import type { ResultKey, ResultRecord } from './task-meta.ts';
 
 const keyOf = (k: ResultKey) =>
-  [k.runId ?? k.plugin, k.server.flavor, k.server.version, k.server.target, k.workload].join('|');
+  [k.runId, k.server.flavor, k.server.version, k.server.target, k.workload].join('|');
 
 /** Groups the per-test records of a run into one result per plugin × server × workload, in first-seen order. */
 export function aggregateResults(records: ResultRecord[]): PluginResult[] {
@@ -30,7 +30,8 @@ export function aggregateResults(records: ResultRecord[]): PluginResult[] {
         lifecycle: [],
         measurement: null,
         calibration: null,
-        ...(record.runId !== undefined && { runId: record.runId }),
+        runId: record.runId,
+        profileId: record.profileId,
         ...(record.settings !== undefined && { settings: record.settings }),
         ...(record.configHash !== undefined && { configHash: record.configHash }),
         ...(record.machine !== undefined && { machine: record.machine }),

@@ -243,6 +243,8 @@ export const completenessPhaseSchema = z.object({
 export const pluginResultSchema = z.object({
   /** The configuration run (auditbench.config.ts) this result belongs to; absent in results before runs existed. */
   runId: z.string().optional(),
+  /** The built-in profile the run started from, by registry id; null: the user's own; absent in results before it. */
+  profileId: z.string().nullable().optional(),
   plugin: z.string(),
   title: z.string(),
   server: serverSchema,

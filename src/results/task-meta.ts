@@ -15,7 +15,10 @@ import type {
 /** Identifies one plugin × server × workload; the reporter groups records by it. */
 export interface ResultKey {
   /** The configuration run this result belongs to (auditbench.config.ts); results group by it. */
-  runId?: string;
+  runId: string;
+  /** The built-in profile the run starts from (ResolvedRun.profileId); null for a profile of the user's own. */
+  profileId: string | null;
+  /** The profile's name as the server knows the plugin (e.g. 'SERVER_AUDIT'): for display, not for look-ups. */
   plugin: string;
   title: string;
   server: {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type Cores, threadList } from '../config/concurrency.ts';
 import { type MeasuredTraffic, mergeMeasuredTraffic } from '../config/measured-traffic.ts';
-import { type OptionFileSettings, parseOptionFile } from '../config/option-file.ts';
+import type { OptionFileSettings } from '../config/option-file.ts';
 import {
   displayValue,
   normaliseName,
@@ -17,7 +17,13 @@ import type { OptionFileReference, RunConfig } from './define-config.ts';
 
 /** One run of the configuration, resolved: the profile as configured, ready for the suite. */
 export interface ResolvedRun {
+  /** The run's one id: results, history, the gate and `list` key on it. */
   id: string;
+  /**
+   * The built-in profile the run starts from, by its id in the registry (the configuration's `plugin:
+   * 'server_audit'`); null when the configuration hands in a profile object of its own.
+   */
+  profileId: string | null;
   title: string;
   /** The run's settings merged into measureSettings, startup options into install, expectations overridden. */
   profile: PluginProfile;
@@ -138,6 +144,7 @@ export function resolveRun(
   const shown = { ...plainValues({}, startup), ...plainValues({}, run.settings ?? {}) };
   return {
     id: run.id ?? defaultRunId(run.plugin, base),
+    profileId: typeof run.plugin === 'string' ? run.plugin : null,
     title: run.title ?? titleOf(base, shown),
     profile,
     settings,

@@ -3,7 +3,6 @@ import path from 'node:path';
 import type { TrafficSeen } from '../bench/audit-events.ts';
 import { realSysbench, type SysbenchRunner } from '../bench/subject.ts';
 import type { MeasuredTraffic } from '../config/measured-traffic.ts';
-import type { TrafficRecord } from '../results/schema.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { ownScriptProblem } from '../workload/own-script.ts';
@@ -70,11 +69,3 @@ export function measuredRunTraffic(
     seen: { accounts, added: run.traffic.added, sent: runner.sent },
   };
 }
-
-/** result.traffic: the run's measured traffic as resolved. */
-export const trafficRecord = (traffic: MeasuredTraffic): TrafficRecord => ({
-  accounts: traffic.accounts,
-  added: traffic.added,
-  script: traffic.script,
-  preparedStatements: traffic.preparedStatements,
-});

@@ -1,7 +1,5 @@
 export type { WorkloadName } from '../config/lists.ts';
 
-import type { WorkloadName } from '../config/lists.ts';
-
 /**
  * How the plugin-off and plugin-on arms are interleaved.
  * - toggle: the plugin is switched on and off inside one sysbench run every segmentS seconds (ABBA order),

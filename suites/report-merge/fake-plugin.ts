@@ -27,6 +27,8 @@ export function fakePluginSuite(fake: FakePlugin): void {
   if (!result?.measurement || !result.calibration) throw new Error('the recorded result has a measurement');
   const { measurement, calibration } = result;
   const key: ResultKey = {
+    runId: fake.title.toLowerCase().replace(/\W+/g, '-'),
+    profileId: null,
     plugin: fake.title.toUpperCase().replace(/\W+/g, '_'),
     title: fake.title,
     server: result.server,

@@ -5,12 +5,12 @@ import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../../src/
 import { afterGate, bankLine, budgetFrom } from '../../src/bench/time-bank.ts';
 import type { Config } from '../../src/config/env.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../../src/counted/run-counted.ts';
-import { configHash } from '../../src/runs/config-hash.ts';
 import { unavailableReason } from '../../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../../src/plugins/lifecycle/index.ts';
-import { describeMachine } from '../../src/results/machine.ts';
 import type { Calibration, Measurement } from '../../src/results/schema.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
+import { configHash } from '../../src/runs/config-hash.ts';
+import { resultKey } from '../../src/runs/result-key.ts';
 import type { ResolvedRun } from '../../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../../src/servers/account-session.ts';
 import { startServer } from '../../src/servers/start-server.ts';
@@ -20,12 +20,7 @@ import {
   type TrafficConnections,
   trafficConnections,
 } from '../../src/servers/traffic-accounts.ts';
-import {
-  checkOwnScripts,
-  measuredRunTraffic,
-  needsOwnCalibration,
-  trafficRecord,
-} from '../../src/traffic/run-traffic.ts';
+import { checkOwnScripts, measuredRunTraffic, needsOwnCalibration } from '../../src/traffic/run-traffic.ts';
 import { runnerAs } from '../../src/workload/run-as.ts';
 import {
   type ConcurrencyPoint,
@@ -148,20 +143,8 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
     let ownCalibration: Calibration | null = null;
     const sessions: AccountSession[] = [];
 
-    const key = (point: ConcurrencyPoint = firstPoint, open?: { ratePerS: number }): ResultKey => ({
-      ...pointKey(point, open),
-      plugin: profile.name,
-      server: started().info,
-      workload: workload.name,
-      limitPct,
-      settings: {
-        global: run.settings,
-        startup: run.startupOptions,
-        optionFile: run.optionFile?.path ?? null,
-      },
-      machine: describeMachine(),
-      traffic: trafficRecord(run.traffic),
-    });
+    const key = (point: ConcurrencyPoint = firstPoint, open?: { ratePerS: number }): ResultKey =>
+      resultKey(run, started().info, { workload: workload.name, limitPct, point: pointKey(point, open) });
     const skipIfUnavailable = (context: TestContext) => {
       if (skipReason) context.skip(skipReason);
     };

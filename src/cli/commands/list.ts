@@ -3,6 +3,7 @@ import { loadConfig } from '../../config/env.ts';
 import type { PluginProfile } from '../../plugins/profile.ts';
 import { profiles } from '../../profiles/index.ts';
 import { loadRuns } from '../../runs/load-runs.ts';
+import type { ResolvedRun } from '../../runs/runs.ts';
 import { getWorkload } from '../../workload/workloads.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
@@ -25,9 +26,9 @@ skip it and why. Starts no server.
   -h, --help       this text
 `;
 
-/** The built-in profile a run starts from, when it is one (a custom profile has none to differ from). */
-const builtInBase = (profile: PluginProfile): PluginProfile | null =>
-  Object.values(profiles).find((p) => p.name === profile.name && p.title === profile.title) ?? null;
+/** The built-in profile a run starts from, by its id (a profile of the user's own has none to differ from). */
+const builtInBase = (run: ResolvedRun): PluginProfile | null =>
+  run.profileId === null ? null : (profiles[run.profileId as keyof typeof profiles] ?? null);
 
 const options = {
   json: { type: 'boolean' },
@@ -67,7 +68,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   const listed = runs.map((r) =>
     listedRun(
       r,
-      builtInBase(r.profile),
+      builtInBase(r),
       config.maxOverheadPct,
       skipReason(r.profile, facts),
       describeConcurrency(r, settings, workload, machine),
