@@ -1,10 +1,6 @@
 import { describe, expect, test, vi } from 'vitest';
-import { createFakeServer } from '../../test/support/fake-server.ts';
-import { sysbenchResult as result } from '../../test/support/sysbench-result.ts';
-import type { BlockInterference } from '../machine/block-interference.ts';
-import type { Probe } from '../machine/sampled-block.ts';
+import { quietProbe, scriptedSysbench, steady } from '../../test/support/scripted-sysbench.ts';
 import { sql } from '../plugins/steps.ts';
-import type { RunOptions } from '../workload/sysbench-runner.ts';
 import type { Workload } from '../workload/workload.ts';
 import { effectiveWorkload, measureOverhead } from './measure-overhead.ts';
 import type { MeasuredSubject, SysbenchRunner } from './subject.ts';
@@ -38,79 +34,6 @@ const subject: MeasuredSubject = {
   arms: { off: [sql('SET GLOBAL toy = OFF')], on: [sql('SET GLOBAL toy = ON')] },
   log: null,
 };
-
-/**
- * A sysbench whose warm-up chunks answer `warmup` in turn and whose measured runs answer `tps(arm, n)` for the n-th
- * run of that arm; it records every call. The arm is what the fake server was last told (SET GLOBAL toy = …).
- */
-function scriptedSysbench(warmup: number[], tps: (arm: 'off' | 'on', n: number) => number) {
-  const calls: string[] = [];
-  let arm: 'off' | 'on' = 'off';
-  const counts = { off: 0, on: 0 };
-  const server = createFakeServer({
-    rules: [
-      {
-        match: /SET GLOBAL toy = (ON|OFF)/,
-        reply: ({ match }) => {
-          arm = match?.[1] === 'ON' ? 'on' : 'off';
-          return {};
-        },
-      },
-    ],
-  });
-  const runner: SysbenchRunner = {
-    prepare: async () => {},
-    run: async (_conn, w, opts: RunOptions = {}) => {
-      const durationS = opts.durationS ?? w.durationS;
-      // Measured runs last the workload's durationS; a warm-up chunk is 5 s (half the minimum when that is shorter), or
-      // the whole warm-up when it is fixed.
-      if (durationS !== w.durationS) {
-        calls.push(`warm-up ${durationS} s`);
-        const next = warmup[calls.filter((c) => c.startsWith('warm-up')).length - 1];
-        return { ok: true, result: result(next ?? 1000, durationS) };
-      }
-      counts[arm] += 1;
-      calls.push(`${arm} ${durationS} s`);
-      return { ok: true, result: result(tps(arm, counts[arm]), durationS) };
-    },
-  };
-  return { server, runner, calls };
-}
-
-const quietProbe = (otherCpuPct: number[] = []): Probe & { blocks: number } => {
-  const probe = {
-    blocks: 0,
-    start: async () => ({
-      stop: async (retries: number): Promise<BlockInterference> => {
-        const other = otherCpuPct[probe.blocks] ?? 0;
-        probe.blocks += 1;
-        return {
-          sampledS: 1,
-          samples: 1,
-          otherCpuPct: other,
-          otherCpuMaxPct: other,
-          kernelCpuPct: 0,
-          selfCpuPct: 0,
-          measuredCpuPct: 100,
-          stealPct: 0,
-          load1Mean: 1,
-          load1Max: 1,
-          topOthers: [],
-          retries,
-        } as BlockInterference;
-      },
-    }),
-    waitUntilQuiet: async () => true,
-    nowMs: () => 0,
-  };
-  return probe;
-};
-
-// Off runs near 1000 TPS and on runs near `onTps`, with a little spread so every interval has a width.
-const steady =
-  (onTps: number) =>
-  (arm: 'off' | 'on', n: number): number =>
-    (arm === 'off' ? 1000 : onTps) + (n % 2 === 0 ? 3 : -3);
 
 describe('warm-up', () => {
   test('chunks run until two in a row agree, then the blocks start', async () => {

@@ -1,4 +1,5 @@
 import { type InterferencePolicy, interferenceFailure } from '../config/interference-policy.ts';
+import type { Probe } from '../machine/sampled-block.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
@@ -33,6 +34,8 @@ export interface GateOptions {
   traffic?: TrafficSeen & { sent?: () => Record<string, number> };
   /** The run's maxP99IncreasePct: the gate also fails when the p99 change interval is wholly above it. */
   maxP99IncreasePct?: number | null;
+  /** The machine sampler and its clock (src/machine/sampled-block.ts); a test hands in a quiet one. */
+  probe?: Probe;
 }
 
 /** Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict. */
@@ -52,6 +55,7 @@ export async function measureGate(
     progress: options.progress,
     interference: policy,
     ...(options.runner ? { runner: options.runner } : {}),
+    ...(options.probe ? { probe: options.probe } : {}),
   });
   const measurement = summariseMeasurement(sample, {
     limitPct: options.limitPct,
@@ -103,19 +107,30 @@ const sentSince = (before: Record<string, number>, after: Record<string, number>
  */
 const neutral: MeasuredSubject = { label: 'A/A', arms: { off: [sql('DO 0')], on: [sql('DO 0')] }, log: null };
 
+/** How an A/A is measured: where its lines go, the interference policy, and the seams a test replaces. */
+export interface CalibrationOptions {
+  progress: Progress;
+  /** AUDITBENCH_INTERFERENCE (default warn). */
+  interference?: InterferencePolicy;
+  /** How sysbench is started: the run's traffic, or a test's scripted runner. */
+  runner?: SysbenchRunner;
+  /** The machine sampler and its clock; a test hands in a quiet one. */
+  probe?: Probe;
+}
+
 /** One A/A measurement of one block: its interval should contain 0. */
 export async function measureCalibration(
   server: StartedServer,
   workload: Workload,
-  progress: Progress,
-  interference: InterferencePolicy = 'warn',
-  runner?: SysbenchRunner,
+  options: CalibrationOptions,
 ): Promise<Calibration> {
+  const interference = options.interference ?? 'warn';
   const sample = await measureOverhead(server, neutral, workload, {
     limitPct: null,
-    progress,
+    progress: options.progress,
     interference,
-    ...(runner ? { runner } : {}),
+    ...(options.runner ? { runner: options.runner } : {}),
+    ...(options.probe ? { probe: options.probe } : {}),
   });
   return summariseCalibration(sample, workload.pairs, interference, workload.runToRunSdLog);
 }
@@ -127,13 +142,12 @@ export async function measureCalibration(
 export async function calibrate(
   server: StartedServer,
   workload: Workload,
-  progress: Progress,
-  interference: InterferencePolicy = 'warn',
-  runner?: SysbenchRunner,
+  options: CalibrationOptions,
 ): Promise<Calibration> {
+  const { progress } = options;
   let calibration: Calibration | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
-    calibration = await measureCalibration(server, workload, progress, interference, runner);
+    calibration = await measureCalibration(server, workload, options);
     const ci = calibration.biasCi95.map((v) => v.toFixed(2)).join(', ');
     progress(
       `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${ci}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,

@@ -101,7 +101,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
       for (const design of designs) {
         const workload = byDesign[design];
         const [aa, aaInterference, aaWallS] = await underCondition(condition, workload, () =>
-          sampled(() => measureCalibration(server, workload, () => {})),
+          sampled(() => measureCalibration(server, workload, { progress: () => {} })),
         );
         runs.push({
           index,

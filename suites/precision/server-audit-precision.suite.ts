@@ -24,7 +24,7 @@ test('server_audit overhead precision and A/A false alarms', async () => {
   const calibrations: Calibration[] = [];
   const measurements: Measurement[] = [];
   for (let i = 1; i <= config.precisionRuns.aa; i++) {
-    calibrations.push(await measureCalibration(server, workload, log));
+    calibrations.push(await measureCalibration(server, workload, { progress: log }));
     log(`A/A ${i}/${config.precisionRuns.aa}: ${calibrations.at(-1)?.biasPct.toFixed(2)}%`);
   }
   for (let i = 1; i <= config.precisionRuns.overhead; i++) {

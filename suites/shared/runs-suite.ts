@@ -91,7 +91,11 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         : undefined;
       await prepareMeasurement(started(), workload, progress, runner);
       if (!sharedUsed) return;
-      calibration = await calibrate(started(), workload, progress, config.interference, runner);
+      calibration = await calibrate(started(), workload, {
+        progress,
+        interference: config.interference,
+        ...(runner ? { runner } : {}),
+      });
       expect(
         calibration.containsZero,
         'the A/A interval should contain 0: the design is biased or the machine drifted',
@@ -189,13 +193,11 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
         config.configPath,
       );
       if (point.cores === 'all' && started().pinCpus && cpus > 1) await started().pinCpus?.(`0-${cpus - 1}`);
-      const own = await calibrate(
-        started(),
-        measured.workload,
-        log(`A/A at ${point.threads} threads`),
-        config.interference,
-        measured.runner,
-      );
+      const own = await calibrate(started(), measured.workload, {
+        progress: log(`A/A at ${point.threads} threads`),
+        interference: config.interference,
+        runner: measured.runner,
+      });
       calibratedAt.set(pointLabel(point), own);
       context.task.meta.auditbench = { ...key(point), kind: 'calibration', calibration: own };
       expect(
@@ -304,13 +306,11 @@ export function runsSuite(config: Config, runs: ResolvedRun[]): void {
           );
           if (measured.workload.script)
             await prepareMeasurement(started(), measured.workload, progress, measured.runner);
-          ownCalibration = await calibrate(
-            started(),
-            measured.workload,
+          ownCalibration = await calibrate(started(), measured.workload, {
             progress,
-            config.interference,
-            measured.runner,
-          );
+            interference: config.interference,
+            runner: measured.runner,
+          });
         }
         const applies = ownCalibration ?? calibration;
         if (!applies) throw new Error('The shared A/A calibration did not finish; see its test');

@@ -1,0 +1,82 @@
+import type { SysbenchRunner } from '../../src/bench/subject.ts';
+import type { BlockInterference } from '../../src/machine/block-interference.ts';
+import type { Probe } from '../../src/machine/sampled-block.ts';
+import type { RunOptions } from '../../src/workload/sysbench-runner.ts';
+import { createFakeServer } from './fake-server.ts';
+import { sysbenchResult as result } from './sysbench-result.ts';
+
+// The measurement loop's seams for unit tests: a scripted sysbench on the fake server, and a machine probe that
+// reports a quiet machine and a clock that stands still. No test asserts on time.
+
+/**
+ * A sysbench whose warm-up chunks answer `warmup` in turn and whose measured runs answer `tps(arm, n)` for the n-th
+ * run of that arm; it records every call. The arm is what the fake server was last told (SET GLOBAL toy = …).
+ */
+export function scriptedSysbench(warmup: number[], tps: (arm: 'off' | 'on', n: number) => number) {
+  const calls: string[] = [];
+  let arm: 'off' | 'on' = 'off';
+  const counts = { off: 0, on: 0 };
+  const server = createFakeServer({
+    rules: [
+      {
+        match: /SET GLOBAL toy = (ON|OFF)/,
+        reply: ({ match }) => {
+          arm = match?.[1] === 'ON' ? 'on' : 'off';
+          return {};
+        },
+      },
+    ],
+  });
+  const runner: SysbenchRunner = {
+    prepare: async () => {},
+    run: async (_conn, w, opts: RunOptions = {}) => {
+      const durationS = opts.durationS ?? w.durationS;
+      // Measured runs last the workload's durationS; a warm-up chunk is 5 s (half the minimum when that is shorter), or
+      // the whole warm-up when it is fixed.
+      if (durationS !== w.durationS) {
+        calls.push(`warm-up ${durationS} s`);
+        const next = warmup[calls.filter((c) => c.startsWith('warm-up')).length - 1];
+        return { ok: true, result: result(next ?? 1000, durationS) };
+      }
+      counts[arm] += 1;
+      calls.push(`${arm} ${durationS} s`);
+      return { ok: true, result: result(tps(arm, counts[arm]), durationS) };
+    },
+  };
+  return { server, runner, calls };
+}
+
+export const quietProbe = (otherCpuPct: number[] = []): Probe & { blocks: number } => {
+  const probe = {
+    blocks: 0,
+    start: async () => ({
+      stop: async (retries: number): Promise<BlockInterference> => {
+        const other = otherCpuPct[probe.blocks] ?? 0;
+        probe.blocks += 1;
+        return {
+          sampledS: 1,
+          samples: 1,
+          otherCpuPct: other,
+          otherCpuMaxPct: other,
+          kernelCpuPct: 0,
+          selfCpuPct: 0,
+          measuredCpuPct: 100,
+          stealPct: 0,
+          load1Mean: 1,
+          load1Max: 1,
+          topOthers: [],
+          retries,
+        } as BlockInterference;
+      },
+    }),
+    waitUntilQuiet: async () => true,
+    nowMs: () => 0,
+  };
+  return probe;
+};
+
+// Off runs near 1000 TPS and on runs near `onTps`, with a little spread so every interval has a width.
+export const steady =
+  (onTps: number) =>
+  (arm: 'off' | 'on', n: number): number =>
+    (arm === 'off' ? 1000 : onTps) + (n % 2 === 0 ? 3 : -3);
