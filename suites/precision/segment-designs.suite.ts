@@ -50,7 +50,10 @@ test('A/A half-width of the dropped-second design and the aligned one, alternati
     const order: DesignRun['design'][] = round % 2 === 1 ? ['dropped', 'aligned'] : ['aligned', 'dropped'];
     for (const design of order) {
       const w = byDesign[design];
-      const calibration = await measureCalibration(server, w, { progress: log, interference: config.interference });
+      const calibration = await measureCalibration(server, w, {
+        progress: log,
+        interference: config.interference,
+      });
       const run: DesignRun = {
         round,
         design,

@@ -18,7 +18,7 @@ const FLOORS: readonly (readonly string[])[] = [
   ['runs'],
   ['traffic'],
   ['counted'],
-  ['history'],
+  ['history', 'orchestrate'],
   ['gate'],
   ['cli'],
 ];

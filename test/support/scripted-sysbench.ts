@@ -2,7 +2,7 @@ import type { SysbenchRunner } from '../../src/bench/subject.ts';
 import type { BlockInterference } from '../../src/machine/block-interference.ts';
 import type { Probe } from '../../src/machine/sampled-block.ts';
 import type { RunOptions } from '../../src/workload/sysbench-runner.ts';
-import { createFakeServer } from './fake-server.ts';
+import { createFakeServer, type FakeScript } from './fake-server.ts';
 import { sysbenchResult as result } from './sysbench-result.ts';
 
 // The measurement loop's seams for unit tests: a scripted sysbench on the fake server, and a machine probe that
@@ -11,12 +11,18 @@ import { sysbenchResult as result } from './sysbench-result.ts';
 /**
  * A sysbench whose warm-up chunks answer `warmup` in turn and whose measured runs answer `tps(arm, n)` for the n-th
  * run of that arm; it records every call. The arm is what the fake server was last told (SET GLOBAL toy = …).
+ * `script` sets the rest of the fake server (its flavor, its plugin files); its rules come after the arm's.
  */
-export function scriptedSysbench(warmup: number[], tps: (arm: 'off' | 'on', n: number) => number) {
+export function scriptedSysbench(
+  warmup: number[],
+  tps: (arm: 'off' | 'on', n: number) => number,
+  script: FakeScript = {},
+) {
   const calls: string[] = [];
   let arm: 'off' | 'on' = 'off';
   const counts = { off: 0, on: 0 };
   const server = createFakeServer({
+    ...script,
     rules: [
       {
         match: /SET GLOBAL toy = (ON|OFF)/,
@@ -25,6 +31,7 @@ export function scriptedSysbench(warmup: number[], tps: (arm: 'off' | 'on', n: n
           return {};
         },
       },
+      ...(script.rules ?? []),
     ],
   });
   const runner: SysbenchRunner = {

@@ -1,0 +1,140 @@
+import { describe, expect, test } from 'vitest';
+import { quietProbe, scriptedSysbench } from '../../test/support/scripted-sysbench.ts';
+import { loadConfig } from '../config/env.ts';
+import type { PluginProfile } from '../plugins/profile.ts';
+import { sql } from '../plugins/steps.ts';
+import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
+import type { SysbenchRunner } from '../workload/sysbench-runner.ts';
+import { type RunOnServer, runsOnServer } from './runs-on-server.ts';
+
+// The runs suite's work without Vitest's test functions and without a server: the fake server, a scripted sysbench
+// whose arm is what the fake was last told of `toy`, and a quiet machine whose clock stands still.
+
+const toy = {
+  name: 'TOY',
+  title: 'Toy audit',
+  soname: 'toy.so',
+  flavors: ['mariadb'],
+  install: [sql("INSTALL PLUGIN toy SONAME 'toy.so'")],
+  uninstall: [sql('UNINSTALL PLUGIN toy')],
+  enable: [sql('SET GLOBAL toy = ON')],
+  disable: [sql('SET GLOBAL toy = OFF')],
+  measureSettings: {},
+  variablesLike: 'toy%',
+  log: { file: null, format: null, rotation: null, countersLike: 'Toy\\_%', eventCounter: 'Toy_events' },
+  maxOverheadPct: 10,
+  expected: {
+    logsSuccessfulQueries: true,
+    failedQueryCodes: [],
+    masksPasswords: true,
+    rotates: false,
+    afterRestart: { installed: true, loggingOn: false, variablesReset: true },
+    uninstall: { warningCodes: [], needsRestart: false, stillLogs: false },
+  },
+} as unknown as PluginProfile;
+
+const toyRun = (over: Record<string, unknown> = {}): ResolvedRun =>
+  resolveRun({ plugin: toy, id: 'toy', ...over } as never, toy, null);
+
+/** Off runs at 1000 TPS, on runs at `onTps`, with a little spread; an A/A (DO 0 both arms) reads off throughout. */
+const harness = (onTps: number, env: Record<string, string> = {}, runs = [toyRun()]) => {
+  const { server, runner, calls } = scriptedSysbench(
+    [950, 960],
+    (arm, n) => (arm === 'off' ? 1000 : onTps) + (n % 2 ? 3 : -3),
+    { info: { flavor: 'mariadb', version: '10.11.19' }, pluginFiles: ['toy.so'] },
+  );
+  const lines: string[] = [];
+  const config = loadConfig({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: 'off', ...env });
+  const session = runsOnServer(config, runs, {
+    startServer: async () => server,
+    sysbench: runner as SysbenchRunner,
+    probe: quietProbe(),
+    cpus: 2,
+    log: (line) => lines.push(line),
+  });
+  return { session, calls, lines, server };
+};
+
+const perform = (run: RunOnServer, kind: string) => {
+  const planned = run.tests.find((t) => t.kind === kind);
+  if (!planned) throw new Error(`no ${kind} test`);
+  return run.perform(planned);
+};
+
+describe('what a run declares', () => {
+  test('lifecycle checks, the A/A that applies, the measurement, then the checks after it; no count when off', () => {
+    const [run] = harness(700).session.runs as [RunOnServer];
+    const kinds = run.tests.map((t) => t.kind);
+    const measured = kinds.indexOf('measurement');
+    expect(kinds.slice(0, measured).filter((k) => k !== 'check')).toEqual(['calibration']);
+    expect(kinds.slice(measured + 1).every((k) => k === 'check')).toBe(true);
+    expect(kinds).not.toContain('counted');
+    expect(run.tests[measured]?.title).toBe('overhead under the seed workload is within 10%');
+  });
+
+  test('a local run is counted unless the channel is off', () => {
+    const [run] = harness(700, { AUDITBENCH_COUNTED: 'auto' }).session.runs as [RunOnServer];
+    expect(run.tests.map((t) => t.kind)).toContain('counted');
+  });
+
+  test('a sweep of threads gets an A/A and a measurement per point, then the open loop', () => {
+    const [run] = harness(700, {}, [toyRun({ threads: [1, 4] })]).session.runs as [RunOnServer];
+    const kinds = run.tests.map((t) => t.kind).filter((k) => k !== 'check');
+    expect(kinds).toEqual([
+      'calibration',
+      'point-calibration',
+      'measurement',
+      'point-calibration',
+      'measurement',
+      'open-loop',
+    ]);
+  });
+});
+
+describe('what a run does', () => {
+  test('the shared A/A is measured first and holds 0; the measurement of a clear excess fails, naming the run', async () => {
+    const { session } = harness(700);
+    await session.start();
+    const first = await session.prepare();
+    expect(first.expectations?.[0]?.observed).toBe(true);
+    const [run] = session.runs as [RunOnServer];
+    await run.open();
+    const applies = await perform(run, 'calibration');
+    expect(applies.record?.kind).toBe('calibration');
+    const measured = await perform(run, 'measurement');
+    expect(measured.record).toMatchObject({ runId: 'toy', profileId: null, kind: 'measurement' });
+    expect(measured.failure).toMatch(/^Toy audit on mariadb .*, seed workload: /);
+    await run.close();
+  });
+
+  test('a cost under the limit passes with no failure line', async () => {
+    const { session } = harness(990);
+    await session.start();
+    await session.prepare();
+    const [run] = session.runs as [RunOnServer];
+    await run.open();
+    await perform(run, 'calibration');
+    const measured = await perform(run, 'measurement');
+    expect(measured.record?.kind === 'measurement' && measured.record.measurement.verdict).toBe('pass');
+    expect(measured.failure).toBeUndefined();
+  });
+
+  test('the open loop is skipped, saying why, when its closed-loop point has no baseline', async () => {
+    const { session } = harness(700, {}, [toyRun({ threads: [1, 4] })]);
+    await session.start();
+    const [run] = session.runs as [RunOnServer];
+    await run.open();
+    const open = await perform(run, 'open-loop');
+    expect(open.skip).toMatch(/did not finish, so no baseline sets the rate/);
+  });
+
+  test('a plugin whose library is not here skips every test of its run, with the reason', async () => {
+    const { session, server } = harness(700);
+    await session.start();
+    Object.assign(server, { pluginFileExists: async () => false });
+    const [run] = session.runs as [RunOnServer];
+    await run.open();
+    const outcome = await perform(run, 'measurement');
+    expect(outcome.skip).toMatch(/^toy\.so is not in the server's plugin directory/);
+  });
+});
