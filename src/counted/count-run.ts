@@ -114,6 +114,7 @@ export function countedRecord(
     byObject: breakdown.byObject.filter((o) => Math.round(o.addedPerTx) !== 0),
     entryPoints: breakdown.entryPoints,
     arms: [arm(outcome.warmup, true), ...outcome.arms.map((a) => arm(a, false))],
+    queryIds: outcome.queryIds,
     identity,
     wallS: (Date.now() - startedMs) / 1000,
     limits: COUNTED_LIMITS,

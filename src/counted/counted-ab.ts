@@ -22,6 +22,7 @@ import {
   ZERO_MARKER,
 } from './callgrind-server.ts';
 import { abbaOrder, type CountedArm } from './counted-stats.ts';
+import { armsQueryIdBound, type QueryIdAlignment, readQueryId, skipQueryIds } from './query-id.ts';
 import { ioBetween, readThreadIo } from './thread-io.ts';
 
 /** What a counted A/B runs: the same fixed transactions per arm, `pairs` ABBA pairs after one discarded arm. */
@@ -83,6 +84,8 @@ export interface CountedRunOutcome {
   arms: CountedArmReading[];
   server: StartedServer;
   wallS: number;
+  /** The query ids around the measured arms; null where the server does not show them (MySQL). */
+  queryIds: QueryIdAlignment | null;
 }
 
 /**
@@ -197,7 +200,11 @@ export async function countArms(
   const readings: CountedArmReading[] = [];
   // sysbench's connection threads, learnt in the warm-up; later arms' connections reuse them from the thread cache.
   const tids = new Set<number>();
+  const beforeWarmup = await readQueryId(server);
+  let queryIds: Omit<QueryIdAlignment, 'last'> | null = null;
   for (const [index, kind] of order.entries()) {
+    if (index === 1 && beforeWarmup !== null)
+      queryIds = await alignQueryIds(server, beforeWarmup, order.length - 1, progress);
     await runSteps(
       server,
       kind === 'on' ? subject.arms.on : subject.arms.off,
@@ -211,9 +218,38 @@ export async function countArms(
       `counted arm ${index}/${order.length - 1} (${kind}${index === 0 ? ', warm-up' : ''}): ${ir} instructions per transaction`,
     );
   }
+  const lastId = queryIds ? await readQueryId(server) : null;
   await runSteps(server, subject.arms.off, `Switching ${subject.label} off`);
   const [warmup, ...arms] = readings as [CountedArmReading, ...CountedArmReading[]];
-  return { warmup, arms, wallS: (Date.now() - started) / 1000 };
+  return {
+    warmup,
+    arms,
+    wallS: (Date.now() - started) / 1000,
+    queryIds: queryIds && lastId !== null ? { ...queryIds, last: lastId } : null,
+  };
+}
+
+/**
+ * Before the first measured arm: moves the query id past a power of ten the arms would cross (`queryIdSkip`), with a
+ * bound of their ids from what the warm-up took, so every arm's audit lines carry ids of one width.
+ */
+async function alignQueryIds(
+  server: StartedServer,
+  beforeWarmup: number,
+  arms: number,
+  progress: (message: string) => void,
+): Promise<Omit<QueryIdAlignment, 'last'> | null> {
+  const afterWarmup = await readQueryId(server);
+  if (afterWarmup === null) return null;
+  const warmupIds = afterWarmup - beforeWarmup;
+  const boundIds = armsQueryIdBound(warmupIds, WARMUP_ARMS, arms);
+  const started = Date.now();
+  const { advancedBy, first } = await skipQueryIds(server, boundIds);
+  if (advancedBy > 0)
+    progress(
+      `query id moved from ${first - advancedBy} to ${first} in ${((Date.now() - started) / 1000).toFixed(1)} s: the arms' ${boundIds} ids at most log one width`,
+    );
+  return { afterWarmup, warmupIds, boundIds, advancedBy, first };
 }
 
 async function countOneArm(

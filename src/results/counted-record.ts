@@ -84,6 +84,23 @@ export const countedSchema = z.object({
       kinds: z.array(z.object({ kind: z.string(), perS: z.number(), perArm: z.number().int() })),
     })
     .optional(),
+  /**
+   * The server's query ids around the measured arms. server_audit logs each statement's id, so an id that gains a digit
+   * between arms lengthens the later arms' lines: the id was moved past the power of ten the arms would cross
+   * (`advancedBy` ids, from `afterWarmup`), and `first` and `last` (read before the first arm and after the last) have
+   * one width unless the bound was short. Null where the server shows no query id; absent before 2026-12-05.
+   */
+  queryIds: z
+    .object({
+      afterWarmup: z.number().int(),
+      warmupIds: z.number().int(),
+      boundIds: z.number().int(),
+      advancedBy: z.number().int(),
+      first: z.number().int(),
+      last: z.number().int(),
+    })
+    .nullable()
+    .optional(),
   identity: countedIdentitySchema,
   wallS: z.number(),
   /** What the figures leave out, said with them. */

@@ -1,0 +1,79 @@
+import { describe, expect, test } from 'vitest';
+import { armsQueryIdBound, digitsOf, queryIdSkip, skipIterations } from './query-id.ts';
+
+/** The long way: walk the ids one by one and report the first start from which `statements` ids keep one width. */
+function naiveSkip(nextId: number, statements: number): number {
+  for (let start = nextId; ; start++) {
+    const width = String(start).length;
+    let same = true;
+    for (let id = start; id < start + statements; id++) {
+      if (String(id).length !== width) {
+        same = false;
+        break;
+      }
+    }
+    if (same) return start - nextId;
+  }
+}
+
+describe('query id alignment', () => {
+  test.for([
+    [1, 1],
+    [9, 1],
+    [10, 2],
+    [99_999, 5],
+    [100_000, 6],
+  ])('digitsOf(%i) is %i', ([n, digits]) => {
+    expect(digitsOf(n as number)).toBe(digits);
+  });
+
+  test.for([
+    // The 150-transaction plan's six arms take ~19,000 ids; after a warm-up that ended short of 10,000:
+    { nextId: 9_200, statements: 19_000, skip: 800 },
+    // …or past it: nothing to do until 100,000.
+    { nextId: 10_450, statements: 19_000, skip: 0 },
+    { nextId: 81_001, statements: 19_000, skip: 100_000 - 81_001 },
+    // Exactly filling the width is fine: the last id is 99,999.
+    { nextId: 80_000, statements: 20_000, skip: 0 },
+    { nextId: 80_001, statements: 20_000, skip: 19_999 },
+    // More statements than ids of the next width hold: on to the one after.
+    { nextId: 5, statements: 200, skip: 95 },
+    { nextId: 1, statements: 1, skip: 0 },
+  ])('from $nextId, $statements statements skip $skip ids', ({ nextId, statements, skip }) => {
+    expect(queryIdSkip(nextId, statements)).toBe(skip);
+  });
+
+  test('agrees with walking the ids one by one', () => {
+    for (const nextId of [1, 7, 9, 10, 95, 99, 100, 950, 999, 1_000, 8_888, 9_990]) {
+      for (const statements of [1, 2, 5, 10, 11, 90, 91, 500, 5_000]) {
+        expect(queryIdSkip(nextId, statements), `${nextId}, ${statements}`).toBe(
+          naiveSkip(nextId, statements),
+        );
+      }
+    }
+  });
+
+  test('refuses ids and counts that are not positive integers', () => {
+    expect(() => queryIdSkip(0, 10)).toThrow(/nextId must be a positive integer, got 0/);
+    expect(() => queryIdSkip(10, 0)).toThrow(/statements must be a positive integer, got 0/);
+    expect(() => queryIdSkip(1.5, 10)).toThrow(/got 1.5/);
+  });
+
+  test('the bound scales the warm-up ids per arm to the measured arms, with a margin', () => {
+    // A warm-up of three arms' worth took 10,200 ids; six measured arms take at most 1.5 × 6 × 3,400.
+    expect(armsQueryIdBound(10_200, 3, 6)).toBe(30_600);
+    expect(() => armsQueryIdBound(0, 3, 6)).toThrow(/positive counts/);
+  });
+
+  test.for([
+    // The block takes 3 ids and 2 per iteration: never more than the skip.
+    [4, 0],
+    [5, 1],
+    [6, 1],
+    [7, 2],
+    [90_003, 45_000],
+  ])('a skip of %i ids sends a loop of %i iterations', ([skip, n]) => {
+    expect(skipIterations(skip as number)).toBe(n);
+    if ((n as number) > 0) expect(3 + 2 * (n as number)).toBeLessThanOrEqual(skip as number);
+  });
+});
