@@ -1,6 +1,6 @@
 import { expect, test } from 'vitest';
 import { countedReportInput } from '../../test/support/report-fixtures.ts';
-import { formatCountedMarkdown, formatCountedText } from './format-counted.ts';
+import { countedMethod, formatCountedMarkdown, formatCountedText } from './format-counted.ts';
 
 const results = () => countedReportInput().file.results;
 
@@ -18,6 +18,27 @@ test('summary.md gets a table with a row per quantity and the method under it', 
   const md = formatCountedMarkdown(results()).join('\n');
   expect(md).toContain('### Counted cost per transaction (callgrind)');
   expect(md.match(/^\| .* \| audit log bytes \| 0 \| 3,269 \|/m)).not.toBeNull();
+});
+
+test('the method names the ids the arms logged and whether they kept one width', () => {
+  const [first] = results();
+  if (!first?.counted) throw new Error('the fixture has no counted result');
+  // The figures of the 00:28 UTC run on 2026-12-05 (docs/measurements/2026-12-05-id-widths.md).
+  const ids = {
+    afterWarmup: 9_498,
+    warmupIds: 9_486,
+    boundIds: 28_458,
+    advancedBy: 490,
+    first: 10_000,
+    last: 28_481,
+  };
+  const connections = { afterWarmup: 5, warmupIds: 1, boundIds: 9, advancedBy: 4, first: 10, last: 15 };
+  expect(countedMethod({ ...first.counted, queryIds: ids, connectionIds: connections })).toContain(
+    '; query ids 10,000–28,481 (skipped 490 to one width), connection ids 10–15 (skipped 4 to one width);',
+  );
+  expect(countedMethod({ ...first.counted, queryIds: { ...ids, advancedBy: 0, first: 9_600 } })).toContain(
+    '; query ids 9,600–28,481 (NOT one width);',
+  );
 });
 
 test('nothing counted, nothing shown', () => {

@@ -41,11 +41,23 @@ export function countedRows(c: CountedRecord): string[][] {
   ];
 }
 
+/** The ids the arms' audit lines carry, e.g. 'query ids 10,000–28,481 (skipped 490 to one width)'. */
+function idsText(c: CountedRecord): string {
+  const one = (what: string, ids: CountedRecord['queryIds']) => {
+    if (!ids) return [];
+    const width = String(ids.first).length === String(ids.last).length ? 'one width' : 'NOT one width';
+    const skipped = ids.advancedBy > 0 ? `skipped ${thousands(ids.advancedBy)} to ${width}` : width;
+    return [`${what} ${thousands(ids.first)}–${thousands(ids.last)} (${skipped})`];
+  };
+  const parts = [...one('query ids', c.queryIds), ...one('connection ids', c.connectionIds)];
+  return parts.length > 0 ? `; ${parts.join(', ')}` : '';
+}
+
 /** How the figures were counted, in one line. */
 export function countedMethod(c: CountedRecord): string {
   const spread = c.figures.instructions.spreadPct;
   const pct = (v: number | null) => (v === null ? '–' : `${v.toFixed(2)}%`);
-  return `callgrind, ${c.identity.workload}, ${c.pairs} ABBA pair${c.pairs === 1 ? '' : 's'} after a discarded arm; arms within ${pct(spread.off)} (off) and ${pct(spread.on)} (on) of their means; ${Math.round(c.wallS)} s`;
+  return `callgrind, ${c.identity.workload}, ${c.pairs} ABBA pair${c.pairs === 1 ? '' : 's'} after a discarded arm; arms within ${pct(spread.off)} (off) and ${pct(spread.on)} (on) of their means${idsText(c)}; ${Math.round(c.wallS)} s`;
 }
 
 /** The functions whose own instructions the subject adds most, with their object file. */

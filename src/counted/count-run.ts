@@ -115,6 +115,7 @@ export function countedRecord(
     entryPoints: breakdown.entryPoints,
     arms: [arm(outcome.warmup, true), ...outcome.arms.map((a) => arm(a, false))],
     queryIds: outcome.queryIds,
+    connectionIds: outcome.connectionIds,
     identity,
     wallS: (Date.now() - startedMs) / 1000,
     limits: COUNTED_LIMITS,

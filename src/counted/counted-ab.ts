@@ -22,7 +22,7 @@ import {
   ZERO_MARKER,
 } from './callgrind-server.ts';
 import { abbaOrder, type CountedArm } from './counted-stats.ts';
-import { armsQueryIdBound, type QueryIdAlignment, readQueryId, skipQueryIds } from './query-id.ts';
+import { alignIds, connectionIds, type IdAlignment, type IdSource, queryIds } from './id-widths.ts';
 import { ioBetween, readThreadIo } from './thread-io.ts';
 
 /** What a counted A/B runs: the same fixed transactions per arm, `pairs` ABBA pairs after one discarded arm. */
@@ -85,7 +85,9 @@ export interface CountedRunOutcome {
   server: StartedServer;
   wallS: number;
   /** The query ids around the measured arms; null where the server does not show them (MySQL). */
-  queryIds: QueryIdAlignment | null;
+  queryIds: IdAlignment | null;
+  /** The connection ids around the measured arms; null where the server does not show them. */
+  connectionIds: IdAlignment | null;
 }
 
 /**
@@ -200,11 +202,11 @@ export async function countArms(
   const readings: CountedArmReading[] = [];
   // sysbench's connection threads, learnt in the warm-up; later arms' connections reuse them from the thread cache.
   const tids = new Set<number>();
-  const beforeWarmup = await readQueryId(server);
-  let queryIds: Omit<QueryIdAlignment, 'last'> | null = null;
+  const ids = [connectionIds(server, counted.application), queryIds(server, WARMUP_ARMS)] as const;
+  const beforeWarmup = await Promise.all(ids.map((source) => source.read()));
+  let aligned: (Omit<IdAlignment, 'last'> | null)[] = [];
   for (const [index, kind] of order.entries()) {
-    if (index === 1 && beforeWarmup !== null)
-      queryIds = await alignQueryIds(server, beforeWarmup, order.length - 1, progress);
+    if (index === 1) aligned = await alignAll(ids, beforeWarmup, order.length - 1, progress);
     await runSteps(
       server,
       kind === 'on' ? subject.arms.on : subject.arms.off,
@@ -218,38 +220,50 @@ export async function countArms(
       `counted arm ${index}/${order.length - 1} (${kind}${index === 0 ? ', warm-up' : ''}): ${ir} instructions per transaction`,
     );
   }
-  const lastId = queryIds ? await readQueryId(server) : null;
+  const lastIds = await Promise.all(ids.map((source) => source.read()));
+  const around = (i: number): IdAlignment | null => {
+    const a = aligned[i];
+    const last = lastIds[i];
+    return a && last !== null && last !== undefined ? { ...a, last } : null;
+  };
   await runSteps(server, subject.arms.off, `Switching ${subject.label} off`);
   const [warmup, ...arms] = readings as [CountedArmReading, ...CountedArmReading[]];
   return {
     warmup,
     arms,
     wallS: (Date.now() - started) / 1000,
-    queryIds: queryIds && lastId !== null ? { ...queryIds, last: lastId } : null,
+    connectionIds: around(0),
+    queryIds: around(1),
   };
 }
 
 /**
- * Before the first measured arm: moves the query id past a power of ten the arms would cross (`queryIdSkip`), with a
- * bound of their ids from what the warm-up took, so every arm's audit lines carry ids of one width.
+ * Before the first measured arm: moves each id past a power of ten the arms would cross (`alignIds`), connection ids
+ * first (their logins send statements, which take query ids), so every arm's audit lines carry ids of one width.
  */
-async function alignQueryIds(
-  server: StartedServer,
-  beforeWarmup: number,
+async function alignAll(
+  sources: readonly IdSource[],
+  beforeWarmup: (number | null)[],
   arms: number,
   progress: (message: string) => void,
-): Promise<Omit<QueryIdAlignment, 'last'> | null> {
-  const afterWarmup = await readQueryId(server);
-  if (afterWarmup === null) return null;
-  const warmupIds = afterWarmup - beforeWarmup;
-  const boundIds = armsQueryIdBound(warmupIds, WARMUP_ARMS, arms);
-  const started = Date.now();
-  const { advancedBy, first } = await skipQueryIds(server, boundIds);
-  if (advancedBy > 0)
-    progress(
-      `query id moved from ${first - advancedBy} to ${first} in ${((Date.now() - started) / 1000).toFixed(1)} s: the arms' ${boundIds} ids at most log one width`,
-    );
-  return { afterWarmup, warmupIds, boundIds, advancedBy, first };
+): Promise<(Omit<IdAlignment, 'last'> | null)[]> {
+  const afterWarmup = await Promise.all(sources.map((source) => source.read()));
+  const out: (Omit<IdAlignment, 'last'> | null)[] = [];
+  for (const [i, source] of sources.entries()) {
+    const before = beforeWarmup[i];
+    const after = afterWarmup[i];
+    if (before === null || before === undefined || after === null || after === undefined) {
+      out.push(null);
+      continue;
+    }
+    const { seconds, ...alignment } = await alignIds(source, { before, after }, arms);
+    if (alignment.advancedBy > 0)
+      progress(
+        `${source.what} moved ${alignment.advancedBy} on in ${seconds.toFixed(1)} s: the arms take ids from ${alignment.first}, at most ${alignment.boundIds} of them, all of one width`,
+      );
+    out.push(alignment);
+  }
+  return out;
 }
 
 async function countOneArm(

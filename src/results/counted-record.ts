@@ -35,6 +35,15 @@ export const countedIdentitySchema = z.object({
   hostNameBytes: z.number().int(),
 });
 
+const idAlignmentSchema = z.object({
+  afterWarmup: z.number().int(),
+  warmupIds: z.number().int(),
+  boundIds: z.number().int(),
+  advancedBy: z.number().int(),
+  first: z.number().int(),
+  last: z.number().int(),
+});
+
 export const countedArmSchema = z.object({
   kind: z.enum(['off', 'on']),
   warmup: z.boolean(),
@@ -87,20 +96,12 @@ export const countedSchema = z.object({
   /**
    * The server's query ids around the measured arms. server_audit logs each statement's id, so an id that gains a digit
    * between arms lengthens the later arms' lines: the id was moved past the power of ten the arms would cross
-   * (`advancedBy` ids, from `afterWarmup`), and `first` and `last` (read before the first arm and after the last) have
-   * one width unless the bound was short. Null where the server shows no query id; absent before 2026-12-05.
+   * (`advancedBy` ids, from `afterWarmup`), and `first` (the first id the arms could take) and `last` (the latest given
+   * out after them) have one width unless the bound was short. Null where the server shows no query id; absent before 2026-12-05.
    */
-  queryIds: z
-    .object({
-      afterWarmup: z.number().int(),
-      warmupIds: z.number().int(),
-      boundIds: z.number().int(),
-      advancedBy: z.number().int(),
-      first: z.number().int(),
-      last: z.number().int(),
-    })
-    .nullable()
-    .optional(),
+  queryIds: idAlignmentSchema.nullable().optional(),
+  /** The same for connection ids, which server_audit also logs on every line (the `Connections` counter). */
+  connectionIds: idAlignmentSchema.nullable().optional(),
   identity: countedIdentitySchema,
   wallS: z.number(),
   /** What the figures leave out, said with them. */

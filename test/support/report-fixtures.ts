@@ -316,7 +316,7 @@ export function countedReportInput(): HtmlReportInput {
   });
   const plan = { events: 150, seed: 42, pairs: 1 };
   const counted = countedRecord(
-    { warmup: arms[0] as CountedArmReading, arms, wallS: 60, queryIds: null },
+    { warmup: arms[0] as CountedArmReading, arms, wallS: 60, queryIds: null, connectionIds: null },
     'server_audit',
     plan,
     identity,

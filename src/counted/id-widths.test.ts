@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { armsQueryIdBound, digitsOf, queryIdSkip, skipIterations } from './query-id.ts';
+import { alignIds, armsIdBound, digitsOf, type IdSource, skipIterations, widthSkip } from './id-widths.ts';
 
 /** The long way: walk the ids one by one and report the first start from which `statements` ids keep one width. */
 function naiveSkip(nextId: number, statements: number): number {
@@ -16,7 +16,7 @@ function naiveSkip(nextId: number, statements: number): number {
   }
 }
 
-describe('query id alignment', () => {
+describe('ids of one width', () => {
   test.for([
     [1, 1],
     [9, 1],
@@ -40,29 +40,59 @@ describe('query id alignment', () => {
     { nextId: 5, statements: 200, skip: 95 },
     { nextId: 1, statements: 1, skip: 0 },
   ])('from $nextId, $statements statements skip $skip ids', ({ nextId, statements, skip }) => {
-    expect(queryIdSkip(nextId, statements)).toBe(skip);
+    expect(widthSkip(nextId, statements)).toBe(skip);
   });
 
   test('agrees with walking the ids one by one', () => {
     for (const nextId of [1, 7, 9, 10, 95, 99, 100, 950, 999, 1_000, 8_888, 9_990]) {
       for (const statements of [1, 2, 5, 10, 11, 90, 91, 500, 5_000]) {
-        expect(queryIdSkip(nextId, statements), `${nextId}, ${statements}`).toBe(
-          naiveSkip(nextId, statements),
-        );
+        expect(widthSkip(nextId, statements), `${nextId}, ${statements}`).toBe(naiveSkip(nextId, statements));
       }
     }
   });
 
   test('refuses ids and counts that are not positive integers', () => {
-    expect(() => queryIdSkip(0, 10)).toThrow(/nextId must be a positive integer, got 0/);
-    expect(() => queryIdSkip(10, 0)).toThrow(/statements must be a positive integer, got 0/);
-    expect(() => queryIdSkip(1.5, 10)).toThrow(/got 1.5/);
+    expect(() => widthSkip(0, 10)).toThrow(/nextId must be a positive integer, got 0/);
+    expect(() => widthSkip(10, 0)).toThrow(/count must be a positive integer, got 0/);
+    expect(() => widthSkip(1.5, 10)).toThrow(/got 1.5/);
   });
 
   test('the bound scales the warm-up ids per arm to the measured arms, with a margin', () => {
     // A warm-up of three arms' worth took 10,200 ids; six measured arms take at most 1.5 × 6 × 3,400.
-    expect(armsQueryIdBound(10_200, 3, 6)).toBe(30_600);
-    expect(() => armsQueryIdBound(0, 3, 6)).toThrow(/positive counts/);
+    expect(armsIdBound(10_200, 3, 6)).toBe(30_600);
+    expect(() => armsIdBound(0, 3, 6)).toThrow(/positive counts/);
+  });
+
+  test('a connection id at 5 with six arms of one connection each moves on to 10', async () => {
+    // The warm-up took 1 id (sysbench's connection): the bound is 1 × 6 arms × 1.5 = 9, and 6..14 crosses 10.
+    let id = 5;
+    const source: IdSource = {
+      what: 'connection id',
+      read: async () => id,
+      useUp: async (count) => {
+        id += count;
+      },
+      warmupArmsWorth: 1,
+    };
+    const aligned = await alignIds(source, { before: 4, after: 5 }, 6);
+    expect(aligned).toMatchObject({ afterWarmup: 5, warmupIds: 1, boundIds: 9, advancedBy: 4, first: 10 });
+  });
+
+  test('a source that takes fewer ids than asked is asked again until the width holds', async () => {
+    let id = 9_000;
+    const source: IdSource = {
+      what: 'query id',
+      read: async () => ++id,
+      useUp: async (count) => {
+        id += Math.max(1, Math.floor(count / 3));
+      },
+      warmupArmsWorth: 3,
+    };
+    const aligned = await alignIds(source, { before: 10, after: 9_000 }, 6);
+    expect(aligned.boundIds).toBe(26_970);
+    // Each read takes an id of its own, so the skip lands on 10,000 or just past it, never short.
+    expect(aligned.first).toBeGreaterThanOrEqual(10_000);
+    expect(aligned.first).toBeLessThan(10_005);
   });
 
   test.for([
