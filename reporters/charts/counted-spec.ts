@@ -14,7 +14,8 @@ export interface CountedBar {
 
 export function countedBars(results: readonly PluginResult[]): CountedBar[] {
   return results.flatMap((r) =>
-    (r.counted?.topFunctions ?? []).map((f) => ({
+    // Arms refused as not comparable give no cost of the plugin's to chart.
+    (r.counted?.comparable?.refused ? [] : (r.counted?.topFunctions ?? [])).map((f) => ({
       run: r.runId ?? r.title,
       fn: f.fn.length > 40 ? `${f.fn.slice(0, 39)}…` : f.fn,
       object: f.object,

@@ -1,6 +1,8 @@
 import { expect, test } from 'vitest';
+import { historyCounted } from '../../src/history/entry.ts';
 import { countedReportInput } from '../../test/support/report-fixtures.ts';
-import { countedMethod, formatCountedMarkdown, formatCountedText } from './format-counted.ts';
+import { countedBars } from '../charts/counted-spec.ts';
+import { countedMethod, countedSection, formatCountedMarkdown, formatCountedText } from './format-counted.ts';
 
 const results = () => countedReportInput().file.results;
 
@@ -39,6 +41,26 @@ test('the method names the ids the arms logged and whether they kept one width',
   expect(countedMethod({ ...first.counted, queryIds: { ...ids, advancedBy: 0, first: 9_600 } })).toContain(
     '; query ids 9,600–28,481 (NOT one width);',
   );
+});
+
+test('arms refused as not comparable show one line instead of the plugin’s cost, and history keeps no figure', () => {
+  const [first, ...rest] = results();
+  if (!first?.counted) throw new Error('the fixture has no counted result');
+  const refused =
+    "not comparable: counted arm 6 (on) logged 20.03 audit events per transaction, the wall clock 37.98 (tolerance ±1.90: 5% or 8 events an arm); its counted figures are not reported as the plugin's cost";
+  const result = {
+    ...first,
+    counted: { ...first.counted, comparable: { wallClockEventsPerTx: 37.98, refused } },
+  };
+  const text = formatCountedText([result, ...rest]);
+  expect(text).toMatch(/: not comparable: counted arm 6 \(on\) logged 20\.03 .* the wall clock 37\.98 /);
+  expect(text).not.toContain('│ instructions');
+  expect(formatCountedMarkdown([result]).join('\n')).toContain(`- ${text}`);
+  expect(countedSection([result], null)?.lines.at(-1)).toBe(`${text}.`);
+  expect(countedSection([result], null)?.tables).toEqual([]);
+  expect(countedBars([result])).toEqual([]);
+  expect(historyCounted(result)).toBeNull();
+  expect(historyCounted(first)).not.toBeNull();
 });
 
 test('nothing counted, nothing shown', () => {

@@ -5,8 +5,16 @@ import type { ReportSection } from './format-html.ts';
 
 type Counted = PluginResult & { counted: CountedRecord };
 
-const counted = (results: readonly PluginResult[]): Counted[] =>
+const anyCounted = (results: readonly PluginResult[]): Counted[] =>
   results.filter((r): r is Counted => r.counted !== undefined);
+/** Counted results whose figures are the plugin's cost: their on arms logged what the wall clock logged. */
+const counted = (results: readonly PluginResult[]): Counted[] =>
+  anyCounted(results).filter((r) => !r.counted.comparable?.refused);
+/** One line per counted result refused as not comparable, naming both event figures. */
+export const refusedLines = (results: readonly PluginResult[]): string[] =>
+  anyCounted(results).flatMap((r) =>
+    r.counted.comparable?.refused ? [`${where(r)}: ${r.counted.comparable.refused}`] : [],
+  );
 
 const where = (r: PluginResult) => `${r.runId ?? r.title} on ${r.server.flavor} ${r.server.version}`;
 const signed = (v: number, digits: number) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
@@ -77,7 +85,7 @@ function entryLine(c: CountedRecord): string | null {
 
 /** The terminal section: per counted run, its table, how it was counted and where the instructions go. */
 export function formatCountedText(results: readonly PluginResult[]): string {
-  return counted(results)
+  const tables = counted(results)
     .map((r) => {
       const table = new Table({ head: countedHead, style: { head: [], border: [] } });
       for (const row of countedRows(r.counted)) table.push(row);
@@ -89,6 +97,7 @@ export function formatCountedText(results: readonly PluginResult[]): string {
       ].join('\n');
     })
     .join('\n\n');
+  return [tables, ...refusedLines(results)].filter((t) => t !== '').join('\n\n');
 }
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
@@ -96,21 +105,29 @@ const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g,
 /** The summary.md section (with its heading), or [] when nothing was counted. */
 export function formatCountedMarkdown(results: readonly PluginResult[]): string[] {
   const rows = counted(results);
-  if (rows.length === 0) return [];
+  const refused = refusedLines(results);
+  if (rows.length === 0 && refused.length === 0) return [];
   const head = ['run', ...countedHead];
+  const table =
+    rows.length === 0
+      ? []
+      : [
+          `| ${head.join(' | ')} |`,
+          `|${' --- |'.repeat(head.length)}`,
+          ...rows.flatMap((r) =>
+            countedRows(r.counted).map((row) => `| ${[where(r), ...row].map(cell).join(' | ')} |`),
+          ),
+          '',
+        ];
   return [
     '### Counted cost per transaction (callgrind)',
     '',
-    `| ${head.join(' | ')} |`,
-    `|${' --- |'.repeat(head.length)}`,
-    ...rows.flatMap((r) =>
-      countedRows(r.counted).map((row) => `| ${[where(r), ...row].map(cell).join(' | ')} |`),
-    ),
-    '',
+    ...table,
     ...rows.map(
       (r) =>
         `- ${where(r)}: ${countedMethod(r.counted)}; most added: ${topFunctionLines(r.counted, 3).join('; ')}`,
     ),
+    ...refused.map((line) => `- ${line}`),
     '',
   ];
 }
@@ -121,13 +138,14 @@ export function countedSection(
   chartSvg: string | null,
 ): ReportSection | null {
   const rows = counted(results);
-  const first = rows[0];
+  const first = rows[0] ?? anyCounted(results)[0];
   if (!first) return null;
   return {
     heading: 'Counted cost per transaction',
     lines: [
       'Each run’s plugin counted off against on under valgrind’s callgrind: the same transactions in every arm (one thread, a fixed seed), instructions of the connection threads, their write syscalls and bytes, the audit log’s bytes and events. Counts repeat to a fraction of a percent and compare across machines that run the same binaries; the wall clock above stays the verdict of what users feel.',
       ...first.counted.limits.map((l) => `Not counted: ${l}.`),
+      ...refusedLines(results).map((l) => `${l}.`),
     ],
     figures: [
       { name: 'counted-functions', svg: chartSvg, empty: 'No counted run has a function breakdown.' },

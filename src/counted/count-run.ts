@@ -3,6 +3,7 @@ import type { CountedIdentity, CountedRecord } from '../results/counted-record.t
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { addedPerArm } from '../traffic/added-load.ts';
 import type { Workload } from '../workload/workload.ts';
+import { judgeComparable } from './comparable.ts';
 import { costBreakdown } from './cost-breakdown.ts';
 import {
   type CountedAdded,
@@ -34,6 +35,8 @@ export interface CountRunOptions {
   application: (server: StartedServer) => Promise<ConnectionOptions>;
   /** traffic.added, sent per transaction (null: none, or no wall-clock throughput to scale it by). */
   added?: CountedAdded | null;
+  /** The wall clock's audit events per plugin-on transaction, which the on arms must match (null: none counted). */
+  wallClockEventsPerTx?: number | null;
   progress: (message: string) => void;
 }
 
@@ -56,7 +59,9 @@ export async function countRun(
     const described = describeCounted(counted, opts.plan, added);
     const identity = await countedIdentity(host.server, opts.soname, opts.configHash, described);
     const record = countedRecord(outcome, opts.subject.label, opts.plan, identity, opts.soname, started);
-    return added ? { ...record, added: addedRecord(added, opts.plan) } : record;
+    const comparable = judgeComparable(outcome.arms, opts.wallClockEventsPerTx ?? null);
+    if (comparable.refused) opts.progress(`${opts.subject.label}: ${comparable.refused}`);
+    return { ...record, comparable, ...(added && { added: addedRecord(added, opts.plan) }) };
   } finally {
     await host.server.stop();
   }

@@ -21,13 +21,24 @@ export async function countedUnavailable(config: Pick<Config, 'target' | 'counte
   return null;
 }
 
-/** The run's plugin, installed with its startup options and settings, counted off against on. */
+/** What the run's wall-clock measurement hands the count: its base throughput and its audit events per transaction. */
+export interface WallClockFigures {
+  /** Throughput without the plugin: turns traffic.added's rates into counts per arm. */
+  tps: number | null;
+  /** Audit events per plugin-on transaction, all classes (`wallClockEventsPerTx`); null where none were counted. */
+  eventsPerTx: number | null;
+}
+
+/**
+ * The run's plugin, installed with its startup options and settings, counted off against on. Its on arms' audit
+ * events are held to the wall clock's (`judgeComparable`): the record says when they are not comparable.
+ */
 export function countPluginRun(
   config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   run: ResolvedRun,
   workload: Workload,
   configHash: string | null,
-  wallClockTps: number | null,
+  wallClock: WallClockFigures,
   progress: (message: string) => void,
 ): Promise<CountedRecord> {
   const { profile } = run;
@@ -44,7 +55,8 @@ export function countPluginRun(
     configHash,
     plan: defaultCountedPlan,
     application: async (server) => (await trafficConnections(server, run.traffic.accounts)).application,
-    added: countedAdded(run, wallClockTps, progress),
+    added: countedAdded(run, wallClock.tps, progress),
+    wallClockEventsPerTx: wallClock.eventsPerTx,
     progress,
   });
 }
@@ -79,8 +91,9 @@ const signed = (v: number, digits = 1) => `${v >= 0 ? '+' : ''}${v.toFixed(digit
 const interval = (ci: [number, number] | null, digits = 1) =>
   ci ? ` [${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : '';
 
-/** One line: what the subject adds per transaction on each counted quantity. */
+/** One line: what the subject adds per transaction on each counted quantity, or why the arms are not comparable. */
 export function countedLine(record: CountedRecord): string {
+  if (record.comparable?.refused) return record.comparable.refused;
   const { instructions: ir, writeCalls, logBytes, events } = record.figures;
   const k = (v: number) => `${Math.round(v / 1000).toLocaleString('en-US')}k`;
   return [

@@ -101,10 +101,10 @@ export function toHistoryEntries(file: ResultsFile, revision: Revision, runId: s
   });
 }
 
-/** What history keeps of a result's counted record; null when it was not counted. */
+/** What history keeps of a result's counted record; null when it was not counted or its arms were not comparable. */
 export function historyCounted(r: PluginResult): HistoryCounted | null {
   const c = r.counted;
-  if (!c || c.figures.instructions.pct === null) return null;
+  if (!c || c.figures.instructions.pct === null || c.comparable?.refused) return null;
   const f = c.figures;
   return {
     identity: c.identity,

@@ -4,6 +4,7 @@ import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../bench/p
 import { realSysbench, type SysbenchRunner } from '../bench/subject.ts';
 import { afterGate, bankLine, budgetFrom } from '../bench/time-bank.ts';
 import type { Config } from '../config/env.ts';
+import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../counted/run-counted.ts';
 import type { Probe } from '../machine/sampled-block.ts';
 import { unavailableReason } from '../plugins/availability.ts';
@@ -362,15 +363,16 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
       const why = await countedUnavailable(config);
       if (why && config.counted === 'on') return { failure: `${run.id}: AUDITBENCH_COUNTED=on, but ${why}` };
       if (why) return { skip: `not counted: ${why}` };
-      // traffic.added goes per transaction under valgrind, scaled by the run's own wall-clock throughput.
+      // traffic.added goes per transaction under valgrind, scaled by the run's own wall-clock throughput; the
+      // counted on arms must log the audit events per transaction the wall clock logged.
       const own = points.find((p) => isDefaultPoint(p, workload, external)) ?? points[0];
-      const wallClockTps = own ? (measuredAt.get(pointLabel(own))?.baselineTps ?? null) : null;
+      const measured = own ? measuredAt.get(pointLabel(own)) : undefined;
       const counted = await countPluginRun(
         config,
         run,
         workload,
         key().configHash ?? null,
-        wallClockTps,
+        { tps: measured?.baselineTps ?? null, eventsPerTx: wallClockEventsPerTx(measured?.auditEvents) },
         progress,
       );
       progress(`counted: ${countedLine(counted)}`);

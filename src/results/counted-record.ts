@@ -102,6 +102,14 @@ export const countedSchema = z.object({
   queryIds: idAlignmentSchema.nullable().optional(),
   /** The same for connection ids, which server_audit also logs on every line (the `Connections` counter). */
   connectionIds: idAlignmentSchema.nullable().optional(),
+  /**
+   * The counted on arms' audit events per transaction against the wall clock's (`judgeComparable`): `refused` is the
+   * one line that says why the figures are not the plugin's cost, or null. `wallClockEventsPerTx` is null where the
+   * wall clock counted no events (nothing to compare). Absent before 2026-12-05.
+   */
+  comparable: z
+    .object({ wallClockEventsPerTx: z.number().nullable(), refused: z.string().nullable() })
+    .optional(),
   identity: countedIdentitySchema,
   wallS: z.number(),
   /** What the figures leave out, said with them. */
