@@ -68,6 +68,12 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
     const record = countedRecord(outcome, label, plan, identity, profile.soname, started);
     for (const arm of record.arms)
       expect(arm.lostThreads, `${label}: an arm lost its threads' syscalls`).toBe(0);
+    // Every arm's audit lines carry query and connection ids of one width (src/counted/id-widths.ts).
+    for (const ids of [record.queryIds, record.connectionIds]) {
+      expect(ids, `${label}: the ids around the arms were not read`).toBeTruthy();
+      if (ids)
+        expect(String(ids.last).length, `${label}: ${JSON.stringify(ids)}`).toBe(String(ids.first).length);
+    }
     return record;
   }
 
