@@ -202,7 +202,7 @@ export async function countArms(
   const readings: CountedArmReading[] = [];
   // sysbench's connection threads, learnt in the warm-up; later arms' connections reuse them from the thread cache.
   const tids = new Set<number>();
-  const ids = [connectionIds(server, counted.application), queryIds(server, WARMUP_ARMS)] as const;
+  const ids = [connectionIds(server), queryIds(server, WARMUP_ARMS)] as const;
   const beforeWarmup = await Promise.all(ids.map((source) => source.read()));
   let aligned: (Omit<IdAlignment, 'last'> | null)[] = [];
   for (const [index, kind] of order.entries()) {
@@ -238,8 +238,8 @@ export async function countArms(
 }
 
 /**
- * Before the first measured arm: moves each id past a power of ten the arms would cross (`alignIds`), connection ids
- * first (their logins send statements, which take query ids), so every arm's audit lines carry ids of one width.
+ * Before the first measured arm: moves query ids past a power of ten the arms would cross (`alignIds`), so every
+ * arm's audit lines carry query ids of one width; connection ids are read, and reported as they fall.
  */
 async function alignAll(
   sources: readonly IdSource[],
