@@ -110,7 +110,7 @@ test('the gate fails the merged run on the regression, naming both runs, and the
 
 test('summary.md, index.html and junit.xml are written from the merged run', async () => {
   const read = (name: string) => readFile(path.join(reportDir, name), 'utf8');
-  expect(await read('summary.md')).toContain('| Fake audit B |');
+  expect(await read('summary.md')).toContain('| Fake audit B (fake-audit-b) |');
   expect((await read('index.html')).match(/data-chart="timeline"><svg/g)).toHaveLength(2);
   expect(await read('junit.xml')).toContain('tests="22"');
 });
