@@ -1,5 +1,5 @@
 import { describe, expect, test, vi } from 'vitest';
-import { quietProbe, scriptedSysbench, steady } from '../../test/support/scripted-sysbench.ts';
+import { quietProbe, scriptedSysbench, steady, unitWorkload } from '../../test/support/scripted-sysbench.ts';
 import { sql } from '../plugins/steps.ts';
 import type { Workload } from '../workload/workload.ts';
 import { effectiveWorkload, measureOverhead } from './measure-overhead.ts';
@@ -8,26 +8,7 @@ import type { MeasuredSubject, SysbenchRunner } from './subject.ts';
 // The measurement loop on the fake server with a scripted sysbench: which runs it asks for, in what order, and
 // when it stops. No clock is asserted on; the budget is set so that the rule decides, not the machine's speed.
 
-const workload: Workload = {
-  name: 'unit',
-  test: 'oltp_read_write',
-  tables: 1,
-  tableSize: 100,
-  threads: 1,
-  design: { kind: 'runs' },
-  durationS: 10,
-  warmupS: 40,
-  minWarmupS: 10,
-  pairs: 2,
-  maxPairs: 8,
-  budgetS: 10_000,
-  targetHalfWidthPct: null,
-  runToRunSdLog: 0,
-  gate: { budgetS: 10_000, targetHalfWidthPct: null },
-  pinCpus: false,
-  maxIgnoredErrorPct: 0,
-  serverOptions: {},
-};
+const workload: Workload = unitWorkload;
 
 const subject: MeasuredSubject = {
   label: 'toy',

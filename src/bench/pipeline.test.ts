@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { quietProbe, scriptedSysbench, steady } from '../../test/support/scripted-sysbench.ts';
+import { quietProbe, scriptedSysbench, steady, unitWorkload } from '../../test/support/scripted-sysbench.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { sql } from '../plugins/steps.ts';
 import type { Workload } from '../workload/workload.ts';
@@ -8,26 +8,7 @@ import { calibrate, measureGate } from './pipeline.ts';
 // The pipeline every caller uses, on the fake server with a scripted sysbench and a quiet machine: what it applies
 // before measuring, when it stops, which verdict it gives, and when the A/A is measured again. No clock is asserted.
 
-const workload: Workload = {
-  name: 'unit',
-  test: 'oltp_read_write',
-  tables: 1,
-  tableSize: 100,
-  threads: 1,
-  design: { kind: 'runs' },
-  durationS: 10,
-  warmupS: 40,
-  minWarmupS: 10,
-  pairs: 4,
-  maxPairs: 12,
-  budgetS: 10_000,
-  targetHalfWidthPct: null,
-  runToRunSdLog: 0,
-  gate: { budgetS: 10_000, targetHalfWidthPct: null },
-  pinCpus: false,
-  maxIgnoredErrorPct: 0,
-  serverOptions: {},
-};
+const workload: Workload = { ...unitWorkload, pairs: 4, maxPairs: 12 };
 
 // A plugin the scripted sysbench can see: on and off are what the fake server was last told of `toy`.
 const toy = {

@@ -2,6 +2,7 @@ import type { SysbenchRunner } from '../../src/bench/subject.ts';
 import type { BlockInterference } from '../../src/machine/block-interference.ts';
 import type { Probe } from '../../src/machine/sampled-block.ts';
 import type { RunOptions } from '../../src/workload/sysbench-runner.ts';
+import type { Workload } from '../../src/workload/workload.ts';
 import { createFakeServer, type FakeScript } from './fake-server.ts';
 import { sysbenchResult as result } from './sysbench-result.ts';
 
@@ -87,3 +88,25 @@ export const steady =
   (onTps: number) =>
   (arm: 'off' | 'on', n: number): number =>
     (arm === 'off' ? 1000 : onTps) + (n % 2 === 0 ? 3 : -3);
+
+/** A workload the scripted sysbench runs: separate runs of 10 s, a warm-up of 10–40 s, 2 pairs a block up to 8. */
+export const unitWorkload: Workload = {
+  name: 'unit',
+  test: 'oltp_read_write',
+  tables: 1,
+  tableSize: 100,
+  threads: 1,
+  design: { kind: 'runs' },
+  durationS: 10,
+  warmupS: 40,
+  minWarmupS: 10,
+  pairs: 2,
+  maxPairs: 8,
+  budgetS: 10_000,
+  targetHalfWidthPct: null,
+  runToRunSdLog: 0,
+  gate: { budgetS: 10_000, targetHalfWidthPct: null },
+  pinCpus: false,
+  maxIgnoredErrorPct: 0,
+  serverOptions: {},
+};
