@@ -19,33 +19,6 @@ function preflight(argv: string[]): void {
 }
 preflight(process.argv);
 
-// Not part of `./auditbench bench` (the configured runs only, so it stays short): the harness's own checks, the
-// matrix, the examples, and the completeness and per-event checks (run them with `npx vitest run --project suites
-// completeness per-event`).
-const harnessSuites = [
-  'suites/matrix.suite.ts',
-  'suites/server-target.suite.ts',
-  'suites/container-target.suite.ts',
-  'suites/external-target.suite.ts',
-  'suites/gate-sensitivity.suite.ts',
-  'suites/counted.suite.ts',
-  'suites/report-merge.suite.ts',
-  'suites/report-merge/**',
-  'suites/secrets.suite.ts',
-  'suites/pack-install.suite.ts',
-  'suites/completeness.suite.ts',
-  'suites/per-event.suite.ts',
-  'suites/faults.suite.ts',
-  // It packs auditbench and gates a DBA's repository: a nested run of it in that repository would pack the pack.
-  'suites/gate-from-repo.suite.ts',
-  'suites/traffic-accounts.suite.ts',
-  'suites/traffic.suite.ts',
-  // The project's own test plugin, compiled here: the supplied-library path, not one of the user's runs.
-  'suites/supplied-plugin.suite.ts',
-  // Lifecycle checks under configurations the harness chose, not the user's: the harness's own derivations.
-  'suites/settings-sweep.suite.ts',
-];
-
 export default defineConfig({
   test: {
     reporters: [
@@ -86,11 +59,8 @@ export default defineConfig({
           // which Vitest would otherwise hand to Node untransformed.
           server: { deps: { inline: ['auditbench'] } },
           include: ['suites/**/*.suite.ts'],
-          // ./auditbench bench measures plugins only; the matrix and the harness's own checks belong to the tests.
-          exclude: [
-            'suites/precision/**',
-            ...(process.env.AUDITBENCH_PLUGINS_ONLY === '1' ? harnessSuites : []),
-          ],
+          // `./auditbench bench` names suites/runs.suite.ts (the configured runs only); `test` runs them all.
+          exclude: ['suites/precision/**'],
           environment: 'node',
           // Benchmarks must never overlap: one file at a time, tests in order, no retry hiding a regression.
           fileParallelism: false,
@@ -101,7 +71,7 @@ export default defineConfig({
         },
       },
       // Minutes to hours of measuring: only when asked for (npm run bench:precision).
-      ...(process.env.AUDITBENCH_PRECISION === '1'
+      ...(process.env.AUDITBENCH_STUDY !== undefined
         ? [
             {
               test: {

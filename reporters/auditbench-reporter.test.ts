@@ -13,7 +13,15 @@ afterEach(() => {
 const snapshot = () => {
   const { file, revision, prior } = recordedReportInput();
   const config = loadConfig({ AUDITBENCH_REPORT_DIR: '/tmp/r' });
-  return buildSnapshot({ config, file, revision, runId: 'run-1', prior, historyWarnings: [] });
+  return buildSnapshot({
+    config,
+    policy: { maxRegressionPp: null, maxCountedRisePp: 1, inconclusive: 'fail' as const },
+    file,
+    revision,
+    runId: 'run-1',
+    prior,
+    historyWarnings: [],
+  });
 };
 
 test('the writers run in the order the reports print, the gate last', () => {

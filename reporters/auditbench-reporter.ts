@@ -1,3 +1,4 @@
+import { pathToFileURL } from 'node:url';
 import { type JUnitOptions, JUnitReporter, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import { endedModules } from './ended-modules.ts';
 import { type RunSnapshot, takeSnapshot } from './run-snapshot.ts';
@@ -50,12 +51,14 @@ export default class AuditbenchReporter implements Reporter {
   private readonly junit: JUnitReporter | null;
   /** Every module Vitest reported ended, in order: under --merge-reports, one per shard's blob of a file. */
   private ended: TestModule[] = [];
+  private vitest: Vitest | null = null;
 
   constructor(options: AuditbenchReporterOptions = {}) {
     this.junit = options.junit ? new JUnitReporter(options.junit) : null;
   }
 
   async onInit(vitest: Vitest): Promise<void> {
+    this.vitest = vitest;
     await this.junit?.onInit(vitest);
   }
 
@@ -70,7 +73,10 @@ export default class AuditbenchReporter implements Reporter {
   async onTestRunEnd(fromVitest: ReadonlyArray<TestModule>): Promise<void> {
     const testModules = endedModules(fromVitest, this.ended);
     const junit = this.junit?.onTestRunEnd(testModules);
-    const run = await takeSnapshot(testModules).catch((error: unknown) => {
+    const vitest = this.vitest;
+    const importModule = (file: string) =>
+      vitest ? vitest.import<{ default?: unknown }>(file) : import(pathToFileURL(file).href);
+    const run = await takeSnapshot(testModules, importModule).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
       process.stderr.write(`auditbench: could not read this run's results: ${message}\n`);
       process.exitCode = 1;

@@ -17,7 +17,15 @@ test('a run compares with the branch its base ref names and records to <report d
     AUDITBENCH_BASE_REF: 'refs/remotes/origin/main',
     AUDITBENCH_MAX_REGRESSION_PP: '5',
   });
-  const run = buildSnapshot({ config, file, revision, runId: 'run-1', prior, historyWarnings: [] });
+  const run = buildSnapshot({
+    config,
+    policy: { maxRegressionPp: 5, maxCountedRisePp: 1, inconclusive: 'fail' as const },
+    file,
+    revision,
+    runId: 'run-1',
+    prior,
+    historyWarnings: [],
+  });
   expect(run.historyFile).toBe('/tmp/r/history.jsonl');
   expect(run.baseBranch).toBe('main');
   expect(run.entries.map((e) => [e.runId, e.branch, e.title])).toEqual([

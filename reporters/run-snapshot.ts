@@ -2,6 +2,12 @@ import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { TestModule } from 'vitest/node';
 import { type Config, loadConfig } from '../src/config/env.ts';
+import {
+  defaultHistoryPolicy,
+  defaultRunPolicy,
+  type HistoryPolicy,
+  policyOn,
+} from '../src/config/policy.ts';
 import { baseBranchOf, type Comparison, compareWithBase } from '../src/history/compare.ts';
 import { type CountedComparison, compareCounted } from '../src/history/counted-compare.ts';
 import { type HistoryEntry, type Revision, toHistoryEntries } from '../src/history/entry.ts';
@@ -10,11 +16,14 @@ import { HISTORY_FILE, readHistory } from '../src/history/history-store.ts';
 import { aggregateResults } from '../src/results/aggregate.ts';
 import { describeMachine } from '../src/results/machine.ts';
 import { type ResultsFile, resultsFileSchema } from '../src/results/schema.ts';
+import { type ImportModule, loadPolicy } from '../src/runs/load-runs.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
 
 /** Everything the end-of-run reporters share, computed once per run so they all tell the same story. */
 export interface RunSnapshot {
   config: Config;
+  /** How the history judges this run: auditbench.config.ts's top level, AUDITBENCH_MAX_REGRESSION_PP over it. */
+  policy: SnapshotPolicy;
   /** This run's id: in its history lines and its own results file (runs/). */
   runId: string;
   file: ResultsFile;
@@ -31,36 +40,46 @@ export interface RunSnapshot {
   countedComparisons: CountedComparison[];
 }
 
+export interface SnapshotPolicy extends HistoryPolicy {
+  /** What an inconclusive change against the base does (the top level's `inconclusive`; quick passes it). */
+  inconclusive: 'fail' | 'pass';
+}
+
 /** The pure part: this run's entries and their comparisons with the prior history. */
 export function buildSnapshot(input: {
   config: Config;
+  policy: SnapshotPolicy;
   file: ResultsFile;
   revision: Revision;
   runId: string;
   prior: HistoryEntry[];
   historyWarnings: string[];
 }): RunSnapshot {
-  const { config, file, revision, runId, prior } = input;
+  const { config, policy, file, revision, runId, prior } = input;
   const entries = toHistoryEntries(file, revision, runId);
   const baseBranch = baseBranchOf(config.baseRef);
   const comparisons = compareWithBase(entries, prior, {
     baseBranch,
-    maxRegressionPp: config.maxRegressionPp,
+    maxRegressionPp: policy.maxRegressionPp,
   });
   const countedComparisons = compareCounted(entries, prior, {
     baseBranch,
-    maxCountedRisePp: config.maxRegressionPp === null ? null : config.maxCountedRisePp,
+    maxCountedRisePp: policy.maxRegressionPp === null ? null : policy.maxCountedRisePp,
   });
   const historyFile = path.join(config.reportDir, HISTORY_FILE);
   return { ...input, entries, historyFile, baseBranch, comparisons, countedComparisons };
 }
 
 /** Reads this run's records, the configuration and the history once; null when no plugin ran and no matrix cell. */
-export async function takeSnapshot(testModules: ReadonlyArray<TestModule>): Promise<RunSnapshot | null> {
+export async function takeSnapshot(
+  testModules: ReadonlyArray<TestModule>,
+  importModule: ImportModule,
+): Promise<RunSnapshot | null> {
   const results = aggregateResults(collectRecords(testModules));
   const matrix = collectMatrix(testModules);
   if (results.length === 0 && matrix.length === 0) return null;
   const config = loadConfig();
+  const policy = await snapshotPolicy(config, importModule);
   const file = resultsFileSchema.parse({
     generatedAt: new Date().toISOString(),
     machine: describeMachine(),
@@ -74,10 +93,31 @@ export async function takeSnapshot(testModules: ReadonlyArray<TestModule>): Prom
   ]);
   return buildSnapshot({
     config,
+    policy,
     file,
     revision,
     runId: randomUUID(),
     prior: history.entries,
     historyWarnings: history.warnings,
   });
+}
+
+/**
+ * The configuration's top-level policy, read through Vitest's module runner (Node alone cannot import a .ts file
+ * here). A configuration that cannot be read failed the suites already: the history then goes by the defaults,
+ * with AUDITBENCH_MAX_REGRESSION_PP, and says so.
+ */
+async function snapshotPolicy(config: Config, importModule: ImportModule): Promise<SnapshotPolicy> {
+  const say = (line: string) => process.stdout.write(`auditbench: ${line}\n`);
+  try {
+    const policy = await loadPolicy(config, { importModule, say });
+    return { ...policy.history, inconclusive: policyOn(config.workload, policy.run).inconclusive };
+  } catch (error) {
+    say(`the history goes by the default policy: ${error instanceof Error ? error.message : String(error)}`);
+    return {
+      ...defaultHistoryPolicy,
+      maxRegressionPp: config.maxRegressionPp,
+      inconclusive: policyOn(config.workload, defaultRunPolicy).inconclusive,
+    };
+  }
 }

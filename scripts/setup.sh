@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Installs what auditbench needs and is missing: npm dependencies, a MariaDB/MySQL server and sysbench.
 # Safe to run again: it only acts on what is absent. Prints one line per thing it did.
+# Usage: scripts/setup.sh [bench|test|matrix]: what the command about to run needs (./auditbench passes it).
 set -euo pipefail
+setup_for=${1:-}
 cd "$(dirname "$0")/.."
 
 say() { printf 'auditbench setup: %s\n' "$*"; }
@@ -18,7 +20,7 @@ missing=()
 have_server || missing+=(mariadb-server)
 command -v sysbench >/dev/null || missing+=(sysbench)
 # Headless Chromium renders index.html in the report test; without it that one test skips.
-[ "${AUDITBENCH_SETUP_FOR:-}" = test ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && ! [ -x /usr/bin/chromium ] && missing+=(chromium)
+[ "$setup_for" = test ] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null && ! [ -x /usr/bin/chromium ] && missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
     say "installing ${missing[*]} with apt-get"
@@ -35,7 +37,7 @@ fi
 docker_wanted() {
   [ "${AUDITBENCH_DOCKER:-}" = 0 ] && return 1
   [ "${CI:-}" = true ] || [ "${AUDITBENCH_TARGET:-local}" = container ] || [ "${AUDITBENCH_DOCKER:-}" = 1 ] ||
-    { [[ "${AUDITBENCH_SETUP_FOR:-}" =~ ^(test|matrix)$ ]] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; }
+    { [[ "$setup_for" =~ ^(test|matrix)$ ]] && [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; }
 }
 if docker_wanted; then
   status=0
@@ -57,7 +59,7 @@ fi
 #   (src/plugins/offsets/) reads the binary with gdb and compiles a probe against MariaDB's source headers;
 # - the test command's own audit plugin (test/plugin/), compiled against MariaDB's public plugin headers.
 tool_deps=()
-if [ "${AUDITBENCH_COUNTED:-auto}" != off ] || [ "${AUDITBENCH_SETUP_FOR:-}" = test ]; then
+if [ "${AUDITBENCH_COUNTED:-auto}" != off ] || [ "$setup_for" = test ]; then
   command -v valgrind >/dev/null || tool_deps+=(valgrind)
 fi
 if [ -n "${AUDITBENCH_PLUGIN_DIR:-}" ] && [ -f "$AUDITBENCH_PLUGIN_DIR/libaudit_plugin.so" ]; then
@@ -66,7 +68,7 @@ if [ -n "${AUDITBENCH_PLUGIN_DIR:-}" ] && [ -f "$AUDITBENCH_PLUGIN_DIR/libaudit_
   done
   [ -f /usr/include/mariadb/server/my_config.h ] || tool_deps+=(libmariadbd-dev)
 fi
-if [ "${AUDITBENCH_SETUP_FOR:-}" = test ]; then
+if [ "$setup_for" = test ]; then
   command -v gcc >/dev/null || tool_deps+=(gcc)
   [ -f /usr/include/mariadb/server/mysql/plugin_audit.h ] || tool_deps+=(libmariadbd-dev)
 fi

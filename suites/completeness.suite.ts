@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { formatCompletenessTable } from '../reporters/format/format-completeness.ts';
-import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { claimsUnderUserFilter, completenessSetupFor } from '../src/completeness/claims.ts';
 import { crashPhase } from '../src/completeness/crash-phase.ts';
 import type { CompletenessContext } from '../src/completeness/phase-context.ts';
@@ -48,7 +47,7 @@ function completenessSuite(run: ResolvedRun): void {
   const key = (s: StartedServer): ResultKey =>
     resultKey(run, s.info, {
       workload: workload.name,
-      limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
+      limitPct: run.maxOverheadPct,
     });
 
   async function phase(

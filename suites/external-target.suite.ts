@@ -18,10 +18,10 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 function restartCommand(binary: string, dir: string): string {
   return `
     pid=$(cat '${dir}/mysqld.pid')
-    if [ "$AUDITBENCH_RESTART" = kill ]; then kill -KILL "$pid"; else kill -TERM "$pid"; fi
+    if [ "$1" = kill ]; then kill -KILL "$pid"; else kill -TERM "$pid"; fi
     while kill -0 "$pid" 2>/dev/null && ! grep -q '^[^)]*) Z' "/proc/$pid/stat" 2>/dev/null; do sleep 0.2; done
     [ -f '${dir}/base.cnf' ] || cp '${dir}/my.cnf' '${dir}/base.cnf'
-    cat '${dir}/base.cnf' "$AUDITBENCH_CNF" > '${dir}/my.cnf'
+    cat '${dir}/base.cnf' "$2" > '${dir}/my.cnf'
     setsid '${binary}' --defaults-file='${dir}/my.cnf' </dev/null >/dev/null 2>&1 &`;
 }
 

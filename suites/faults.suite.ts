@@ -4,7 +4,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { formatFaultRecord } from '../reporters/format/format-faults.ts';
-import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import type { FaultContext } from '../src/faults/context.ts';
 import { faultFsUnavailable } from '../src/faults/fault-fs.ts';
@@ -46,7 +45,7 @@ function faultSuite(run: ResolvedRun): void {
   const key = (s: StartedServer): ResultKey =>
     resultKey(run, s.info, {
       workload: workload.name,
-      limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
+      limitPct: run.maxOverheadPct,
     });
 
   async function fault(context: TestContext, name: FaultName) {

@@ -128,7 +128,7 @@ async function gateSuite(planFile: string): Promise<void> {
           {
             limitPct: plan.maxRegressionPp,
             progress,
-            interference: config.interference,
+            interference: head.policy.interference,
             runner: traffic.runner,
           },
         );
@@ -150,7 +150,7 @@ async function gateSuite(planFile: string): Promise<void> {
           wallClock,
           'notCounted' in counted
             ? { verdict: 'not counted', reason: counted.notCounted }
-            : judgeCountedRise(counted.figures.instructions, config.maxCountedRisePp),
+            : judgeCountedRise(counted.figures.instructions, plan.maxCountedRisePp),
           comparison.differences,
         );
         progress(`${verdict.verdict}: ${verdict.reason}`);
@@ -168,10 +168,10 @@ async function gateSuite(planFile: string): Promise<void> {
           (error: unknown) =>
             progress(`uninstall: ${error instanceof Error ? error.message : String(error)}`),
         );
-        if (failsGate(verdict, config.inconclusive)) {
+        if (failsGate(verdict, plan.inconclusive)) {
           const advice =
             verdict.verdict === 'inconclusive'
-              ? ' (inconclusive fails the gate: a longer workload narrows it, or set AUDITBENCH_INCONCLUSIVE=pass)'
+              ? ' (inconclusive fails the gate: a longer workload narrows it, or set inconclusive: "pass" in auditbench.config.ts)'
               : '';
           expect.fail(`${verdict.reason}${advice}`);
         }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { resolveLimitPct } from '../src/bench/pipeline.ts';
+
 import { loadConfig } from '../src/config/env.ts';
 import { describeCell, unavailableCell } from '../src/matrix/cell.ts';
 import { planMatrix } from '../src/matrix/cell-plan.ts';
@@ -63,7 +63,7 @@ describe('plugin × server compatibility matrix', () => {
           const log = (message: string) =>
             console.log(`[matrix · ${target.label} · ${profile.title}] ${message}`);
           await using server = await startOrRecord(target, profile.title, context.task.meta);
-          const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
+          const limitPct = profile.maxOverheadPct;
           const measured = await runCell(server, profile, {
             image: target.image,
             workload,

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { resolveLimitPct } from '../src/bench/pipeline.ts';
 import { loadConfig } from '../src/config/env.ts';
 import type { Traffic } from '../src/config/projection-traffic.ts';
 import { measurePerEvent } from '../src/per-event/measure-per-event.ts';
@@ -23,7 +22,7 @@ import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-
 const config = loadConfig();
 const runs = await loadRuns(config, profiles);
 const plan = perEventPlans[config.workload];
-// AUDITBENCH_TRAFFIC, else the configuration file's `traffic`, else the illustrative default.
+// The configuration file's `traffic`, else the illustrative default.
 const traffic: Traffic = await loadTraffic(config);
 
 async function pluginVariables(server: StartedServer, like: string): Promise<Record<string, string>> {
@@ -63,7 +62,7 @@ describe(`cost per audited event, ${config.workload} plan`, () => {
         context.task.meta.auditbench = {
           ...resultKey(run, server.info, {
             workload: config.workload,
-            limitPct: resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct),
+            limitPct: run.maxOverheadPct,
           }),
           kind: 'per-event',
           perEvent: {

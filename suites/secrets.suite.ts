@@ -11,11 +11,11 @@ test('no artifact of a real run carries the server password', async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-secrets-'));
   try {
     const reportDir = path.join(dir, 'reports');
+    // The session writes the password beside its report dir, outside what is searched.
     const secretFile = path.join(dir, 'secret');
     const env = {
       ...Object.fromEntries(Object.entries(process.env).filter(([k]) => !/^(GITHUB_|AUDITBENCH_)/.test(k))),
       AUDITBENCH_REPORT_DIR: reportDir,
-      AUDITBENCH_SECRET_OUT: secretFile,
       AUDITBENCH_GIT_BRANCH: 'secrets-check',
     };
     const run = await execa('vitest', ['run', '--config', 'suites/secrets/vitest.secrets.config.ts'], {

@@ -153,7 +153,7 @@ describe(`traffic accounts on one server, ${workload.name} workload`, () => {
       const sample = await measureOverhead(server, pluginSubject(run.profile), workload, {
         limitPct: 0,
         progress,
-        interference: config.interference,
+        interference: run.policy.interference,
         runner,
       });
       const measurement = summariseMeasurement(sample, {
@@ -161,7 +161,7 @@ describe(`traffic accounts on one server, ${workload.name} workload`, () => {
         serverOptions: workload.serverOptions,
         pluginSettings: run.profile.measureSettings,
         calibration: null,
-        interference: config.interference,
+        interference: run.policy.interference,
         runToRunSdLog: workload.runToRunSdLog,
       });
       progress(

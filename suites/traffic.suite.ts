@@ -65,7 +65,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
       limitPct: r.maxOverheadPct,
       calibration: null,
       progress,
-      interference: config.interference,
+      interference: r.policy.interference,
       runner: measured.runner,
       traffic: measured.seen,
     });

@@ -59,7 +59,7 @@ describe('formatGateVerdict', () => {
     });
   });
 
-  test('an inconclusive change fails with advice, unless AUDITBENCH_INCONCLUSIVE=pass', () => {
+  test('an inconclusive change fails with advice, unless inconclusive: pass', () => {
     const verdict = formatGateVerdict(compare(8), { ...options, maxRegressionPp: 8 });
     expect(verdict.failed).toBe(true);
     expect(verdict.line).toContain('0 regressed, 1 inconclusive; inconclusive fails the gate');

@@ -73,7 +73,7 @@ export function formatGateVerdict(
   const [regressed, unsure] = [count('regressed'), count('inconclusive')];
   const advice =
     unsure > 0
-      ? '; inconclusive fails the gate: measure longer (AUDITBENCH_WORKLOAD=standard) or set AUDITBENCH_INCONCLUSIVE=pass'
+      ? "; inconclusive fails the gate: measure longer (AUDITBENCH_WORKLOAD=standard) or set inconclusive: 'pass' in auditbench.config.ts"
       : '';
   return {
     failed: true,

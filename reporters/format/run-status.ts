@@ -35,7 +35,7 @@ export function runStatus(r: PluginResult): { status: RunStatus; why: string | n
     return { status: 'error', why: ['no measurement finished', lifecycle].filter(Boolean).join('; ') };
   }
   // An idle measurement priced a plugin that logged none of its traffic: the run failed to measure what it is for,
-  // whatever its overhead verdict (about 0%, so a pass). AUDITBENCH_IDLE=pass lets the gate through; the report still
+  // whatever its overhead verdict (about 0%, so a pass). `idle: 'pass'` lets the run through; the report still
   // says what was measured.
   const fails = [overhead, p99, idle, lifecycle].filter((s) => s !== null);
   if (fails.length > 0) return { status: 'fail', why: fails.join('; ') };

@@ -9,12 +9,13 @@ const annotation = (text: string): string =>
 
 /**
  * Compares each result with the latest comparable run of the base branch and fails the run (exit code 1) when
- * the overhead rose more than AUDITBENCH_MAX_REGRESSION_PP. A reporter cannot fail a test, so the exit code says it.
+ * the overhead rose more than the configuration's maxRegressionPp (or AUDITBENCH_MAX_REGRESSION_PP). A reporter cannot fail a test, so the exit code says it.
  */
 export const historyCheckWriter: ReportWriter = {
   what: 'compare with the history',
   write(run) {
-    const { maxRegressionPp, inconclusive, githubActions } = run.config;
+    const { maxRegressionPp, inconclusive } = run.policy;
+    const { githubActions } = run.config;
     const cannot = describeBaseStatus(
       baseStatus(run.prior, run.baseBranch),
       run.config.baseRef,
@@ -32,7 +33,7 @@ export const historyCheckWriter: ReportWriter = {
       return;
     }
     const lines = run.comparisons.map((c) => formatComparison(c, maxRegressionPp));
-    const gatedRise = maxRegressionPp === null ? null : run.config.maxCountedRisePp;
+    const gatedRise = maxRegressionPp === null ? null : run.policy.maxCountedRisePp;
     const countedLines = run.countedComparisons.map((c) => formatCountedComparison(c, gatedRise));
     // Counts compare across machines: a decisive counted rise fails the gate wherever the base was measured.
     const countedFailing = run.countedComparisons.flatMap((c, i) =>

@@ -8,7 +8,7 @@ import type { ReportWriter } from './writer.ts';
 export const htmlReportWriter: ReportWriter = {
   what: 'write index.html',
   async write(run) {
-    const html = await buildHtmlReport({ ...run, maxRegressionPp: run.config.maxRegressionPp });
+    const html = await buildHtmlReport({ ...run, maxRegressionPp: run.policy.maxRegressionPp });
     await mkdir(run.config.reportDir, { recursive: true });
     const target = path.join(run.config.reportDir, 'index.html');
     await writeFileAtomic(target, html);

@@ -10,7 +10,7 @@ import type { ReportWriter } from './writer.ts';
 export const markdownSummaryWriter: ReportWriter = {
   what: 'write summary.md',
   async write(run) {
-    const { config, file } = run;
+    const { config, policy, file } = run;
     const markdown = formatMarkdownSummary({
       results: file.results,
       comparisons: run.comparisons,
@@ -18,12 +18,12 @@ export const markdownSummaryWriter: ReportWriter = {
       baseBranch: run.baseBranch,
       generatedAt: file.generatedAt,
       fingerprint: machineFingerprint(file.machine),
-      maxRegressionPp: config.maxRegressionPp,
+      maxRegressionPp: policy.maxRegressionPp,
       countedLines: run.countedComparisons.map((c) =>
-        formatCountedComparison(c, config.maxRegressionPp === null ? null : config.maxCountedRisePp),
+        formatCountedComparison(c, policy.maxRegressionPp === null ? null : policy.maxCountedRisePp),
       ),
       runId: run.runId,
-      gateLine: formatGateVerdict(run.comparisons, { ...config, baseBranch: run.baseBranch }).line,
+      gateLine: formatGateVerdict(run.comparisons, { ...policy, baseBranch: run.baseBranch }).line,
     });
     await mkdir(config.reportDir, { recursive: true });
     const target = path.join(config.reportDir, 'summary.md');

@@ -2,15 +2,15 @@
 # Builds the local server images with debootstrap + `docker import`, because
 # no container registry is reachable here; only Debian's package mirror is.
 #
-# Usage: build-images.sh [--rebuild] [TAG...]
+# Usage: build-images.sh [--rebuild] [TAG[=SUITE]...]
 #   TAGs default to $AUDITBENCH_IMAGES (space- or comma-separated), else all:
 #   auditbench/mariadb:10.5 auditbench/mariadb:10.11 auditbench/mariadb:11.8
 #   auditbench/mysql:9.7
 # An image that already exists is left alone unless --rebuild is given. Each
 # build is imported under a temporary tag, its server is started once, and only
 # then is it tagged TAG: a failed rebuild leaves the working image in place.
-# AUDITBENCH_IMAGE_SUITES='TAG=SUITE,...' builds TAG from another Debian suite;
-# with a suite, any auditbench/mariadb:X or auditbench/mysql:X can be named.
+# TAG=SUITE builds TAG from another Debian suite; with a suite, any
+# auditbench/mariadb:X or auditbench/mysql:X can be named.
 # A failed build is recorded in .auditbench/image-builds/<tag>.failed (reason
 # and the build log's last lines, the whole log beside it); the compatibility
 # matrix shows it as the image's column. The mirror is read from this
@@ -65,10 +65,12 @@ die() {
   exit 1
 }
 
+# TAG=SUITE arguments, as given.
+suite_overrides=()
+
 suite_override() {
   local entry
-  local suites=${AUDITBENCH_IMAGE_SUITES:-}
-  for entry in ${suites//,/ }; do
+  for entry in "${suite_overrides[@]}"; do
     if [[ ${entry%%=*} == "$1" ]]; then
       echo "${entry#*=}"
       return 0
@@ -225,7 +227,15 @@ main() {
     rebuild=1
     shift
   fi
-  local tags=("$@")
+  local arg tags=()
+  for arg in "$@"; do
+    if [[ $arg == *=* ]]; then
+      suite_overrides+=("$arg")
+      tags+=("${arg%%=*}")
+    else
+      tags+=("$arg")
+    fi
+  done
   if ((${#tags[@]} == 0)) && [[ -n ${AUDITBENCH_IMAGES:-} ]]; then
     read -r -a tags <<<"${AUDITBENCH_IMAGES//,/ }"
   fi
@@ -234,8 +244,8 @@ main() {
   local tag mirror todo=() failed=()
   for tag in "${tags[@]}"; do
     if ! image_spec "$tag" >/dev/null; then
-      log "ERROR: unknown image '$tag'; known: ${all_tags[*]} (or name its suite in AUDITBENCH_IMAGE_SUITES)"
-      record_failure "$tag" "unknown image '$tag': build-images.sh knows ${all_tags[*]}; AUDITBENCH_IMAGE_SUITES='$tag=SUITE' names a Debian suite to build it from"
+      log "ERROR: unknown image '$tag'; known: ${all_tags[*]} (or give its suite: $tag=SUITE)"
+      record_failure "$tag" "unknown image '$tag': build-images.sh knows ${all_tags[*]}; build-images.sh '$tag=SUITE' names a Debian suite to build it from"
       failed+=("$tag")
     elif ((rebuild == 0)) && docker image inspect "$tag" >/dev/null 2>&1; then
       log "$tag: present, not rebuilt"

@@ -2,7 +2,8 @@
 # harness will, before it may replace the image in use. Needs log, die,
 # work_dir and check_container from build-images.sh.
 
-readonly check_wait_s=${AUDITBENCH_IMAGE_CHECK_WAIT_S:-120}
+# Seconds a freshly built image has to accept connections.
+readonly check_wait_s=120
 
 # The server's "ready for connections" line with the TCP port (MySQL's X Plugin
 # says port 33060, MariaDB's initialising server port 0).

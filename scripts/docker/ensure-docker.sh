@@ -8,11 +8,11 @@
 #
 # Idempotent: never starts a second dockerd when one is already running.
 # No systemd is assumed; dockerd runs in the background with its log in
-# $AUDITBENCH_DOCKERD_LOG (default /var/log/auditbench-dockerd.log).
+# /var/log/auditbench-dockerd.log, and gets 60 s to answer.
 set -euo pipefail
 
-readonly wait_s=${AUDITBENCH_DOCKERD_WAIT_S:-60}
-readonly log_file=${AUDITBENCH_DOCKERD_LOG:-/var/log/auditbench-dockerd.log}
+readonly wait_s=60
+readonly log_file=/var/log/auditbench-dockerd.log
 readonly pid_file=/var/run/docker.pid
 
 engine_answers() { docker info >/dev/null 2>&1; }

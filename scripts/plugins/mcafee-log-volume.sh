@@ -1,12 +1,23 @@
 #!/usr/bin/env bash
 # How much McAfee AUDIT writes per sysbench transaction, with sysbench's default (server-side prepared statements,
 # --db-ps-mode=auto) and with --db-ps-mode=disable (plain text statements). One throwaway local server; run it
-# under the measurement lock: flock /tmp/auditbench-measure.lock scripts/plugins/mcafee-log-volume.sh [seconds]
+# under the measurement lock:
+#   flock /tmp/auditbench-measure.lock scripts/plugins/mcafee-log-volume.sh [--uninstall] [--record-log FILE] [seconds]
 # Needs the library you deploy: AUDITBENCH_PLUGIN_DIR=<folder holding libaudit_plugin.so and a *.cnf with
 # loose-audit_offsets for this mariadbd>; the suites derive those offsets and print the line to put there.
-# AUDITBENCH_UNINSTALL=1 then walks the seed's uninstall procedure and prints each answer.
-# AUDITBENCH_RECORD_LOG=<file> also copies a short log of known statements there (fixtures/logs/mcafee-*).
+# --uninstall then walks the seed's uninstall procedure and prints each answer.
+# --record-log FILE also copies a short log of known statements there (fixtures/logs/mcafee-*).
 set -euo pipefail
+uninstall=0
+record_log=
+while (($# > 0)); do
+  case $1 in
+    --uninstall) uninstall=1 ;;
+    --record-log) record_log=${2:?--record-log needs a file}; shift ;;
+    *) break ;;
+  esac
+  shift
+done
 seconds=${1:-20}
 plugins=${AUDITBENCH_PLUGIN_DIR:?set AUDITBENCH_PLUGIN_DIR to the folder holding libaudit_plugin.so}
 mysqld=${AUDITBENCH_MYSQLD:-$(command -v mariadbd || echo /usr/sbin/mariadbd)}
@@ -39,7 +50,7 @@ sql() { mariadb --socket="$dir/sock" -uroot -N -e "$1"; }
 for _ in $(seq 60); do sql 'SELECT 1' >/dev/null 2>&1 && break || sleep 1; done
 sql "INSTALL PLUGIN AUDIT SONAME 'libaudit_plugin.so'; CREATE DATABASE sbtest"
 log=$dir/data/mysql-audit.json
-if [[ -n ${AUDITBENCH_RECORD_LOG:-} ]]; then
+if [[ -n $record_log ]]; then
   # A small real log for the parser's fixture: a header, a success, both failures, a password, a prepared statement.
   sql 'SET GLOBAL audit_json_file = ON'
   sql "CREATE TABLE sbtest.t (id INT PRIMARY KEY, v VARCHAR(20)); INSERT INTO sbtest.t VALUES (1, 'one')"
@@ -49,7 +60,7 @@ if [[ -n ${AUDITBENCH_RECORD_LOG:-} ]]; then
   sql "CREATE USER 'fixture'@'localhost' IDENTIFIED BY 'Secret-Pw-1'"
   sql "PREPARE s FROM 'SELECT v FROM sbtest.t WHERE id = ?'; SET @i = 1; EXECUTE s USING @i" >/dev/null
   sql 'DROP TABLE sbtest.t; SET GLOBAL audit_json_file = OFF'
-  cp "$log" "$AUDITBENCH_RECORD_LOG"
+  cp "$log" "$record_log"
 fi
 sb=(sysbench oltp_read_write --db-driver=mysql --mysql-socket="$dir/sock" --mysql-user=root --tables=2
   --table-size=10000 --threads=2)
@@ -71,8 +82,8 @@ done
 echo "sample records (disable mode, last 3):"
 tail -n 3 "$log" | cut -c1-300
 
-# The uninstall procedure (AUDITBENCH_UNINSTALL=1), answers as the server gives them.
-[[ ${AUDITBENCH_UNINSTALL:-} == 1 ]] || exit 0
+# The uninstall procedure (--uninstall), answers as the server gives them.
+((uninstall == 1)) || exit 0
 restart() {
   mariadb-admin --socket="$dir/sock" -uroot shutdown 2>/dev/null || kill "$pid" 2>/dev/null || true
   wait "$pid" 2>/dev/null || true

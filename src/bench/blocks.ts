@@ -80,7 +80,7 @@ export interface BlockContext {
   cpus: string | undefined;
   /** The real sysbench unless a test injects one. */
   runner?: SysbenchRunner;
-  /** AUDITBENCH_INTERFERENCE and the budget's end; without it a disturbed block is only marked (warn). */
+  /** The run's `interference` policy and the budget's end; without it a disturbed block is only marked (warn). */
   interference?: InterferenceOptions;
   /** The machine sampler; tests pass a fake (src/machine/sampled-block.ts). */
   probe?: Probe;

@@ -28,7 +28,7 @@ test.for([
     'an inconclusive fails with what to do',
     measured({ verdict: 'inconclusive', reason: 'the interval straddles 50%' }),
     strict,
-    'run: the interval straddles 50% (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)',
+    "run: the interval straddles 50% (inconclusive fails the run: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set inconclusive: 'pass' in auditbench.config.ts)",
   ],
   [
     '…unless the policy passes it',
@@ -41,18 +41,18 @@ test.for([
     'a flagged pass under fail fails, before the verdict is read',
     measured({ interference: flagged }),
     { ...strict, interference: 'fail' },
-    'run: other processes used 80% of a core; AUDITBENCH_INTERFERENCE=fail rejects such a verdict: rerun when the machine is quiet, or use retry',
+    "run: other processes used 80% of a core; interference: 'fail' (auditbench.config.ts) rejects such a verdict: rerun when the machine is quiet, or use 'retry'",
   ],
 ] as [string, Measurement, GatePolicy, string | null][])('%s', ([, measurement, policy, expected]) => {
   expect(gateFailure(measurement, policy, 'run')).toBe(expected);
 });
 
-test('an idle plugin fails unless AUDITBENCH_IDLE=pass', () => {
+test("an idle plugin fails unless idle: 'pass'", () => {
   const idle = measured({
     auditEvents: { idle: true, advice: 'log the traffic' } as Measurement['auditEvents'],
   });
   expect(gateFailure(idle, strict, 'run')).toBe(
-    'run: log the traffic (an idle plugin fails the gate; AUDITBENCH_IDLE=pass accepts it)',
+    "run: log the traffic (an idle plugin fails the run; idle: 'pass' in auditbench.config.ts accepts it)",
   );
   expect(gateFailure(idle, { ...strict, idle: 'pass' }, 'run')).toBeNull();
 });

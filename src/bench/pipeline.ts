@@ -12,13 +12,9 @@ import { type MeasuredSubject, pluginSubject, type SysbenchRunner } from './subj
 import { summariseCalibration, summariseMeasurement } from './summarise.ts';
 
 /**
- * The one measurement pipeline: the limit is resolved here, the gate measured and its verdict decided here, and the
+ * The one measurement pipeline: the gate measured and its verdict decided here, and the
  * pass/fail policy applied here. The runs suite, the matrix, gate-sensitivity and bench:precision all call it.
  */
-
-/** The limit in force: AUDITBENCH_MAX_OVERHEAD_PCT when set, else the run's own (which defaults to the profile's). */
-export const resolveLimitPct = (runLimitPct: number, overridePct: number | null): number =>
-  overridePct ?? runLimitPct;
 
 export interface GateOptions {
   limitPct: number;
@@ -26,7 +22,7 @@ export interface GateOptions {
   progress: Progress;
   /** Stop after one block (the matrix): says whether a pairing works and roughly what it costs. */
   oneBlock?: boolean;
-  /** AUDITBENCH_INTERFERENCE (default warn). */
+  /** The run's `interference` policy (default warn). */
   interference?: InterferencePolicy;
   /** How sysbench is started: the run's traffic (accounts, added load), or a test's scripted runner. */
   runner?: SysbenchRunner;
@@ -110,7 +106,7 @@ const neutral: MeasuredSubject = { label: 'A/A', arms: { off: [sql('DO 0')], on:
 /** How an A/A is measured: where its lines go, the interference policy, and the seams a test replaces. */
 export interface CalibrationOptions {
   progress: Progress;
-  /** AUDITBENCH_INTERFERENCE (default warn). */
+  /** The run's `interference` policy (default warn). */
   interference?: InterferencePolicy;
   /** How sysbench is started: the run's traffic, or a test's scripted runner. */
   runner?: SysbenchRunner;
@@ -162,7 +158,7 @@ export async function calibrate(
 export interface GatePolicy {
   inconclusive: 'fail' | 'pass';
   interference: InterferencePolicy;
-  /** AUDITBENCH_IDLE: what a measurement of an idle plugin (none of the traffic logged) does; fail unless 'pass'. */
+  /** What a measurement of an idle plugin (none of the traffic logged) does; fail unless 'pass' (a run's `idle`). */
   idle?: 'fail' | 'pass';
 }
 
@@ -172,7 +168,7 @@ export function gateFailure(measurement: Measurement, policy: GatePolicy, where:
   if (disturbed) return `${where}: ${disturbed}`;
   const events = measurement.auditEvents;
   if (events?.idle && policy.idle !== 'pass') {
-    return `${where}: ${events.advice ?? 'measured an idle plugin'} (an idle plugin fails the gate; AUDITBENCH_IDLE=pass accepts it)`;
+    return `${where}: ${events.advice ?? 'measured an idle plugin'} (an idle plugin fails the run; idle: 'pass' in auditbench.config.ts accepts it)`;
   }
   if (measurement.latency?.measured && measurement.latency.p99LimitFailed) {
     return `${where}: ${measurement.latency.reason}`;
@@ -181,7 +177,7 @@ export function gateFailure(measurement: Measurement, policy: GatePolicy, where:
   if (measurement.verdict === 'inconclusive' && policy.inconclusive === 'pass') return null;
   const advice =
     measurement.verdict === 'inconclusive'
-      ? ' (inconclusive fails the gate: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set AUDITBENCH_INCONCLUSIVE=pass)'
+      ? " (inconclusive fails the run: run a longer workload, e.g. AUDITBENCH_WORKLOAD=standard, or set inconclusive: 'pass' in auditbench.config.ts)"
       : '';
   return `${where}: ${measurement.reason}${advice}`;
 }

@@ -17,7 +17,7 @@ export interface SummaryContext {
   serverOptions: Record<string, string>;
   pluginSettings: Record<string, string>;
   calibration: Calibration | null;
-  /** AUDITBENCH_INTERFERENCE: how a block measured under interference is judged (default warn). */
+  /** The run's `interference` policy: how a block measured under interference is judged (default warn). */
   interference?: InterferencePolicy;
   /** The workload's run-to-run spread, carried by the interval (src/stats/paired-overhead.ts). */
   runToRunSdLog?: number;

@@ -124,7 +124,7 @@ describe('bad command lines', () => {
     expect(await main(['bench', ...argv], context)).toBe(0);
     expect(vitestRun.setupAndRunVitest).toHaveBeenCalledWith(
       'bench',
-      ['--project', 'suites', ...argv],
+      ['--project', 'suites', 'suites/runs.suite.ts', ...argv],
       context,
       expect.anything(),
     );
@@ -148,16 +148,14 @@ describe('userEnv', () => {
   test('path settings are the user’s, relative to where the command runs, defaults included', () => {
     const env = userEnv(
       fakeContext({
-        AUDITBENCH_TRAFFIC: 'traffic.json',
-        AUDITBENCH_PLUGIN_DIR: '/opt/plugins',
+        AUDITBENCH_PLUGIN_DIR: 'plugins',
         AUDITBENCH_MYSQLD: 'mariadbd',
       }),
     );
     expect(env).toMatchObject({
       AUDITBENCH_CONFIG: '/home/dba/ops/auditbench.config.ts',
       AUDITBENCH_REPORT_DIR: '/home/dba/ops/reports',
-      AUDITBENCH_TRAFFIC: '/home/dba/ops/traffic.json',
-      AUDITBENCH_PLUGIN_DIR: '/opt/plugins',
+      AUDITBENCH_PLUGIN_DIR: '/home/dba/ops/plugins',
       AUDITBENCH_MYSQLD: 'mariadbd',
     });
   });

@@ -18,7 +18,7 @@ const connectOnly = resolveRun(
 );
 
 test('a run lists its settings, accounts, changed expectations, limit and whether it runs here', () => {
-  const listed = listedRun(connectOnly, profiles.server_audit, null, null);
+  const listed = listedRun(connectOnly, profiles.server_audit, null);
   expect(listed.expectedChanges).toMatchObject({ logsSuccessfulQueries: false });
   const text = formatListing('/ops/auditbench.config.ts', [listed], 'standard');
   expect(text).toContain('connect-only: ');
@@ -30,8 +30,13 @@ test('a run lists its settings, accounts, changed expectations, limit and whethe
   expect(text).toContain('1 run(s) in /ops/auditbench.config.ts; threads as the standard workload runs them');
 });
 
-test('AUDITBENCH_MAX_OVERHEAD_PCT wins over the run’s limit, and a skip says why', () => {
-  const listed = listedRun(connectOnly, profiles.server_audit, 7, 'no Docker here');
+test('the top level’s maxOverheadPct is the limit of a run that sets none, and a skip says why', () => {
+  const limited = resolveRun(
+    { id: 'connect-only', plugin: 'server_audit', maxOverheadPct: 7 },
+    profiles.server_audit,
+    null,
+  );
+  const listed = listedRun(limited, profiles.server_audit, 'no Docker here');
   expect(listed.limitPct).toBe(7);
   expect(formatListing('c.ts', [listed], 'smoke')).toContain(
     'here            skipped: no Docker here\n\n1 run(s) in c.ts, 1 skipped on this machine; threads as the smoke',
@@ -40,17 +45,16 @@ test('AUDITBENCH_MAX_OVERHEAD_PCT wins over the run’s limit, and a skip says w
 
 test('the points a run is measured at: its threads and cores, and the open loop a sweep adds', () => {
   const smoke = getWorkload('smoke');
-  const none = { threads: null, cores: null };
   const here = { cpus: 2, external: false };
   const plain = { threads: null, cores: null, openLoop: null };
-  expect(describeConcurrency(plain, none, smoke, here)).toBe('4 threads (pinned cores)');
-  expect(describeConcurrency({ ...plain, threads: [1, 4, 16] }, none, smoke, here)).toBe(
+  expect(describeConcurrency(plain, smoke, here)).toBe('4 threads (pinned cores)');
+  expect(describeConcurrency({ ...plain, threads: [1, 4, 16] }, smoke, here)).toBe(
     '1, 4, 16 threads (pinned cores), then an open loop at 70% of the 16-thread baseline',
   );
   expect(
-    describeConcurrency({ ...plain, threads: [1], openLoop: true }, none, smoke, { cpus: 2, external: true }),
+    describeConcurrency({ ...plain, threads: [1], openLoop: true }, smoke, { cpus: 2, external: true }),
   ).toBe('1 thread (all cores), then an open loop at 70% of the 1-thread baseline');
-  const listed = listedRun(connectOnly, profiles.server_audit, null, null, '4 threads (pinned cores)');
+  const listed = listedRun(connectOnly, profiles.server_audit, null, '4 threads (pinned cores)');
   expect(formatListing('c.ts', [listed], 'smoke')).toContain('  points          4 threads (pinned cores)\n');
 });
 

@@ -44,7 +44,6 @@ export function expectationChanges(
 export function listedRun(
   run: ResolvedRun,
   base: PluginProfile | null,
-  limitOverridePct: number | null,
   skipped: string | null,
   concurrency = '',
 ): ListedRun {
@@ -58,7 +57,7 @@ export function listedRun(
     accounts: run.traffic.accounts,
     load: describeLoad(run.traffic),
     expectedChanges: expectationChanges(base?.expected ?? null, run.profile.expected),
-    limitPct: limitOverridePct ?? run.maxOverheadPct,
+    limitPct: run.maxOverheadPct,
     concurrency,
     skipped,
   };
@@ -70,11 +69,10 @@ export function listedRun(
  */
 export function describeConcurrency(
   run: Pick<ResolvedRun, 'threads' | 'cores' | 'openLoop'>,
-  settings: { threads: number[] | null; cores: ConcurrencyPoint['cores'] | null },
   workload: Pick<Workload, 'threads' | 'pinCpus'>,
   machine: { cpus: number; external: boolean },
 ): string {
-  const points = concurrencyPoints(run, settings, workload, machine);
+  const points = concurrencyPoints(run, workload, machine);
   const cores = [...new Set(points.map((p) => p.cores))].join(', ');
   const threads = `${points.map((p) => p.threads).join(', ')} thread${points.length === 1 && points[0]?.threads === 1 ? '' : 's'} (${cores} cores)`;
   const open = openLoopPoint(run.openLoop, points);

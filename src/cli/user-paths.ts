@@ -3,12 +3,7 @@ import type { CliContext } from './context.ts';
 
 // Settings that name a file or folder of the user's: relative to where the command runs, not to this package's
 // directory, which Vitest runs in.
-const pathSettings = [
-  'AUDITBENCH_CONFIG',
-  'AUDITBENCH_REPORT_DIR',
-  'AUDITBENCH_TRAFFIC',
-  'AUDITBENCH_PLUGIN_DIR',
-];
+const pathSettings = ['AUDITBENCH_CONFIG', 'AUDITBENCH_REPORT_DIR', 'AUDITBENCH_PLUGIN_DIR'];
 
 const defaults: Record<string, string> = {
   AUDITBENCH_CONFIG: 'auditbench.config.ts',

@@ -40,9 +40,9 @@ export async function setupAndRunVitest(
   extraEnv: Record<string, string>,
 ): Promise<number> {
   const env = { ...harnessEnv(context), ...extraEnv };
-  const setup = await execa('scripts/setup.sh', [], {
+  const setup = await execa('scripts/setup.sh', [setupFor], {
     cwd: context.packageDir,
-    env: { ...env, AUDITBENCH_SETUP_FOR: setupFor },
+    env,
     extendEnv: false,
     reject: false,
     stdio: 'inherit',

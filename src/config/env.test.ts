@@ -1,19 +1,32 @@
 import { describe, expect, test } from 'vitest';
 import { applyContainerRuntimeDefaults, loadConfig } from './env.ts';
+import { retiredVariables } from './policy.ts';
 
 describe('loadConfig', () => {
+  test.for(Object.entries(retiredVariables))(
+    'a retired variable still set stops the run, naming what replaced it: %s',
+    ([name, instead]) => {
+      const variable = `AUDITBENCH_${name}`;
+      expect(() => loadConfig({ [variable]: '1' })).toThrow(
+        `${variable} is no longer read: ${instead}; unset it (got '1')`,
+      );
+    },
+  );
+
+  test('the line names the variable, the field that replaced it and the value', () => {
+    expect(() => loadConfig({ AUDITBENCH_INCONCLUSIVE: 'pass' })).toThrow(
+      "AUDITBENCH_INCONCLUSIVE is no longer read: set `inconclusive: 'pass'` (top level or a run) in auditbench.config.ts instead; unset it (got 'pass')",
+    );
+  });
+
   test('defaults', () => {
     expect(loadConfig({})).toEqual({
       workload: 'smoke',
       mysqldPath: null,
-      maxOverheadPct: null,
       reportDir: 'reports',
       pluginDir: null,
-      inconclusive: 'fail',
-      precisionRuns: { overhead: 5, aa: 10 },
       searchPath: '',
       maxRegressionPp: null,
-      maxCountedRisePp: 1,
       baseRef: 'origin/main',
       gitBranch: null,
       githubStepSummary: null,
@@ -24,8 +37,6 @@ describe('loadConfig', () => {
       restartCmd: null,
       configPath: 'auditbench.config.ts',
       runIds: null,
-      trafficPath: null,
-      interference: 'warn',
       dockerOptOut: false,
       matrix: { kind: 'sample' },
       settingsSweep: 'small',
@@ -44,12 +55,8 @@ describe('loadConfig', () => {
     const config = loadConfig({
       AUDITBENCH_WORKLOAD: 'seed',
       AUDITBENCH_MYSQLD: '/opt/mysql/bin/mysqld',
-      AUDITBENCH_MAX_OVERHEAD_PCT: '12.5',
       AUDITBENCH_REPORT_DIR: '/tmp/r',
-      AUDITBENCH_INCONCLUSIVE: 'pass',
       AUDITBENCH_PLUGIN_DIR: '/opt/plugins',
-      AUDITBENCH_PRECISION_RUNS: '3',
-      AUDITBENCH_PRECISION_AA_RUNS: '4',
       AUDITBENCH_MAX_REGRESSION_PP: '2.5',
       AUDITBENCH_BASE_REF: 'upstream/release',
       AUDITBENCH_GIT_BRANCH: 'feature/x',
@@ -61,8 +68,6 @@ describe('loadConfig', () => {
       AUDITBENCH_RESTART_CMD: 'systemctl restart mariadb',
       AUDITBENCH_CONFIG: '../dba/auditbench.config.ts',
       AUDITBENCH_RUNS: 'server_audit, general_log',
-      AUDITBENCH_TRAFFIC: 'ops/traffic.json',
-      AUDITBENCH_INTERFERENCE: 'retry',
       AUDITBENCH_DOCKER: '0',
       AUDITBENCH_MATRIX: '2/3',
       AUDITBENCH_SETTINGS_SWEEP: 'full',
@@ -70,14 +75,10 @@ describe('loadConfig', () => {
     expect(config).toEqual({
       workload: 'seed',
       mysqldPath: '/opt/mysql/bin/mysqld',
-      maxOverheadPct: 12.5,
       reportDir: '/tmp/r',
       pluginDir: '/opt/plugins',
-      inconclusive: 'pass',
-      precisionRuns: { overhead: 3, aa: 4 },
       searchPath: '',
       maxRegressionPp: 2.5,
-      maxCountedRisePp: 1,
       baseRef: 'upstream/release',
       gitBranch: 'feature/x',
       githubStepSummary: '/tmp/step-summary.md',
@@ -89,8 +90,6 @@ describe('loadConfig', () => {
       restartCmd: 'systemctl restart mariadb',
       configPath: '../dba/auditbench.config.ts',
       runIds: ['server_audit', 'general_log'],
-      trafficPath: 'ops/traffic.json',
-      interference: 'retry',
       dockerOptOut: true,
       matrix: { kind: 'shard', index: 2, count: 3 },
       settingsSweep: 'full',
@@ -103,27 +102,6 @@ describe('loadConfig', () => {
       'AUDITBENCH_WORKLOAD',
       'fast',
       "AUDITBENCH_WORKLOAD must be one of quick, smoke, standard, seed; got 'fast'",
-    ],
-    [
-      'AUDITBENCH_MAX_OVERHEAD_PCT',
-      '140',
-      "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got '140'",
-    ],
-    [
-      'AUDITBENCH_MAX_OVERHEAD_PCT',
-      'ten',
-      "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got 'ten'",
-    ],
-    [
-      'AUDITBENCH_MAX_OVERHEAD_PCT',
-      '',
-      "AUDITBENCH_MAX_OVERHEAD_PCT must be a number above 0 and below 100, e.g. 30; got ''",
-    ],
-    ['AUDITBENCH_INCONCLUSIVE', 'maybe', "AUDITBENCH_INCONCLUSIVE must be fail or pass; got 'maybe'"],
-    [
-      'AUDITBENCH_PRECISION_RUNS',
-      '2.5',
-      "AUDITBENCH_PRECISION_RUNS must be a whole number from 1 to 100; got '2.5'",
     ],
     ['AUDITBENCH_REPORT_DIR', ' ', "AUDITBENCH_REPORT_DIR must not be empty; got ' '"],
     ['AUDITBENCH_TARGET', 'k8s', "AUDITBENCH_TARGET must be one of local, container, external; got 'k8s'"],

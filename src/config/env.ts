@@ -1,42 +1,28 @@
 import { isIPv4 } from 'node:net';
 import { z } from 'zod';
-import { type Cores, coresNames, MAX_THREADS, threadList } from './concurrency.ts';
-import { type InterferencePolicy, interferencePolicyField } from './interference-policy.ts';
-import {
-  overheadLimitAdvice,
-  overheadLimitPct,
-  type TargetName,
-  targetNames,
-  type WorkloadName,
-  workloadNames,
-} from './lists.ts';
+import { type TargetName, targetNames, type WorkloadName, workloadNames } from './lists.ts';
 import { type MatrixSelection, matrixSelectionAdvice, parseMatrixSelection } from './matrix-selection.ts';
+import { retiredVariableProblem } from './policy.ts';
 
-/** Validated settings. Nothing else in src/ reads process.env. */
+/**
+ * The environment, validated: where auditbench runs and on what (target, server, folders, which runs and workload
+ * for CI). What a measurement decides (limits, threads, what a doubtful result does) is auditbench.config.ts's
+ * (src/config/policy.ts). Nothing else in src/ reads process.env.
+ */
 export interface Config {
   workload: WorkloadName;
   /** Server binary to run for the local target; null means search PATH. */
   mysqldPath: string | null;
-  /** Overrides each profile's own limit when set. */
-  maxOverheadPct: number | null;
   reportDir: string;
   /** Folder with plugin libraries to try besides the server's own (AUDITBENCH_PLUGIN_DIR). */
   pluginDir: string | null;
-  /** What an inconclusive verdict does to the gate: fail (default, the safe side) or pass. */
-  inconclusive: 'fail' | 'pass';
-  /** AUDITBENCH_IDLE: what a measurement of an idle plugin (none of its traffic logged) does; fail when unset. */
-  idle?: 'fail' | 'pass';
-  /** bench:precision: overhead measurements and A/A runs to repeat. */
-  precisionRuns: { overhead: number; aa: number };
   /** PATH, where the server binary and sysbench are searched. */
   searchPath: string;
-  /** Largest allowed rise of a plugin's overhead over the base branch, in percentage points; null gates nothing. */
-  maxRegressionPp: number | null;
   /**
-   * Largest allowed rise of the instructions a plugin adds per transaction (counted channel) over the base branch's
-   * entry of the same identity, in points of plugin-off instructions; gated, on any machine, while maxRegressionPp is.
+   * AUDITBENCH_MAX_REGRESSION_PP, kept for CI (the Action's input): over auditbench.config.ts's `maxRegressionPp`,
+   * saying so; null leaves the file's.
    */
-  maxCountedRisePp: number;
+  maxRegressionPp: number | null;
   /** The git ref history comparisons measure against: AUDITBENCH_BASE_REF, else AUDITBENCH_DEFAULT_BASE_REF. */
   baseRef: string;
   /** Branch to record in history when git cannot tell, as in CI's detached checkout. */
@@ -57,16 +43,8 @@ export interface Config {
   configPath: string;
   /** Only these run ids (AUDITBENCH_RUNS, comma-separated); null runs every run of the configuration. */
   runIds: [string, ...string[]] | null;
-  /** A JSON traffic profile for the per-event projection (AUDITBENCH_TRAFFIC); wins over the configuration's. */
-  trafficPath: string | null;
-  /** What a result measured while other processes used the CPUs does (AUDITBENCH_INTERFERENCE). */
-  interference: InterferencePolicy;
   /** AUDITBENCH_DOCKER=0: the user opted out of containers, so missing images are skipped, not failures. */
   dockerOptOut: boolean;
-  /** AUDITBENCH_THREADS: thread counts for runs that set none (one, or a comma-separated sweep); unset: defaults. */
-  threads?: number[] | null;
-  /** AUDITBENCH_CORES: pinned or all, for runs that set no `cores`; unset: the workload's own. */
-  cores?: Cores | null;
   /** AUDITBENCH_MATRIX: the matrix's cells to measure (src/config/matrix-selection.ts); unset: the sample. */
   matrix: MatrixSelection;
   /** AUDITBENCH_SETTINGS_SWEEP: the settings sweep's configurations, its small covering set or every one. */
@@ -121,13 +99,7 @@ export const someOf = <T extends string>(names: readonly [T, ...T[]]): Field<T[]
 
 const fields = {
   workload: { schema: z.enum(workloadNames), expects: `must be one of ${workloadNames.join(', ')}` },
-  percent: {
-    schema: z.string().trim().regex(decimal).transform(Number).pipe(overheadLimitPct),
-    expects: overheadLimitAdvice,
-  },
-  inconclusive: { schema: z.enum(['fail', 'pass']), expects: 'must be fail or pass' },
   docker: { schema: z.enum(['0', '1']), expects: 'must be 0 (no containers) or 1 (containers wanted)' },
-  count: wholeNumber(1, 100),
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
   percentagePoints: {
     schema: z.string().trim().regex(decimal).transform(Number).pipe(z.number().gt(0).max(100)),
@@ -142,19 +114,6 @@ const fields = {
       .transform((raw) => raw.split(',').map((image) => image.trim()))
       .pipe(z.tuple([z.string().regex(imageRef)], z.string().regex(imageRef))),
     expects: 'must be a comma-separated list of images, e.g. auditbench/mariadb:10.11,auditbench/mysql:9.7',
-  },
-  threads: {
-    schema: z
-      .string()
-      .transform((raw) => raw.split(',').map((count) => count.trim()))
-      .pipe(
-        z
-          .array(z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().min(1).max(MAX_THREADS)))
-          .min(1)
-          .max(8),
-      )
-      .transform(threadList),
-    expects: `must be a thread count from 1 to ${MAX_THREADS} or a comma-separated sweep of up to 8, e.g. 1,4,16`,
   },
   matrix: {
     schema: z.string().transform((raw, ctx) => {
@@ -175,10 +134,6 @@ const fields = {
     schema: z.enum(['auto', 'on', 'off']),
     expects:
       'must be auto (count local runs where valgrind is installed), on (count every local run, or fail it) or off',
-  },
-  cores: {
-    schema: z.enum(coresNames),
-    expects: 'must be pinned (server on CPU 0, sysbench on CPU 1) or all',
   },
   runIds: {
     schema: z
@@ -276,6 +231,8 @@ export function read<T, F>(env: Env, name: string, field: Field<T>, fallback: F)
 }
 
 export function loadConfig(env: Env = process.env): Config {
+  const retired = retiredVariableProblem(env);
+  if (retired) throw new Error(retired);
   const target = read(env, 'AUDITBENCH_TARGET', fields.target, 'local');
   const dsn = read(env, 'AUDITBENCH_DSN', fields.dsn, null);
   if (target === 'external' && !dsn) {
@@ -308,27 +265,12 @@ function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'r
     mysqldPath: read(env, 'AUDITBENCH_MYSQLD', fields.nonEmpty, null),
     configPath: read(env, 'AUDITBENCH_CONFIG', fields.nonEmpty, 'auditbench.config.ts'),
     runIds: read(env, 'AUDITBENCH_RUNS', fields.runIds, null),
-    trafficPath: read(env, 'AUDITBENCH_TRAFFIC', fields.nonEmpty, null),
-    interference: read(env, 'AUDITBENCH_INTERFERENCE', interferencePolicyField, 'warn'),
     dockerOptOut: read(env, 'AUDITBENCH_DOCKER', fields.docker, '1') === '0',
     matrix: read(env, 'AUDITBENCH_MATRIX', fields.matrix, { kind: 'sample' } as MatrixSelection),
     settingsSweep: read(env, 'AUDITBENCH_SETTINGS_SWEEP', fields.settingsSweep, 'small'),
     counted: read(env, 'AUDITBENCH_COUNTED', fields.counted, 'auto'),
-    ...(env.AUDITBENCH_THREADS !== undefined && {
-      threads: read(env, 'AUDITBENCH_THREADS', fields.threads, null),
-    }),
-    ...(env.AUDITBENCH_CORES !== undefined && { cores: read(env, 'AUDITBENCH_CORES', fields.cores, null) }),
-    maxOverheadPct: read(env, 'AUDITBENCH_MAX_OVERHEAD_PCT', fields.percent, null),
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),
-    inconclusive: read(env, 'AUDITBENCH_INCONCLUSIVE', fields.inconclusive, 'fail'),
-    ...(env.AUDITBENCH_IDLE !== undefined && {
-      idle: read(env, 'AUDITBENCH_IDLE', fields.inconclusive, 'fail'),
-    }),
-    precisionRuns: {
-      overhead: read(env, 'AUDITBENCH_PRECISION_RUNS', fields.count, 5),
-      aa: read(env, 'AUDITBENCH_PRECISION_AA_RUNS', fields.count, 10),
-    },
     searchPath: env.PATH ?? '',
     ...reportSettings(env),
   };
@@ -338,7 +280,6 @@ function reportSettings(env: Env) {
   const optional = (name: string) => read(env, name, fields.optional, null);
   return {
     maxRegressionPp: read(env, 'AUDITBENCH_MAX_REGRESSION_PP', fields.percentagePoints, null),
-    maxCountedRisePp: read(env, 'AUDITBENCH_MAX_COUNTED_RISE_PP', fields.percentagePoints, 1),
     // Unset, the repository's default branch, which `./auditbench` finds and passes as AUDITBENCH_DEFAULT_BASE_REF.
     baseRef: read(
       env,

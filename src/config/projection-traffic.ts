@@ -38,7 +38,7 @@ export type Traffic = z.infer<typeof trafficSchema>;
 export type TrafficInput = z.input<typeof trafficSchema>;
 
 /**
- * Parses a traffic profile from JSON text (the file AUDITBENCH_TRAFFIC names); a bad value names its field.
+ * Parses a traffic profile from JSON text ; a bad value names its field.
  * `source` says where the text came from, for the message.
  */
 export function parseTraffic(text: string, source: string): Traffic {

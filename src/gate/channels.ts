@@ -12,7 +12,7 @@ export interface CountedVerdict {
   reason: string;
 }
 
-/** What the head's counted rise says against the allowed counted rise (AUDITBENCH_MAX_COUNTED_RISE_PP). */
+/** What the head's counted rise says against the allowed counted rise (the configuration's `maxCountedRisePp`). */
 export function judgeCountedRise(
   figure: { pct: number | null; pctCi95: Ci95Pct | null },
   maxRisePp: number,

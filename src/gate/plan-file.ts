@@ -14,6 +14,9 @@ export interface GatePlanFile {
   baseConfig: string;
   baseRef: string;
   maxRegressionPp: number;
+  /** The configuration's `maxCountedRisePp` and `inconclusive`, which the comparison's verdict goes by. */
+  maxCountedRisePp: number;
+  inconclusive: 'fail' | 'pass';
   comparisons: Comparison[];
   verdictsFile: string;
 }
@@ -31,6 +34,8 @@ const planSchema = z.object({
   baseConfig: z.string().min(1),
   baseRef: z.string().min(1),
   maxRegressionPp: z.number().gt(0),
+  maxCountedRisePp: z.number().gt(0),
+  inconclusive: z.enum(['fail', 'pass']),
   comparisons: z.array(comparison),
   verdictsFile: z.string().min(1),
 });

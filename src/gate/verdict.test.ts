@@ -36,7 +36,7 @@ test('a head that gained throughput reads faster, its interval unchanged', () =>
   );
 });
 
-test('inconclusive follows AUDITBENCH_INCONCLUSIVE; fail always fails, pass never', () => {
+test("inconclusive follows the configuration's inconclusive; fail always fails, pass never", () => {
   const straddles = judgeBaseHead({ estimatePct: 4, ci95: [2, 6] }, 5, names);
   expect([failsGate(straddles, 'fail'), failsGate(straddles, 'pass')]).toEqual([true, false]);
   expect(failsGate(judgeBaseHead({ estimatePct: 12, ci95: [9, 15] }, 5, names), 'pass')).toBe(true);

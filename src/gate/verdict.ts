@@ -50,7 +50,7 @@ export function judgeBaseHead(
   };
 }
 
-/** Whether a verdict fails the gate; inconclusive follows AUDITBENCH_INCONCLUSIVE. */
+/** Whether a verdict fails the gate; inconclusive follows the configuration's `inconclusive`. */
 export const failsGate = (verdict: BaseHeadVerdict, inconclusive: 'fail' | 'pass'): boolean =>
   verdict.verdict === 'fail' || (verdict.verdict === 'inconclusive' && inconclusive === 'fail');
 

@@ -157,7 +157,7 @@ describe('compareWithBase', () => {
     expect(same).toMatchObject({ crossMachine: false });
   });
 
-  test('inconclusive follows AUDITBENCH_INCONCLUSIVE; no limit gates nothing', () => {
+  test("inconclusive follows the configuration's inconclusive; no limit gates nothing", () => {
     const [c] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: 9 });
     expect(c).toMatchObject({ verdict: 'inconclusive' });
     expect(c && failsGate(c, 'fail')).toBe(true);

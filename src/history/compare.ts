@@ -135,7 +135,7 @@ export function compareWithBase(
 }
 
 /**
- * Whether a comparison fails the gate; inconclusive follows AUDITBENCH_INCONCLUSIVE like the overhead gate. A
+ * Whether a comparison fails the gate; inconclusive follows the configuration's `inconclusive` like the overhead gate. A
  * comparison across machines is shown for tracking and never fails it (`auditbench gate` measures base and head on
  * one server instead).
  */

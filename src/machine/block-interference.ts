@@ -22,7 +22,7 @@ export const blockInterferenceSchema = z.object({
   load1Max: z.number(),
   /** The busiest other processes by name, in % of one core over the block. */
   topOthers: z.array(z.object({ comm: z.string(), cpuPct: z.number() })),
-  /** How many times this block was measured again because of interference (AUDITBENCH_INTERFERENCE=retry). */
+  /** How many times this block was measured again because of interference (`interference: 'retry'`). */
   retries: z.number().int().default(0),
 });
 

@@ -1,9 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { prepareMeasurement } from '../bench/measure-overhead.ts';
-import { calibrate, gateFailure, measureGate, resolveLimitPct } from '../bench/pipeline.ts';
+import { calibrate, gateFailure, measureGate } from '../bench/pipeline.ts';
 import { realSysbench, type SysbenchRunner } from '../bench/subject.ts';
 import { afterGate, bankLine, budgetFrom } from '../bench/time-bank.ts';
 import type { Config } from '../config/env.ts';
+import { policyOn } from '../config/policy.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../counted/run-counted.ts';
 import type { Probe } from '../machine/sampled-block.ts';
@@ -112,7 +113,7 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
   };
   const external = config.target === 'external';
   const pointsOf = (run: ResolvedRun): ConcurrencyPoint[] =>
-    concurrencyPoints(run, { threads: config.threads ?? null, cores: config.cores ?? null }, workload, {
+    concurrencyPoints(run, workload, {
       cpus,
       external,
     });
@@ -150,7 +151,8 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
       if (!sharedUsed) return {};
       calibration = await calibrate(started(), workload, {
         progress,
-        interference: config.interference,
+        // The shared A/A belongs to no run: it goes by the first run's interference policy.
+        interference: runs[0]?.policy.interference ?? 'warn',
         ...seamsFor(runner),
       });
       return {
@@ -170,7 +172,8 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
 
   function runOnServer(run: ResolvedRun): RunOnServer {
     const { profile } = run;
-    const limitPct = resolveLimitPct(run.maxOverheadPct, config.maxOverheadPct);
+    const limitPct = run.maxOverheadPct;
+    const policy = policyOn(workload.name, run.policy);
     const progress = log(run.title);
     // Each point of the run's concurrency is a measurement of its own; a point other than the workload's own threads
     // and cores gets its own run id and hash, so the history compares it only with the same point.
@@ -260,7 +263,7 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
           await prepareMeasurement(started(), measured.workload, progress, measured.runner);
         ownCalibration = await calibrate(started(), measured.workload, {
           progress,
-          interference: config.interference,
+          interference: policy.interference,
           ...seamsFor(measured.runner),
         });
       }
@@ -274,7 +277,7 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
       await unpin(point);
       const own = await calibrate(started(), measured.workload, {
         progress: log(`A/A at ${point.threads} threads`),
-        interference: config.interference,
+        interference: policy.interference,
         ...seamsFor(measured.runner),
       });
       calibratedAt.set(pointLabel(point), own);
@@ -310,7 +313,7 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
           limitPct,
           calibration: calibratedAt.get(pointLabel(point)) ?? ownCalibration ?? calibration,
           progress,
-          interference: config.interference,
+          interference: policy.interference,
           ...seamsFor(measured.runner),
           traffic: measured.seen,
           maxP99IncreasePct: run.maxP99IncreasePct ?? null,
@@ -344,7 +347,7 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
             ? ` in an open loop at ${open.ratePerS} tx/s (${point.threads} threads, ${point.cores} cores)`
             : ` at ${point.threads} threads (${point.cores} cores)`;
       const where = `${run.title}${at} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
-      const failure = gateFailure(measurement, config, where);
+      const failure = gateFailure(measurement, policy, where);
       return failure ? { record, failure } : { record };
     }
 

@@ -150,7 +150,7 @@ export interface SeedPluginReference {
 /** A plugin is data: everything the suite needs to install, drive, read and judge it. */
 /**
  * The throughput loss every built-in profile allows, in percent of the server's throughput without the plugin. A team
- * that signs for less sets its own per run (`maxOverheadPct`) or for every run (AUDITBENCH_MAX_OVERHEAD_PCT);
+ * that signs for less sets its own per run (`maxOverheadPct`) or for every run (`maxOverheadPct` at the configuration's top level);
  * README.md, "The default limit", says why 30.
  */
 export const DEFAULT_MAX_OVERHEAD_PCT = 30;

@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { constants } from 'node:fs';
 import { access, mkdir, readFile, writeFile } from 'node:fs/promises';
 import os from 'node:os';
@@ -23,8 +23,26 @@ export async function lockPath(): Promise<string> {
   return path.join(dir, 'run.lock');
 }
 
-/** Children of a run that holds the lock (nested Vitest runs in harness tests) inherit this and do not wait. */
-export const heldMarker = 'AUDITBENCH_RUN_LOCK_HELD';
+/**
+ * Whether the run that holds the lock is this process or one of its ancestors: a Vitest run nested in a harness
+ * test (the secrets session, a DBA's repository's gate) is part of the run that holds it, and must not wait for it.
+ */
+export async function heldByAncestor(lock?: string): Promise<boolean> {
+  lock ??= await lockPath();
+  const pid = /^pid (\d+),/.exec(await holder(lock))?.[1];
+  if (pid === undefined) return false;
+  for (let at = process.pid; at > 1; at = await parentOf(at)) {
+    // The holder line outlives its run: an ancestor that merely reuses a finished run's pid holds nothing.
+    if (String(at) === pid) return spawnSync('flock', ['-n', '-E', '75', lock, 'true']).status === 75;
+  }
+  return false;
+}
+
+/** A process's parent, from /proc/<pid>/stat (its 4th field, after the parenthesised command name); 0 if gone. */
+async function parentOf(pid: number): Promise<number> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'utf8').catch(() => '');
+  return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1] ?? 0) || 0;
+}
 
 const duration = (s: number) => (s < 120 ? `${s} s` : `${Math.round(s / 60)} min`);
 const holderOf = (lock: string) => `${lock}.holder`;

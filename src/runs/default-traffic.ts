@@ -3,7 +3,7 @@ import type { Traffic } from '../config/projection-traffic.ts';
 /**
  * The traffic projected when the DBA gives none: a mid-sized OLTP primary. Rates are round, illustrative figures
  * (not measured anywhere): replace them with the server's own counters (Com_select, Com_update + Com_insert +
- * Com_delete, Connections, Aborted_connects over a day) via AUDITBENCH_TRAFFIC or `traffic` in the config file.
+ * Com_delete, Connections, Aborted_connects over a day) via `traffic` in the configuration file.
  */
 export const defaultTraffic: Traffic = {
   name: 'default OLTP (illustrative)',

@@ -1,4 +1,5 @@
 import type { MeasuredTrafficInput } from '../config/measured-traffic.ts';
+import type { HistoryPolicy, InterferencePolicy, RunPolicy } from '../config/policy.ts';
 import type { TrafficInput } from '../config/projection-traffic.ts';
 import type { Settings } from '../config/settings.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
@@ -29,7 +30,7 @@ export interface RunConfig {
   cnf?: OptionFileReference;
   /** What this configuration is expected to do, where it differs from what auditbench derives from the settings. */
   expected?: Partial<PluginExpectations>;
-  /** Overhead limit in percent of baseline TPS; default the profile's. AUDITBENCH_MAX_OVERHEAD_PCT overrides both. */
+  /** Overhead limit in percent of baseline TPS; default the configuration's `maxOverheadPct`, else the profile's. */
   maxOverheadPct?: number;
   /**
    * The most the p99 transaction latency may rise with the plugin on, in percent (docs/concurrency.md, "Latency beside throughput"):
@@ -40,19 +41,44 @@ export interface RunConfig {
   traffic?: MeasuredTrafficInput;
   /**
    * sysbench threads: one count, or a list (a sweep: each point its own measurement and interval, on one server and
-   * one table load). Default: AUDITBENCH_THREADS, else the workload's count (docs/concurrency.md).
+   * one table load). Default: the configuration's `threads`, else the workload's count (docs/concurrency.md).
    */
   threads?: number | number[];
-  /** `pinned`: server on CPU 0, sysbench on CPU 1 (local, 2+ CPUs); `all`: unpinned. Default: the workload's. */
+  /**
+   * `pinned`: server on CPU 0, sysbench on CPU 1 (local, 2+ CPUs); `all`: unpinned. Default: the configuration's
+   * `cores`, else the workload's.
+   */
   cores?: 'pinned' | 'all';
   /**
    * An open-loop point after the others: sysbench sends a fixed `--rate` of 70% of the baseline's throughput at the
    * run's most threads, so queueing shows in the latency (docs/concurrency.md). Default: on for a sweep, else off.
    */
   openLoop?: boolean;
+  /**
+   * An interval that straddles the limit: `fail` (default, the safe side) or `pass`. On the quick workload, which
+   * checks that the parts work, it passes whatever this says; a verdict wholly above the limit fails everywhere.
+   */
+  inconclusive?: RunPolicy['inconclusive'];
+  /** A measurement in which the plugin logged none of the traffic: `fail` (default) or `pass`. */
+  idle?: RunPolicy['idle'];
+  /**
+   * A result measured while other processes used the CPUs: `warn` (default) marks it, `fail` fails the run, `retry`
+   * measures a disturbed block again once the machine is quiet.
+   */
+  interference?: InterferencePolicy;
 }
 
-export interface AuditbenchConfig {
+/** What applies to every run that does not set its own. */
+type RunDefaults = Pick<
+  RunConfig,
+  'maxOverheadPct' | 'threads' | 'cores' | 'inconclusive' | 'idle' | 'interference'
+>;
+
+/**
+ * The runs, and the policy: limits, concurrency and what a doubtful result does (for every run, where a run sets
+ * none of its own), and how the history judges a change. The environment says where and on what machine.
+ */
+export interface AuditbenchConfig extends RunDefaults, Partial<HistoryPolicy> {
   runs: RunConfig[];
   /**
    * Your traffic: the production rates the per-event projection uses (default: an illustrative OLTP profile; give
@@ -65,4 +91,12 @@ export interface AuditbenchConfig {
 /** Types the configuration file; it is validated when auditbench loads it. */
 export const defineConfig = (config: AuditbenchConfig): AuditbenchConfig => config;
 
-export type { MeasuredTrafficInput, PluginExpectations, PluginProfile, Settings, TrafficInput };
+export type {
+  HistoryPolicy,
+  MeasuredTrafficInput,
+  PluginExpectations,
+  PluginProfile,
+  RunDefaults,
+  Settings,
+  TrafficInput,
+};

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { profiles } from '../profiles/index.ts';
-import { loadRuns, loadTraffic } from './load-runs.ts';
+import { loadPolicy, loadRuns, loadTraffic } from './load-runs.ts';
 
 let dir = '';
 const defineConfig = path.resolve('src/runs/define-config.ts');
@@ -125,23 +125,54 @@ test('a configuration that fails to load in a package without "type": "module" s
   }
 });
 
-test("traffic comes from AUDITBENCH_TRAFFIC, else the configuration's, else the default", async () => {
+test("traffic comes from the configuration's, else the default", async () => {
   const withTraffic = await write(
     'traffic.config.ts',
     `[{ plugin: 'general_log' }], traffic: { name: 'shop', statementsPerS: { select: 10, write: 1, failing: 0 }, connectionsPerS: 1, peakFactor: 2, freeDiskGb: 5 }`,
   );
-  expect((await loadTraffic({ configPath: withTraffic, trafficPath: null })).name).toBe('shop');
+  expect((await loadTraffic({ configPath: withTraffic })).name).toBe('shop');
   const plain = await write('plain.config.ts', `[{ plugin: 'general_log' }]`);
-  expect((await loadTraffic({ configPath: plain, trafficPath: null })).name).toContain('default');
-  const json = path.join(dir, 'traffic.json');
-  await writeFile(
-    json,
-    '{"statementsPerS":{"select":1,"write":1,"failing":0},"connectionsPerS":1,"peakFactor":0.5,"freeDiskGb":1}',
+  expect((await loadTraffic({ configPath: plain })).name).toContain('default');
+});
+
+test("the top level's limit, concurrency and policy are every run's that sets none of its own", async () => {
+  const file = await write(
+    'policy.config.ts',
+    `[{ plugin: 'general_log' }, { id: 'own', plugin: 'general_log', maxOverheadPct: 30, threads: [1, 4], inconclusive: 'fail', idle: 'pass' }],
+     maxOverheadPct: 12, threads: 8, cores: 'all', inconclusive: 'pass', interference: 'retry', maxRegressionPp: 3`,
   );
-  await expect(loadTraffic({ configPath: plain, trafficPath: json })).rejects.toThrow(
-    'peakFactor must be at least 1',
+  const [stock, own] = await loadRuns({ configPath: file, runIds: null }, profiles);
+  expect([stock?.maxOverheadPct, stock?.threads, stock?.cores, stock?.policy]).toEqual([
+    12,
+    [8],
+    'all',
+    { inconclusive: 'pass', idle: 'fail', interference: 'retry' },
+  ]);
+  expect([own?.maxOverheadPct, own?.threads, own?.cores, own?.policy]).toEqual([
+    30,
+    [1, 4],
+    'all',
+    { inconclusive: 'fail', idle: 'pass', interference: 'retry' },
+  ]);
+  const said: string[] = [];
+  const policy = await loadPolicy({ configPath: file, maxRegressionPp: null }, { say: (l) => said.push(l) });
+  expect(policy.history).toEqual({ maxRegressionPp: 3, maxCountedRisePp: 1 });
+  expect(said).toEqual([]);
+  // CI's variable is used over the file's, and says so.
+  const overridden = await loadPolicy({ configPath: file, maxRegressionPp: 5 }, { say: (l) => said.push(l) });
+  expect(overridden.history.maxRegressionPp).toBe(5);
+  expect(said).toEqual([
+    "AUDITBENCH_MAX_REGRESSION_PP=5 is used over policy.config.ts's maxRegressionPp (3)",
+  ]);
+});
+
+test('a bad policy field is one line naming it', async () => {
+  const file = await write('bad-policy.config.ts', `[{ plugin: 'general_log' }], inconclusive: 'maybe'`);
+  await expect(loadRuns({ configPath: file, runIds: null }, profiles)).rejects.toThrow(
+    `bad-policy.config.ts: inconclusive must be 'fail' or 'pass'; got "maybe"`,
   );
-  await expect(loadTraffic({ configPath: plain, trafficPath: path.join(dir, 'none.json') })).rejects.toThrow(
-    /AUDITBENCH_TRAFFIC: cannot read .*none\.json \(ENOENT\)/,
+  const points = await write('bad-points.config.ts', `[{ plugin: 'general_log' }], maxCountedRisePp: 0`);
+  await expect(loadPolicy({ configPath: points, maxRegressionPp: null })).rejects.toThrow(
+    'bad-points.config.ts: maxCountedRisePp must be a number of percentage points above 0 and at most 100, e.g. 1; got 0',
   );
 });

@@ -12,7 +12,15 @@ import {
   mergeMeasuredTraffic,
 } from '../config/measured-traffic.ts';
 import { OptionFileError, parseOptionFile } from '../config/option-file.ts';
-import { parseTraffic, type Traffic, trafficSchema } from '../config/projection-traffic.ts';
+import {
+  defaultHistoryPolicy,
+  defaultRunPolicy,
+  type HistoryPolicy,
+  historyPolicySchema,
+  type RunPolicy,
+  runPolicySchema,
+} from '../config/policy.ts';
+import { type Traffic, trafficSchema } from '../config/projection-traffic.ts';
 import { settingProblem } from '../config/settings.ts';
 import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
 import { defaultTraffic } from './default-traffic.ts';
@@ -78,12 +86,18 @@ const runSchemaFor = (builtIn: readonly string[] | null) =>
     threads: threadsSchema.optional(),
     cores: coresSchema.optional(),
     openLoop: z.boolean({ error: 'must be true or false' }).optional(),
+    ...runPolicySchema,
   });
 const projectionKeys = Object.keys(trafficSchema.shape) as (keyof Traffic)[];
 const configSchemaFor = (builtIn: readonly string[] | null) =>
   z.strictObject({
     runs: z.array(runSchemaFor(builtIn)).min(1, 'must declare at least one run'),
     traffic: trafficSchema.partial().extend(measuredTrafficSchema.shape).optional(),
+    maxOverheadPct: overheadLimitPct.optional(),
+    threads: threadsSchema.optional(),
+    cores: coresSchema.optional(),
+    ...runPolicySchema,
+    ...historyPolicySchema,
   });
 type ParsedConfig = z.infer<ReturnType<typeof configSchemaFor>>;
 
@@ -123,7 +137,11 @@ async function commonJsHint(file: string): Promise<string> {
   }
 }
 
-async function importConfig(file: string): Promise<unknown> {
+/** How the configuration module is imported: Node's own import, or (in Vitest's reporter) Vite's module runner. */
+export type ImportModule = (file: string) => Promise<{ default?: unknown }>;
+const nodeImport: ImportModule = (file) => import(pathToFileURL(file).href);
+
+async function importConfig(file: string, importModule: ImportModule = nodeImport): Promise<unknown> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) {
     throw new Error(
@@ -132,7 +150,7 @@ async function importConfig(file: string): Promise<unknown> {
   }
   let module: { default?: unknown };
   try {
-    module = await import(pathToFileURL(file).href);
+    module = await importModule(file);
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
     throw new Error(`${file} could not be loaded: ${why}${await commonJsHint(file)}`, { cause: error });
@@ -161,26 +179,19 @@ async function readOptionFile(
   }
 }
 
-async function readConfigFile(file: string, builtIn: readonly string[] | null): Promise<ParsedConfig> {
-  const raw = await importConfig(file);
+async function readConfigFile(
+  file: string,
+  builtIn: readonly string[] | null,
+  importModule?: ImportModule,
+): Promise<ParsedConfig> {
+  const raw = await importConfig(file, importModule);
   const parsed = configSchemaFor(builtIn).safeParse(raw);
   if (!parsed.success) throw new Error(describeIssue(file, raw, parsed.error.issues[0] as z.core.$ZodIssue));
   return parsed.data;
 }
 
-/**
- * The traffic the per-event projection uses: the JSON file AUDITBENCH_TRAFFIC names, else the configuration's
- * `traffic`, else the illustrative default.
- */
-export async function loadTraffic(config: Pick<Config, 'configPath' | 'trafficPath'>): Promise<Traffic> {
-  if (config.trafficPath) {
-    const text = await readFile(config.trafficPath, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      throw new Error(
-        `AUDITBENCH_TRAFFIC: cannot read ${config.trafficPath} (${error.code ?? error.message}); give a JSON traffic profile`,
-      );
-    });
-    return parseTraffic(text, `AUDITBENCH_TRAFFIC (${config.trafficPath})`);
-  }
+/** The traffic the per-event projection uses: the configuration's `traffic`, else the illustrative default. */
+export async function loadTraffic(config: Pick<Config, 'configPath'>): Promise<Traffic> {
   const given = (await readConfigFile(path.resolve(config.configPath), null)).traffic ?? {};
   const projection = Object.fromEntries(
     Object.entries(given).filter(([k]) => projectionKeys.includes(k as keyof Traffic)),
@@ -205,6 +216,25 @@ async function readScript(
   return { path: given, sha256: createHash('sha256').update(text).digest('hex') };
 }
 
+const defaultedFields = [
+  'maxOverheadPct',
+  'threads',
+  'cores',
+  'inconclusive',
+  'idle',
+  'interference',
+] as const;
+
+/** The top level's limit, concurrency and policy, which every run that sets none of its own takes. */
+const runDefaults = (parsed: ParsedConfig) =>
+  Object.fromEntries(
+    defaultedFields.flatMap((field) => (parsed[field] === undefined ? [] : [[field, parsed[field]]])),
+  );
+
+/** A run's fields that are set: a run's `threads: undefined` leaves the top level's. */
+const definedFields = (run: object) =>
+  Object.fromEntries(Object.entries(run).filter(([, v]) => v !== undefined));
+
 /**
  * Reads, validates and resolves the configuration file's runs; every problem is one line naming the field. A run's
  * `plugin: 'name'` is looked up in `registry` (the project's is src/profiles/index.ts).
@@ -228,7 +258,12 @@ export async function loadRuns(
     const scriptPath = runTraffic?.script ?? topTraffic?.script;
     const script = await readScript(path.dirname(file), scriptPath, `${where}.traffic.script`);
     const traffic = mergeMeasuredTraffic(topTraffic, runTraffic, script);
-    const resolved = resolveRun(run as RunConfig, base, optionFile, traffic);
+    const resolved = resolveRun(
+      { ...runDefaults(parsed), ...definedFields(run) } as RunConfig,
+      base,
+      optionFile,
+      traffic,
+    );
     const twin = runs.find((r) => r.id === resolved.id);
     if (twin) {
       throw new Error(
@@ -245,6 +280,40 @@ export async function loadRuns(
     );
   }
   return runs.filter((r) => config.runIds?.includes(r.id));
+}
+
+/** The configuration's top-level policy: how the history judges a change, and what a run that sets none goes by. */
+export interface Policy {
+  history: HistoryPolicy;
+  run: RunPolicy;
+}
+
+/**
+ * Reads the configuration's top-level policy, with AUDITBENCH_MAX_REGRESSION_PP (CI's input) over its
+ * `maxRegressionPp`: `say` gets the line that says so.
+ */
+export async function loadPolicy(
+  config: Pick<Config, 'configPath' | 'maxRegressionPp'>,
+  options: { importModule?: ImportModule; say?: (line: string) => void } = {},
+): Promise<Policy> {
+  const parsed = await readConfigFile(path.resolve(config.configPath), null, options.importModule);
+  const fromFile = parsed.maxRegressionPp ?? defaultHistoryPolicy.maxRegressionPp;
+  if (config.maxRegressionPp !== null && fromFile !== config.maxRegressionPp) {
+    options.say?.(
+      `AUDITBENCH_MAX_REGRESSION_PP=${config.maxRegressionPp} is used over ${path.basename(config.configPath)}'s maxRegressionPp (${fromFile ?? 'unset'})`,
+    );
+  }
+  return {
+    history: {
+      maxRegressionPp: config.maxRegressionPp ?? fromFile,
+      maxCountedRisePp: parsed.maxCountedRisePp ?? defaultHistoryPolicy.maxCountedRisePp,
+    },
+    run: {
+      inconclusive: parsed.inconclusive ?? defaultRunPolicy.inconclusive,
+      idle: parsed.idle ?? defaultRunPolicy.idle,
+      interference: parsed.interference ?? defaultRunPolicy.interference,
+    },
+  };
 }
 
 export type { AuditbenchConfig };

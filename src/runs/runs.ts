@@ -3,6 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Cores, threadList } from '../config/concurrency.ts';
 import { type MeasuredTraffic, mergeMeasuredTraffic } from '../config/measured-traffic.ts';
 import type { OptionFileSettings } from '../config/option-file.ts';
+import { defaultRunPolicy, type RunPolicy } from '../config/policy.ts';
 import {
   displayValue,
   normaliseName,
@@ -32,8 +33,10 @@ export interface ResolvedRun {
   /** my.cnf options, the option file's included, as written (loose- prefixed). */
   startupOptions: Record<string, string>;
   optionFile: { path: string; sha256: string; ignored: string[] } | null;
-  /** The run's own limit, before AUDITBENCH_MAX_OVERHEAD_PCT (resolveLimit applies it). */
+  /** The run's limit: its own, else the configuration's top-level `maxOverheadPct`, else the profile's. */
   maxOverheadPct: number;
+  /** What a doubtful measurement does to the run: its own fields, else the top level's, else fail, fail, warn. */
+  policy: RunPolicy;
   /** The run's limit on the p99 latency change in percent; absent when it sets none. Not hashed, like limits. */
   maxP99IncreasePct?: number;
   /** What the measurement sends: accounts, added rates, the DBA's script (configuration's `traffic`, then the run's). */
@@ -50,7 +53,10 @@ export interface ResolvedRun {
     /** Whether the filter lets an account through: the completeness markers' own accounts are judged by it too. */
     audits(user: string): boolean;
   } | null;
-  /** The run's own thread counts (a sweep when more than one) and cores; null leaves them to the settings. */
+  /**
+   * The run's thread counts (a sweep when more than one) and cores, its own or the top level's; null leaves them to
+   * the workload.
+   */
   threads: number[] | null;
   cores: Cores | null;
   /** Whether an open-loop point follows the others; null leaves it to the default (on for a sweep). */
@@ -153,6 +159,11 @@ export function resolveRun(
       ? { path: optionFile.path, sha256: createHash('sha256').update(optionFile.text).digest('hex'), ignored }
       : null,
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
+    policy: {
+      inconclusive: run.inconclusive ?? defaultRunPolicy.inconclusive,
+      idle: run.idle ?? defaultRunPolicy.idle,
+      interference: run.interference ?? defaultRunPolicy.interference,
+    },
     ...(run.maxP99IncreasePct !== undefined && { maxP99IncreasePct: run.maxP99IncreasePct }),
     traffic,
     threads: run.threads === undefined ? null : threadList(run.threads),

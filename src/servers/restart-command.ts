@@ -10,8 +10,8 @@ export type RestartMode = 'graceful' | 'kill';
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs AUDITBENCH_RESTART_CMD through the shell. It gets AUDITBENCH_RESTART (graceful or kill) and AUDITBENCH_CNF,
- * a [mysqld] option file holding auditbench's options, to include when it starts the server again.
+ * Runs AUDITBENCH_RESTART_CMD through the shell with two arguments: $1, how to stop the server (graceful or kill),
+ * and $2, a [mysqld] option file holding auditbench's options, to include when it starts the server again.
  */
 export async function runRestartCommand(
   command: string,
@@ -19,20 +19,18 @@ export async function runRestartCommand(
   cnfFile: string,
   timeoutMs = 120_000,
 ): Promise<void> {
-  const result = await execa(command, {
-    shell: true,
+  const result = await execa('sh', ['-c', command, 'auditbench-restart', mode, cnfFile], {
     reject: false,
     all: true,
     stdin: 'ignore',
     timeout: timeoutMs,
-    env: { AUDITBENCH_RESTART: mode, AUDITBENCH_CNF: cnfFile },
   });
   if (result.failed) {
     const how = result.timedOut
       ? `did not finish within ${timeoutMs / 1000} s`
       : `exited with ${result.exitCode}`;
     throw new Error(
-      `AUDITBENCH_RESTART_CMD ${how} (AUDITBENCH_RESTART=${mode}): ${command}\n${tailLines(result.all ?? '', 15)}`,
+      `AUDITBENCH_RESTART_CMD ${how} ($1 ${mode}): ${command}\n${tailLines(result.all ?? '', 15)}`,
     );
   }
 }

@@ -1,4 +1,4 @@
-// Two toggle designs compared on the same null controls (bench:coverage with AUDITBENCH_COVERAGE_DESIGN=today,aligned):
+// Two toggle designs compared on the same null controls (bench:coverage with AUDITBENCH_STUDY='designs=own,aligned'):
 // how wide one run's own interval is per minute of measuring, how far runs scatter beyond it (τ, run-to-run.ts), and
 // how often the intervals contain 0 once they carry that τ.
 import { type NullRun, wilsonInterval } from './coverage.ts';

@@ -13,11 +13,10 @@ import {
 import { getWorkload } from './workloads.ts';
 
 const smoke = getWorkload('smoke');
-const noSettings = { threads: null, cores: null };
 
 describe('concurrency points', () => {
   test("a run that sets nothing measures today's point on 2 CPUs", () => {
-    const points = concurrencyPoints({}, noSettings, smoke, { cpus: 2, external: false });
+    const points = concurrencyPoints({}, smoke, { cpus: 2, external: false });
     expect(points).toEqual([{ threads: smoke.threads, cores: 'pinned' }]);
     expect(isDefaultPoint(points[0] as never, smoke, false)).toBe(true);
   });
@@ -28,19 +27,17 @@ describe('concurrency points', () => {
     expect(defaultThreadPoints(8, 512)).toEqual([8, 1024]);
   });
 
-  test("the run's threads win over the settings', which win over the defaults", () => {
-    const settings = { threads: [2], cores: 'all' as const };
-    expect(concurrencyPoints({ threads: [1, 4] }, settings, smoke, { cpus: 2, external: false })).toEqual([
-      { threads: 1, cores: 'all' },
-      { threads: 4, cores: 'all' },
-    ]);
-    expect(concurrencyPoints({}, settings, smoke, { cpus: 2, external: false })).toEqual([
-      { threads: 2, cores: 'all' },
-    ]);
+  test("the run's threads and cores win over the workload's", () => {
+    expect(concurrencyPoints({ threads: [1, 4], cores: 'all' }, smoke, { cpus: 2, external: false })).toEqual(
+      [
+        { threads: 1, cores: 'all' },
+        { threads: 4, cores: 'all' },
+      ],
+    );
   });
 
   test('an external target is never pinned', () => {
-    const points = concurrencyPoints({ cores: 'pinned' }, noSettings, smoke, { cpus: 2, external: true });
+    const points = concurrencyPoints({ cores: 'pinned' }, smoke, { cpus: 2, external: true });
     expect(points).toEqual([{ threads: smoke.threads, cores: 'all' }]);
     expect(isDefaultPoint(points[0] as never, smoke, true)).toBe(true);
   });

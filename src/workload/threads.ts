@@ -17,17 +17,16 @@ export function defaultThreadPoints(workloadThreads: number, cpus: number): numb
 }
 
 /**
- * The points one run measures: its own threads and cores, else the settings' (AUDITBENCH_THREADS, AUDITBENCH_CORES),
- * else the defaults. An external target is never pinned, so it is always `all`.
+ * The points one run measures: its threads and cores (its own or the configuration's top level), else the workload's
+ * defaults. An external target is never pinned, so it is always `all`.
  */
 export function concurrencyPoints(
   run: { threads?: number[] | null; cores?: Cores | null },
-  settings: { threads: number[] | null; cores: Cores | null },
   workload: Pick<Workload, 'threads' | 'pinCpus'>,
   machine: { cpus: number; external: boolean },
 ): ConcurrencyPoint[] {
-  const threads = run.threads ?? settings.threads ?? defaultThreadPoints(workload.threads, machine.cpus);
-  const chosen = run.cores ?? settings.cores ?? workloadCores(workload);
+  const threads = run.threads ?? defaultThreadPoints(workload.threads, machine.cpus);
+  const chosen = run.cores ?? workloadCores(workload);
   const cores: Cores = machine.external ? 'all' : chosen;
   return threads.map((count) => ({ threads: count, cores }));
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { formatSummary } from '../../reporters/format/format-summary.ts';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
-import { measureCalibration, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
+import { measureCalibration, measureGate } from '../../src/bench/pipeline.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { type BackgroundLoad, startBackgroundLoad } from '../../src/machine/background-load.ts';
 import { type Interference, judgeInterference } from '../../src/machine/block-interference.ts';
@@ -42,7 +42,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     aligned: alignedWorkload(own),
   };
   const profile = profiles.sql_error_log;
-  const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
+  const limitPct = profile.maxOverheadPct;
   const log = (message: string) => console.log(`[coverage · ${own.name}] ${message}`);
   await using server = await startServer(config);
   await runSteps(server, profile.install, 'Installing');

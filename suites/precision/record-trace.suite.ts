@@ -11,7 +11,7 @@ import { getWorkload } from '../../src/workload/workloads.ts';
 
 // Records long per-second TPS traces with nothing toggled, for src/stats/trace-replay.test.ts and the bench:noise and bench:segments replays: one with no added
 // load, one with the memory-bound load switched on for its middle third (a speed step of our own making).
-// AUDITBENCH_PRECISION=1 AUDITBENCH_WORKLOAD=smoke npx vitest run --project precision record-trace
+// AUDITBENCH_STUDY= AUDITBENCH_WORKLOAD=smoke npx vitest run --project precision record-trace
 const TRACE_S = 150;
 
 test('record per-second TPS traces for the replay test', async () => {

@@ -13,7 +13,7 @@ import { getWorkload } from '../../src/workload/workloads.ts';
 // no second dropped), as A/A null controls on one server, the two designs alternating ABBA so the machine's drift
 // falls on both: the live check of what `npm run bench:segments` replays. Each A/A is one block of about the same
 // length (smoke: 8 pairs of 3 s against 12 pairs of 2 s, 48 s, plus the aligned design's 1 s lead-in).
-// AUDITBENCH_PRECISION=1 AUDITBENCH_WORKLOAD=smoke npx vitest run --project precision segment-designs
+// AUDITBENCH_STUDY= AUDITBENCH_WORKLOAD=smoke npx vitest run --project precision segment-designs
 const ROUNDS = 6;
 
 interface DesignRun {
@@ -52,7 +52,7 @@ test('A/A half-width of the dropped-second design and the aligned one, alternati
       const w = byDesign[design];
       const calibration = await measureCalibration(server, w, {
         progress: log,
-        interference: config.interference,
+        interference: 'warn',
       });
       const run: DesignRun = {
         round,

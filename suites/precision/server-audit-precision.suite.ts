@@ -2,36 +2,43 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
-import { measureCalibration, measureGate, resolveLimitPct } from '../../src/bench/pipeline.ts';
+import { measureCalibration, measureGate } from '../../src/bench/pipeline.ts';
 import { formatPrecisionReport, precisionReport } from '../../src/bench/precision.ts';
-import { loadConfig } from '../../src/config/env.ts';
+import { loadConfig, wholeNumber } from '../../src/config/env.ts';
 import { runSteps } from '../../src/plugins/steps.ts';
 import { profiles } from '../../src/profiles/index.ts';
 import type { Calibration, Measurement } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
+import { studyOptions } from './study-options.ts';
 
 // npm run bench:precision — how repeatable is the server_audit verdict on this machine and workload?
 test('server_audit overhead precision and A/A false alarms', async () => {
   const config = loadConfig();
+  // AUDITBENCH_STUDY='runs=5 aa-runs=10': server_audit measurements and A/A runs to repeat.
+  const option = studyOptions(process.env, ['runs', 'aa-runs']);
+  const repeat = {
+    overhead: option('runs', wholeNumber(1, 100), 5),
+    aa: option('aa-runs', wholeNumber(1, 100), 10),
+  };
   const workload = getWorkload(config.workload);
   const profile = profiles.server_audit;
-  const limitPct = resolveLimitPct(profile.maxOverheadPct, config.maxOverheadPct);
+  const limitPct = profile.maxOverheadPct;
   const log = (message: string) => console.log(`[precision · ${workload.name}] ${message}`);
   await using server = await startServer(config);
   await runSteps(server, profile.install, 'Installing');
   await prepareMeasurement(server, workload, log);
   const calibrations: Calibration[] = [];
   const measurements: Measurement[] = [];
-  for (let i = 1; i <= config.precisionRuns.aa; i++) {
+  for (let i = 1; i <= repeat.aa; i++) {
     calibrations.push(await measureCalibration(server, workload, { progress: log }));
-    log(`A/A ${i}/${config.precisionRuns.aa}: ${calibrations.at(-1)?.biasPct.toFixed(2)}%`);
+    log(`A/A ${i}/${repeat.aa}: ${calibrations.at(-1)?.biasPct.toFixed(2)}%`);
   }
-  for (let i = 1; i <= config.precisionRuns.overhead; i++) {
+  for (let i = 1; i <= repeat.overhead; i++) {
     measurements.push(
       await measureGate(server, profile, workload, { limitPct, calibration: null, progress: log }),
     );
-    log(`overhead ${i}/${config.precisionRuns.overhead}: ${measurements.at(-1)?.reason}`);
+    log(`overhead ${i}/${repeat.overhead}: ${measurements.at(-1)?.reason}`);
   }
   const report = precisionReport(measurements, calibrations);
   const text = formatPrecisionReport(report);
@@ -43,5 +50,5 @@ test('server_audit overhead precision and A/A false alarms', async () => {
     path.join(config.reportDir, 'precision.json'),
     `${JSON.stringify({ workload: workload.name, report, measurements, calibrations }, null, 2)}\n`,
   );
-  expect(report.overheadRuns).toBe(config.precisionRuns.overhead);
+  expect(report.overheadRuns).toBe(repeat.overhead);
 });

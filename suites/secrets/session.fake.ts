@@ -27,10 +27,14 @@ let server: StartedServer | undefined;
 describe('a short real session', () => {
   beforeAll(async () => {
     server = await startServer({ ...config, target: 'local' });
-    // Handed to the outer test only, outside the report dir it greps.
-    await writeFile(process.env.AUDITBENCH_SECRET_OUT ?? '/dev/null', server.connection.password, {
-      mode: 0o600,
-    });
+    // Handed to the outer test only: beside the report dir it greps, not in it.
+    await writeFile(
+      path.join(path.dirname(path.resolve(config.reportDir)), 'secret'),
+      server.connection.password,
+      {
+        mode: 0o600,
+      },
+    );
   });
   afterAll(() => server?.stop());
 

@@ -1,5 +1,5 @@
 import { loadConfig } from '../../src/config/env.ts';
-import { heldMarker, takeRunLock } from '../../src/run/run-lock.ts';
+import { heldByAncestor, takeRunLock } from '../../src/run/run-lock.ts';
 
 // A run waits this long for another to finish before it gives up, naming it.
 const LOCK_WAIT_S = 2 * 60 * 60;
@@ -15,14 +15,10 @@ export default async function checkConfig(): Promise<(() => Promise<void>) | und
     process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   }
-  if (process.env[heldMarker] === '1') return undefined;
+  // A run nested in one of this run's tests goes on under the lock its ancestor holds.
+  if (await heldByAncestor()) return undefined;
   try {
-    const release = await takeRunLock(LOCK_WAIT_S, (line) => process.stderr.write(`${line}\n`));
-    process.env[heldMarker] = '1';
-    return async () => {
-      delete process.env[heldMarker];
-      await release();
-    };
+    return await takeRunLock(LOCK_WAIT_S, (line) => process.stderr.write(`${line}\n`));
   } catch (error) {
     process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);

@@ -3,6 +3,9 @@ import type { CliContext } from '../context.ts';
 import { vitestArgsProblem } from '../vitest-args.ts';
 import { setupAndRunVitest, splitVitestArgs } from '../vitest-run.ts';
 
+/** The suite that measures the configuration's runs: all that `bench` runs. */
+export const BENCH_SUITE = 'suites/runs.suite.ts';
+
 /** The workload `bench` measures on: AUDITBENCH_WORKLOAD, else standard. `list` describes runs on it too. */
 export const benchWorkload = (env: CliContext['env']): string => env.AUDITBENCH_WORKLOAD || 'standard';
 
@@ -37,8 +40,10 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   // Before setup: a typo must not cost an npm ci and an apt pass first.
   const problem = await check(argv);
   if (problem) return refuse(context, 'bench', problem);
-  // The plugin suites only: the matrix and the harness's own target tests are part of `test`.
-  return setupAndRunVitest('bench', ['--project', 'suites', ...vitest], context, {
+  // The configured runs only (suites/runs.suite.ts): the matrix, completeness, faults and the harness's own checks
+  // are part of `test`.
+  return setupAndRunVitest('bench', ['--project', 'suites', BENCH_SUITE, ...vitest], context, {
+    // The runs suite leaves out the example sweep `test` adds.
     AUDITBENCH_PLUGINS_ONLY: '1',
     AUDITBENCH_WORKLOAD: benchWorkload(context.env),
   });

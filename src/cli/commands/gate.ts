@@ -4,6 +4,7 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Config, loadConfig } from '../../config/env.ts';
+import { policyOn } from '../../config/policy.ts';
 import { describeItem } from '../../gate/plan.ts';
 import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
 import { type GateSelection, selectForGate } from '../../gate/select.ts';
@@ -11,6 +12,7 @@ import type { Selection } from '../../gate/selection.ts';
 import { formatGateSummary } from '../../gate/summary.ts';
 import { failsGate, verdictLine } from '../../gate/verdict.ts';
 import { HISTORY_FILE, readHistory } from '../../history/history-store.ts';
+import { loadPolicy } from '../../runs/load-runs.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
 import { vitestArgsProblem } from '../vitest-args.ts';
@@ -32,6 +34,9 @@ surely above AUDITBENCH_MAX_REGRESSION_PP (default 5). The closing lines say whi
                  AUDITBENCH_BASE_REF when set)
   -h, --help     this text
 `;
+
+/** The workload the gate measures on: AUDITBENCH_WORKLOAD, else smoke. */
+const gateWorkload = (env: CliContext['env']): string => env.AUDITBENCH_WORKLOAD || 'smoke';
 
 /** The gate's allowed regression when AUDITBENCH_MAX_REGRESSION_PP is unset: a gate that gates nothing is no gate. */
 export const DEFAULT_MAX_REGRESSION_PP = 5;
@@ -84,7 +89,8 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
   const configPath = context.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
   // Every setting is checked up front, as one line naming it (src/config/env.ts).
   const config = loadConfig(context.env);
-  const allowedPp = config.maxRegressionPp ?? DEFAULT_MAX_REGRESSION_PP;
+  const policy = await loadPolicy(config, { say: (line) => context.stdout(`${line}\n`) });
+  const allowedPp = policy.history.maxRegressionPp ?? DEFAULT_MAX_REGRESSION_PP;
   const selection = await selectForGate({
     userDir: context.userDir,
     packageDir: context.packageDir,
@@ -98,7 +104,11 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
     const measured = await measure(
       selection,
       vitestArgs,
-      { allowedPp, inconclusive: config.inconclusive },
+      {
+        allowedPp,
+        inconclusive: policyOn(gateWorkload(context.env), policy.run).inconclusive,
+        maxCountedRisePp: policy.history.maxCountedRisePp,
+      },
       context,
     );
     await writeSummary(selection, described, measured, config, context);
@@ -118,7 +128,11 @@ interface Measured {
 async function measure(
   selection: GateSelection,
   vitestArgs: string[],
-  { allowedPp, inconclusive }: { allowedPp: number; inconclusive: 'fail' | 'pass' },
+  {
+    allowedPp,
+    inconclusive,
+    maxCountedRisePp,
+  }: { allowedPp: number; inconclusive: 'fail' | 'pass'; maxCountedRisePp: number },
   context: GateContext,
 ): Promise<Measured> {
   const comparisons = selection.items.flatMap((item) => (item.kind === 'compare' ? [item] : []));
@@ -144,17 +158,19 @@ async function measure(
       baseConfig: selection.baseConfig ?? selection.headConfig,
       baseRef: selection.base.ref,
       maxRegressionPp: allowedPp,
+      maxCountedRisePp,
+      inconclusive,
       comparisons,
       verdictsFile: path.join(dir, 'verdicts.jsonl'),
     };
     await writeFile(path.join(dir, 'plan.json'), JSON.stringify(plan));
     const ids = alone.map((item) => item.runId);
     const code = await setupAndRunVitest('bench', ['--project', 'suites', ...files, ...vitestArgs], context, {
-      AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'smoke',
+      AUDITBENCH_WORKLOAD: gateWorkload(context.env),
       AUDITBENCH_CONFIG: selection.headConfig,
       AUDITBENCH_BASE_REF: selection.base.ref,
       AUDITBENCH_GATE_PLAN: path.join(dir, 'plan.json'),
-      // The configured runs only (as bench), unless the change touched the harness's own suites.
+      // The configured runs only (as bench: no example sweep), unless the change touched the harness's own suites.
       ...(!suites || suites.kind === 'none' ? { AUDITBENCH_PLUGINS_ONLY: '1' } : {}),
       ...(ids.length > 0 ? { AUDITBENCH_RUNS: ids.join(',') } : {}),
     });

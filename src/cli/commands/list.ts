@@ -64,15 +64,8 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   const facts = await machineFacts(config);
   const workload = getWorkload(config.workload);
   const machine = { cpus: availableParallelism(), external: config.target === 'external' };
-  const settings = { threads: config.threads ?? null, cores: config.cores ?? null };
   const listed = runs.map((r) =>
-    listedRun(
-      r,
-      builtInBase(r),
-      config.maxOverheadPct,
-      skipReason(r.profile, facts),
-      describeConcurrency(r, settings, workload, machine),
-    ),
+    listedRun(r, builtInBase(r), skipReason(r.profile, facts), describeConcurrency(r, workload, machine)),
   );
   context.stdout(
     values.json

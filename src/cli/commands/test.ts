@@ -40,8 +40,5 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     AUDITBENCH_WORKLOAD: context.env.AUDITBENCH_WORKLOAD || 'quick',
     // suites/counted.suite.ts checks the counted channel; the runs suite does not count every run again.
     AUDITBENCH_COUNTED: context.env.AUDITBENCH_COUNTED || 'off',
-    // Quick's intervals are wide (±5–20 points): one that straddles a limit says nothing of the project, while a
-    // verdict wholly above it still fails. The policy itself is unit tested (src/bench/gate-failure.test.ts).
-    AUDITBENCH_INCONCLUSIVE: context.env.AUDITBENCH_INCONCLUSIVE || 'pass',
   });
 }
