@@ -46,25 +46,32 @@ export function pairedLatencyChange(
   options: { trim?: number } = {},
 ): LatencyChange {
   const trim = options.trim ?? DEFAULT_TRIM;
-  const off = pairs.reduce((all, pair) => addInto(all, pair.off), new Map() as LatencyHistogram);
-  const on = pairs.reduce((all, pair) => addInto(all, pair.on), new Map() as LatencyHistogram);
-  const change = (name: LatencyQuantile) => quantileChange(pairs, LATENCY_QUANTILES[name], off, on, trim);
+  const pooled: Pooled = {
+    off: pairs.reduce((all, pair) => addInto(all, pair.off), new Map() as LatencyHistogram),
+    on: pairs.reduce((all, pair) => addInto(all, pair.on), new Map() as LatencyHistogram),
+  };
+  const change = (name: LatencyQuantile) => quantileChange(pairs, LATENCY_QUANTILES[name], pooled, trim);
   const p99 = change('p99');
   return {
     pairs: pairs.length,
     trimmedEachSide: yuenTrimmedMean(p99.logRatios, trim).trimmedEachSide,
-    offTransactions: totalCount(off),
-    onTransactions: totalCount(on),
+    offTransactions: totalCount(pooled.off),
+    onTransactions: totalCount(pooled.on),
     p95: change('p95').figures,
     p99: p99.figures,
   };
 }
 
+/** Each arm's histograms over all pairs, added together. */
+interface Pooled {
+  off: LatencyHistogram;
+  on: LatencyHistogram;
+}
+
 function quantileChange(
   pairs: NonEmpty<LatencyPair>,
   probability: number,
-  off: LatencyHistogram,
-  on: LatencyHistogram,
+  pooled: Pooled,
   trim: number,
 ): { figures: QuantileChange; logRatios: NonEmpty<number> } {
   const logRatios = pairs.map((pair, index) => {
@@ -73,8 +80,8 @@ function quantileChange(
     if (!(offMs && onMs)) throw new Error(`pairs[${index}] has an empty histogram: pool transactions first`);
     return Math.log(onMs / offMs);
   }) as NonEmpty<number>;
-  const offMs = quantileMs(off, probability) ?? Number.NaN;
-  const onMs = quantileMs(on, probability) ?? Number.NaN;
+  const offMs = quantileMs(pooled.off, probability) ?? Number.NaN;
+  const onMs = quantileMs(pooled.on, probability) ?? Number.NaN;
   const centre = yuenTrimmedMean(logRatios, trim);
   const toMs = (logRatio: number) => offMs * (Math.exp(logRatio) - 1);
   let changeCi95Pct: QuantileChange['changeCi95Pct'] = null;

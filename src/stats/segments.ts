@@ -62,13 +62,13 @@ export function segmentToggledRun(
   schedule: NonEmpty<ArmSwitch>,
   options: SegmentOptions = {},
 ): SegmentedRun {
-  const { reportIntervalS = 1, settleIntervals = 0, center = 'mean', switchToleranceS = 0 } = options;
-  const summarise = center === 'median' ? median : mean;
-  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals, switchToleranceS);
-  const switches = snapSwitches(schedule, reportIntervalS, switchToleranceS);
+  const summarise = options.center === 'median' ? median : mean;
+  const spacing = spacingOf(options);
+  validateSegmentInput(intervals, schedule, spacing);
+  const switches = snapSwitches(schedule, spacing.reportIntervalS, spacing.switchToleranceS);
   const segments = switches.map((entry, index): Segment => {
     const toS = segmentEndS(intervals, switches, index);
-    const kept = keptIntervals(intervals, entry, toS, reportIntervalS, settleIntervals).map((iv) => iv.tps);
+    const kept = keptIntervals(intervals, entry, toS, spacing).map((iv) => iv.tps);
     return {
       arm: entry.arm,
       fromS: entry.atS,
@@ -80,6 +80,15 @@ export function segmentToggledRun(
   const keptTotal = segments.reduce((sum, segment) => sum + segment.keptIntervals, 0);
   return { segments, pairs: pairAdjacentSegments(segments), droppedIntervals: intervals.length - keptTotal };
 }
+
+/** The options that place and trim segments, defaults filled in. */
+type Spacing = Required<Pick<SegmentOptions, 'reportIntervalS' | 'settleIntervals' | 'switchToleranceS'>>;
+
+const spacingOf = (options: SegmentOptions): Spacing => ({
+  reportIntervalS: options.reportIntervalS ?? 1,
+  settleIntervals: options.settleIntervals ?? 0,
+  switchToleranceS: options.switchToleranceS ?? 0,
+});
 
 function segmentEndS(
   intervals: readonly TpsInterval[],
@@ -117,8 +126,7 @@ function keptIntervals<T extends TpsInterval>(
   intervals: readonly T[],
   entry: ArmSwitch & { onBoundary?: boolean },
   toS: number,
-  reportIntervalS: number,
-  settleIntervals: number,
+  { reportIntervalS, settleIntervals }: Spacing,
 ): T[] {
   // Strictly after the switch: an interval starting exactly at it is the one the switch disturbed, unless the
   // switch was placed on that boundary (made just before it, within the tolerance).
@@ -139,20 +147,14 @@ export function keptSpans(
   schedule: NonEmpty<ArmSwitch>,
   options: Pick<SegmentOptions, 'reportIntervalS' | 'settleIntervals' | 'switchToleranceS'> = {},
 ): ({ fromS: number; toS: number } | null)[] {
-  const { reportIntervalS = 1, settleIntervals = 0, switchToleranceS = 0 } = options;
-  validateSegmentInput(intervals, schedule, reportIntervalS, settleIntervals, switchToleranceS);
-  const switches = snapSwitches(schedule, reportIntervalS, switchToleranceS);
+  const spacing = spacingOf(options);
+  validateSegmentInput(intervals, schedule, spacing);
+  const switches = snapSwitches(schedule, spacing.reportIntervalS, spacing.switchToleranceS);
   return switches.map((entry, index) => {
-    const kept = keptIntervals(
-      intervals,
-      entry,
-      segmentEndS(intervals, switches, index),
-      reportIntervalS,
-      settleIntervals,
-    );
+    const kept = keptIntervals(intervals, entry, segmentEndS(intervals, switches, index), spacing);
     const first = kept[0];
     const last = kept.at(-1);
-    return first && last ? { fromS: first.atS - reportIntervalS, toS: last.atS } : null;
+    return first && last ? { fromS: first.atS - spacing.reportIntervalS, toS: last.atS } : null;
   });
 }
 
@@ -189,9 +191,7 @@ function toPair(first: Segment | undefined, second: Segment | undefined): TpsPai
 function validateSegmentInput(
   intervals: readonly TpsInterval[],
   schedule: readonly ArmSwitch[],
-  reportIntervalS: number,
-  settleIntervals: number,
-  switchToleranceS: number,
+  { reportIntervalS, settleIntervals, switchToleranceS }: Spacing,
 ): void {
   if (!(reportIntervalS > 0) || !Number.isFinite(reportIntervalS)) {
     throw new Error(`reportIntervalS must be a positive number of seconds, got ${reportIntervalS}`);
