@@ -51,13 +51,13 @@ export async function startContainerServer(opts: ContainerServerOptions): Promis
   // MySQL 9.7 initialises and starts in 10–18 s on a busy 2-core machine; a hang is reported after this.
   const timeoutMs = opts.startTimeoutMs ?? 60_000;
   const password = newPassword();
-  const container = await firstStart(
-    opts.image,
-    renderMyCnf(options),
-    password,
+  const container = await firstStart({
+    image: opts.image,
+    cnf: renderMyCnf(options),
+    rootPassword: password,
     timeoutMs,
-    opts.pluginFiles ?? [],
-  );
+    pluginFiles: opts.pluginFiles,
+  });
   const label = `${opts.image} (container ${container.getId().slice(0, 12)})`;
   return runningServer(
     { client, container, docker: client.container.getById(container.getId()), label, timeoutMs, password },

@@ -54,13 +54,15 @@ function startFailure(error: unknown, timeoutMs: number): string {
  * labels, auditbench's option file, and a wait for the server's ready line. A start that fails rejects with
  * the container log; testcontainers has removed the container by then.
  */
-export async function firstStart(
-  image: string,
-  cnf: string,
-  rootPassword: string,
-  timeoutMs: number,
-  pluginFiles: string[] = [],
-): Promise<StartedTestContainer> {
+export async function firstStart(opts: {
+  image: string;
+  /** auditbench's option file, as text. */
+  cnf: string;
+  rootPassword: string;
+  timeoutMs: number;
+  pluginFiles?: string[] | undefined;
+}): Promise<StartedTestContainer> {
+  const { image, cnf, rootPassword, timeoutMs, pluginFiles = [] } = opts;
   // The official mariadb and mysql images and auditbench's Debian-built ones all keep plugins here.
   const copies = pluginFiles.map((source) => ({
     source,

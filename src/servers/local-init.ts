@@ -91,14 +91,17 @@ export async function initialiseDatadir(
  * (read by the server itself, so the password is on no command line), then a clean stop. No plugin is loaded
  * yet, so no audit or general log can record the statement.
  */
-export async function setRootPassword(
-  binary: ServerBinary,
-  paths: Paths,
-  base: ServerOptions,
-  root: ConnectionOptions,
-  osUser: ServerOsUser | null,
-  timeoutMs: number,
-): Promise<void> {
+export async function setRootPassword(opts: {
+  binary: ServerBinary;
+  paths: Paths;
+  /** The server's options before any of the run's, plugins included. */
+  base: ServerOptions;
+  /** root's account with the new password. */
+  root: ConnectionOptions;
+  osUser: ServerOsUser | null;
+  timeoutMs: number;
+}): Promise<void> {
+  const { binary, paths, base, root, osUser, timeoutMs } = opts;
   const initFile = path.join(paths.dir, 'init.sql');
   await writeFile(initFile, initSql(binary.flavor, root.password), { mode: 0o600 });
   try {

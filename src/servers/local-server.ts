@@ -71,9 +71,16 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
     await initialiseDatadir(binary, paths, opts.searchPath);
     const timeoutMs = opts.startTimeoutMs ?? 30_000;
     const password = newPassword();
-    await setRootPassword(binary, paths, base, rootAccount(options, password), osUser, timeoutMs);
+    await setRootPassword({ binary, paths, base, root: rootAccount(options, password), osUser, timeoutMs });
     const wrapper = opts.wrapper;
-    return await runningServer(binary, paths, options, password, timeoutMs, wrapper && (() => wrapper(dir)));
+    return await runningServer({
+      binary,
+      paths,
+      options,
+      password,
+      startTimeoutMs: timeoutMs,
+      wrapperNow: wrapper && (() => wrapper(dir)),
+    });
   } catch (error) {
     await rm(dir, { recursive: true, force: true });
     throw error;
@@ -91,15 +98,19 @@ function rootAccount(options: ServerOptions, password: string): ConnectionOption
   };
 }
 
-async function runningServer(
-  binary: ServerBinary,
-  paths: Paths,
-  initialOptions: ServerOptions,
-  password: string,
-  startTimeoutMs: number,
-  wrapperNow?: () => LaunchWrapper | null,
-): Promise<StartedServer> {
-  let options = initialOptions;
+interface RunningOptions {
+  binary: ServerBinary;
+  paths: Paths;
+  /** The options of the first start; a restart may change them. */
+  options: ServerOptions;
+  password: string;
+  startTimeoutMs: number;
+  wrapperNow?: (() => LaunchWrapper | null) | undefined;
+}
+
+async function runningServer(opts: RunningOptions): Promise<StartedServer> {
+  const { binary, paths, password, startTimeoutMs, wrapperNow } = opts;
+  let options = opts.options;
   let proc: ServerProcess | null = null;
   let stopped = false;
   const connection = (): ConnectionOptions => rootAccount(options, password);
