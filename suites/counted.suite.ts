@@ -65,7 +65,13 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
       null,
       describeCounted(workload, plan),
     );
-    const record = countedRecord(outcome, label, plan, identity, profile.soname, started);
+    const record = countedRecord(outcome, {
+      subject: label,
+      plan,
+      identity,
+      soname: profile.soname,
+      startedMs: started,
+    });
     for (const arm of record.arms)
       expect(arm.lostThreads, `${label}: an arm lost its threads' syscalls`).toBe(0);
     // Every arm's audit lines carry query ids of one width; connection ids are read and reported, not moved

@@ -136,16 +136,14 @@ async function gateSuite(planFile: string): Promise<void> {
         const wallClock = judgeBaseHead(estimate, plan.maxRegressionPp, names);
         progress(`wall clock ${wallClock.verdict}: ${wallClock.reason}`);
         // The counted channel: the same arms on a counted server of its own (src/counted, docs/gate.md).
-        const counted = await countComparison(
-          config,
-          head,
-          subject.arms,
-          decision.design,
-          traffic.workload,
-          // The base arms' mean throughput: what turns traffic.added's rates into counts per arm.
-          sample.pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, sample.pairs.length) || null,
+        const counted = await countComparison(config, head, {
+          arms: subject.arms,
+          design: decision.design,
+          workload: traffic.workload,
+          wallClockTps:
+            sample.pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, sample.pairs.length) || null,
           progress,
-        );
+        });
         const verdict = combineChannels(
           wallClock,
           'notCounted' in counted

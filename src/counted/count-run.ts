@@ -58,7 +58,13 @@ export async function countRun(
     const outcome = await countArms(host, counted, opts.subject, opts.plan, opts.progress, added);
     const described = describeCounted(counted, opts.plan, added);
     const identity = await countedIdentity(host.server, opts.soname, opts.configHash, described);
-    const record = countedRecord(outcome, opts.subject.label, opts.plan, identity, opts.soname, started);
+    const record = countedRecord(outcome, {
+      subject: opts.subject.label,
+      plan: opts.plan,
+      identity,
+      soname: opts.soname,
+      startedMs: started,
+    });
     const comparable = judgeComparable(outcome.arms, opts.wallClockEventsPerTx ?? null);
     if (comparable.refused) opts.progress(`${opts.subject.label}: ${comparable.refused}`);
     return { ...record, comparable, ...(added && { added: addedRecord(added, opts.plan) }) };
@@ -94,12 +100,18 @@ function addedRecord(added: CountedAdded, plan: CountedPlan) {
 /** The record of one subject's counted arms: figures, where the cost goes, the arms themselves, and the identity. */
 export function countedRecord(
   outcome: Omit<CountedRunOutcome, 'server'>,
-  subject: string,
-  plan: CountedPlan,
-  identity: CountedIdentity,
-  soname: string | null,
-  startedMs: number,
+  about: {
+    /** The subject's label. */
+    subject: string;
+    plan: CountedPlan;
+    identity: CountedIdentity;
+    /** The plugin library whose functions the breakdown names (null for a built-in). */
+    soname: string | null;
+    /** When the count began (Date.now()): the record's wallS runs from it. */
+    startedMs: number;
+  },
 ): CountedRecord {
+  const { subject, plan, identity, soname, startedMs } = about;
   const breakdown = costBreakdown(outcome.arms, soname);
   const arm = (a: CountedArmReading, warmup: boolean) => ({
     kind: a.kind,

@@ -36,11 +36,14 @@ export interface WallClockFigures {
 export function countPluginRun(
   config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   run: ResolvedRun,
-  workload: Workload,
-  configHash: string | null,
-  wallClock: WallClockFigures,
-  progress: (message: string) => void,
+  opts: {
+    workload: Workload;
+    configHash: string | null;
+    wallClock: WallClockFigures;
+    progress: (message: string) => void;
+  },
 ): Promise<CountedRecord> {
+  const { workload, configHash, wallClock, progress } = opts;
   const { profile } = run;
   return countRun(config, workload, {
     subject: {
@@ -112,12 +115,16 @@ export function countedLine(record: CountedRecord): string {
 export async function countComparison(
   config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir' | 'target' | 'counted'>,
   head: ResolvedRun,
-  arms: ArmSteps,
-  design: ComparisonDesign,
-  workload: Workload,
-  wallClockTps: number | null,
-  progress: (message: string) => void,
+  opts: {
+    arms: ArmSteps;
+    design: ComparisonDesign;
+    workload: Workload;
+    /** The base arms' mean throughput: what turns traffic.added's rates into counts per arm. */
+    wallClockTps: number | null;
+    progress: (message: string) => void;
+  },
 ): Promise<CountedRecord | { notCounted: string }> {
+  const { arms, design, workload, wallClockTps, progress } = opts;
   const why = await countedUnavailable(config);
   if (why) return { notCounted: `not counted: ${why}` };
   if (design === 'restarts')

@@ -370,14 +370,15 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
       // counted on arms must log the audit events per transaction the wall clock logged.
       const own = points.find((p) => isDefaultPoint(p, workload, external)) ?? points[0];
       const measured = own ? measuredAt.get(pointLabel(own)) : undefined;
-      const counted = await countPluginRun(
-        config,
-        run,
+      const counted = await countPluginRun(config, run, {
         workload,
-        key().configHash ?? null,
-        { tps: measured?.baselineTps ?? null, eventsPerTx: wallClockEventsPerTx(measured?.auditEvents) },
+        configHash: key().configHash ?? null,
+        wallClock: {
+          tps: measured?.baselineTps ?? null,
+          eventsPerTx: wallClockEventsPerTx(measured?.auditEvents),
+        },
         progress,
-      );
+      });
       progress(`counted: ${countedLine(counted)}`);
       return { record: { ...key(), kind: 'counted', counted } };
     }

@@ -317,11 +317,7 @@ export function countedReportInput(): HtmlReportInput {
   const plan = { events: 150, seed: 42, pairs: 1 };
   const counted = countedRecord(
     { warmup: arms[0] as CountedArmReading, arms, wallS: 60, queryIds: null, connectionIds: null },
-    'server_audit',
-    plan,
-    identity,
-    'server_audit.so',
-    Date.now(),
+    { subject: 'server_audit', plan, identity, soname: 'server_audit.so', startedMs: Date.now() },
   );
   const results = [{ ...measured, counted }, ...input.file.results.slice(1)];
   return { ...input, file: { ...input.file, results } };
