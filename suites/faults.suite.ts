@@ -71,7 +71,7 @@ function faultSuite(run: ResolvedRun): void {
       // sysbench as the run's application account; the probe's markers log in as the server's admin.
       const { application } = await trafficConnections(server, run.traffic.accounts);
       await prepareSysbench(application, workload);
-      ctx = await prepareFaults(server, profile, workload, application, log);
+      ctx = await prepareFaults(server, profile, { workload, application, progress: log });
     });
     afterAll(async () => {
       // The mount goes before the server: unmounting a filesystem the server still writes is only lazy.

@@ -56,7 +56,7 @@ describe(`cost per audited event, ${config.workload} plan`, () => {
         await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
         // The operations log in as the run's application account, as the measured traffic does.
         const { application } = await trafficConnections(server, run.traffic.accounts);
-        const sample = await measurePerEvent(server, profile, plan, log, application);
+        const sample = await measurePerEvent(server, profile, { plan, progress: log, as: application });
         const rotation = rotationFromVariables(await pluginVariables(server, profile.variablesLike));
         const projection = projectCost(sample.operations, traffic, rotation);
         context.task.meta.auditbench = {

@@ -37,13 +37,17 @@ export interface KindCount {
   ok: boolean;
 }
 
-function countKind(
-  kind: EventKind,
-  claim: Claim,
-  sent: SentMarker[],
-  found: Map<number, number>,
-  lossIsFinding: boolean,
-): KindCount {
+interface KindInput {
+  kind: EventKind;
+  claim: Claim;
+  /** Every marker the client sent in the phase, of all kinds. */
+  sent: SentMarker[];
+  /** This kind's records in the log: marker id → how many records hold it. */
+  found: Map<number, number>;
+  lossIsFinding: boolean;
+}
+
+function countKind({ kind, claim, sent, found, lossIsFinding }: KindInput): KindCount {
   const mine = sent.filter((s) => s.kind === kind);
   const ids = new Set(mine.map((s) => s.id));
   const of = (outcome: Outcome) => mine.filter((s) => s.outcome === outcome);
@@ -88,7 +92,8 @@ export const countMarkers = (
   found: FoundMarkers,
   claims: Claims,
   lossIsFinding = false,
-): KindCount[] => eventKinds.map((kind) => countKind(kind, claims[kind], sent, found[kind], lossIsFinding));
+): KindCount[] =>
+  eventKinds.map((kind) => countKind({ kind, claim: claims[kind], sent, found: found[kind], lossIsFinding }));
 
 /** Why a phase's counts fail, one clause per failing kind; '' when every kind is as claimed. */
 export function describeFailures(counts: KindCount[]): string {

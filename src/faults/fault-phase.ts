@@ -4,8 +4,7 @@ import { prepareMarkers } from '../completeness/marker-workload.ts';
 import { newTag } from '../completeness/markers.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import type { FaultRecord } from '../results/fault-record.ts';
-import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
-import type { Workload } from '../workload/workload.ts';
+import type { StartedServer } from '../servers/started-server.ts';
 import { type FaultContext, logPath, setUpLogging } from './context.ts';
 import { missingDir, readOnlyDir } from './enable-faults.ts';
 import { mountFaultFs } from './fault-fs.ts';
@@ -40,10 +39,9 @@ export function faultsUnsupported(profile: PluginProfile): string | null {
 export async function prepareFaults(
   server: StartedServer,
   profile: PluginProfile,
-  workload: Workload,
-  application: ConnectionOptions,
-  progress: (message: string) => void,
+  opts: Pick<FaultContext, 'workload' | 'application' | 'progress'>,
 ): Promise<FaultContext> {
+  const { workload, application, progress } = opts;
   const support = profile.faults;
   const format = profile.log.format;
   if (!support || format === null) throw new Error(`${profile.name}: ${faultsUnsupported(profile)}`);

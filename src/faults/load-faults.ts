@@ -63,14 +63,21 @@ async function underLoad(
   }
 }
 
-async function record(
-  ctx: FaultContext,
-  fault: FaultName,
-  parts: { startedMs: number; logBefore: string; stage: Stage; window: Window; landing: Landing },
-  facts: Record<string, string | boolean>,
-  landedBy: Record<string, Record<string, number>> | null,
-): Promise<FaultRecord> {
-  const { stage, window, landing } = parts;
+/** One fault as it ran: what `begin` noted, the loaded stage and its window, where the markers landed, the facts. */
+interface FaultRun {
+  fault: FaultName;
+  startedMs: number;
+  logBefore: string;
+  stage: Stage;
+  window: Window;
+  landing: Landing;
+  facts: Record<string, string | boolean>;
+  /** Per window of the fault, how many markers landed in which file (null where the fault moves no file). */
+  landedBy: Record<string, Record<string, number>> | null;
+}
+
+async function record(ctx: FaultContext, parts: FaultRun): Promise<FaultRecord> {
+  const { fault, facts, landedBy, stage, window, landing } = parts;
   const during = sentBetween(stage.probe.marks, window.fromMs, window.toMs).filter((m) => m.acked);
   const gap = longestGapMs(
     stage.probe.marks.map((m) => m.doneMs),
@@ -120,7 +127,7 @@ export async function diskFull(ctx: FaultContext): Promise<FaultRecord> {
   const full = sentBetween(stage.probe.marks, window.fromMs, window.toMs);
   const recovery = await climbRecovery(ctx, inAnyFile);
   const facts: FaultFacts['disk-full'] = { serverUp, recordsLost: lost(full, landing).length > 0, recovery };
-  return record(ctx, 'disk-full', { ...start, stage, window, landing }, facts, null);
+  return record(ctx, { fault: 'disk-full', ...start, stage, window, landing, facts, landedBy: null });
 }
 
 /** fsfreeze for a few seconds under load: how long audited statements wait, and whether logging goes on after. */
@@ -146,7 +153,7 @@ export async function frozen(ctx: FaultContext): Promise<FaultRecord> {
   const recovery = await climbRecovery(ctx, inAnyFile);
   // Half the freeze: a probe that waited that long was held by the log, not by the busy machine.
   const facts: FaultFacts['frozen'] = { serverUp, auditedStatementsWait: gapMs >= FAULT_MS / 2, recovery };
-  return record(ctx, 'frozen', { ...start, stage, window, landing }, facts, null);
+  return record(ctx, { fault: 'frozen', ...start, stage, window, landing, facts, landedBy: null });
 }
 
 const absolute = (ctx: FaultContext, file: string) =>
@@ -178,7 +185,7 @@ export async function moved(ctx: FaultContext): Promise<FaultRecord> {
     'after mv': landingCounts(final, ids(afterMv)),
   };
   const facts: FaultFacts['moved'] = { writesMovedFile, recovery };
-  return record(ctx, 'moved', { ...start, stage, window, landing: final }, facts, landedBy);
+  return record(ctx, { fault: 'moved', ...start, stage, window, landing: final, facts, landedBy });
 }
 
 /** logrotate's copytruncate under load: markers written between the copy and the truncate are in neither file. */
@@ -202,7 +209,15 @@ export async function copytruncate(ctx: FaultContext): Promise<FaultRecord> {
     'after truncate': landingCounts(landing, ids(sentBetween(marks, window.toMs, Number.MAX_SAFE_INTEGER))),
   };
   const facts: FaultFacts['copytruncate'] = { holeAfterTruncate: head.length === 1 && head[0] === 0 };
-  const result = await record(ctx, 'copytruncate', { ...start, stage, window, landing }, facts, landedBy);
+  const result = await record(ctx, {
+    fault: 'copytruncate',
+    ...start,
+    stage,
+    window,
+    landing,
+    facts,
+    landedBy,
+  });
   // Every marker of the phase counts here: the window is milliseconds, the loss can be anywhere around it.
   const all = marks.filter((m) => m.acked);
   return { ...result, markersAcked: all.length, markersLost: lost(all, landing).length };

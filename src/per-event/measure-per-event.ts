@@ -66,10 +66,14 @@ async function benchSegment(kind: OperationKind, operation: Operation, segmentMs
 export async function measurePerEvent(
   server: StartedServer,
   profile: PluginProfile,
-  plan: PerEventPlan,
-  progress: (message: string) => void,
-  as?: ConnectionOptions,
+  opts: {
+    plan: PerEventPlan;
+    progress: (message: string) => void;
+    /** The account the operations log in as (the run's application account); root when absent. */
+    as?: ConnectionOptions;
+  },
 ): Promise<PerEventSample> {
+  const { plan, progress, as } = opts;
   const started = Date.now();
   // The table is root's to create; the operations run as `as` (the application account), as production would.
   await createPerEventTable(server);

@@ -111,7 +111,10 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * Sends one kind at a fixed rate until stopped: the i-th operation is due at i/rate seconds; one that falls behind
  * (a slow server) is not made up for, so the load never bursts.
  */
-async function paced(op: Operation, perS: number, signal: AbortSignal, counts: AddedCounts, kind: AddedKind) {
+async function paced(
+  op: Operation,
+  { kind, perS, counts, signal }: { kind: AddedKind; perS: number; counts: AddedCounts; signal: AbortSignal },
+) {
   const start = Date.now();
   for (let i = 0; !signal.aborted; i++) {
     const dueMs = start + (i * 1000) / perS;
@@ -149,7 +152,7 @@ export async function startAddedLoad(
   const loops: Promise<void>[] = [];
   try {
     for (const [kind, perS] of rates) {
-      loops.push(paced(await operations(kind, sessions, open), perS, abort.signal, counts, kind));
+      loops.push(paced(await operations(kind, sessions, open), { kind, perS, counts, signal: abort.signal }));
     }
   } catch (error) {
     abort.abort();
