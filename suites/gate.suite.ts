@@ -114,13 +114,11 @@ async function gateSuite(planFile: string): Promise<void> {
               )
             : { design: comparison.design, why: comparison.why, arms: null };
         progress(`measured ${decision.design}: ${decision.why}`);
-        const subject = comparisonSubject(
-          base,
-          head,
-          decision.design,
-          await serverValues(started(), unsetOnOneSide(base, head)),
-          decision.arms,
-        );
+        const subject = comparisonSubject(base, head, {
+          design: decision.design,
+          serverValues: await serverValues(started(), unsetOnOneSide(base, head)),
+          switched: decision.arms,
+        });
         const sample = await measureOverhead(
           started(),
           subject,

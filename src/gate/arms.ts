@@ -25,10 +25,14 @@ export function unsetOnOneSide(base: ResolvedRun, head: ResolvedRun): string[] {
 export function comparisonSubject(
   base: ResolvedRun,
   head: ResolvedRun,
-  design: ComparisonDesign,
-  serverValues: Record<string, string>,
-  switched: { base: Record<string, string>; head: Record<string, string> } | null = null,
+  opts: {
+    design: ComparisonDesign;
+    /** The server's own values of the settings one side leaves unset (unsetOnOneSide), as SQL literals. */
+    serverValues: Record<string, string>;
+    switched?: { base: Record<string, string>; head: Record<string, string> } | null;
+  },
 ): MeasuredSubject {
+  const { design, serverValues, switched = null } = opts;
   const arm = (own: ResolvedRun, other: ResolvedRun): Step[] => {
     // A SET GLOBAL setting of the run wins over its option file's value, as resolveRun lets it.
     const options = design === 'restarts' ? {} : own === base ? switched?.base : switched?.head;

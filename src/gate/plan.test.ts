@@ -107,8 +107,9 @@ test("toggled arms set both sides' settings, the server's value where one leaves
   const bare = run({ id: 'audit' });
   const withRotation = run({ id: 'audit', settings: { server_audit_syslog_info: 'x' } });
   expect(unsetOnOneSide(bare, withRotation)).toEqual(['server_audit_syslog_info']);
-  const subject = comparisonSubject(bare, withRotation, 'toggle', {
-    server_audit_syslog_info: sqlLiteralOf(''),
+  const subject = comparisonSubject(bare, withRotation, {
+    design: 'toggle',
+    serverValues: { server_audit_syslog_info: sqlLiteralOf('') },
   });
   const sqls = (steps: typeof subject.arms.on) => steps.map((s) => (s.kind === 'sql' ? s.sql : s.kind));
   expect(sqls(subject.arms.off)).toContain("SET GLOBAL server_audit_syslog_info = ''");
@@ -120,13 +121,13 @@ test("toggled arms set both sides' settings, the server's value where one leaves
 test('toggled option-file options: each arm sets its own value, a SET GLOBAL setting of the run wins', () => {
   const switched = { base: { server_audit_events: "'QUERY_DDL'" }, head: { server_audit_events: 'DEFAULT' } };
   const withSetting = run({ id: 'audit', settings: { server_audit_events: 'CONNECT' } });
-  const subject = comparisonSubject(ddl, withSetting, 'toggle', {}, switched);
+  const subject = comparisonSubject(ddl, withSetting, { design: 'toggle', serverValues: {}, switched });
   const sqls = (steps: typeof subject.arms.on) => steps.map((s) => (s.kind === 'sql' ? s.sql : s.kind));
   expect(sqls(subject.arms.off)).toContain("SET GLOBAL server_audit_events = 'QUERY_DDL'");
   expect(sqls(subject.arms.on)).toContain("SET GLOBAL server_audit_events = 'CONNECT'");
   expect(sqls(subject.arms.on)).not.toContain('SET GLOBAL server_audit_events = DEFAULT');
   // With restarts the arms' my.cnf carries them instead.
-  const restarts = comparisonSubject(ddl, withSetting, 'restarts', {}, switched);
+  const restarts = comparisonSubject(ddl, withSetting, { design: 'restarts', serverValues: {}, switched });
   expect(sqls(restarts.arms.off)).not.toContain("SET GLOBAL server_audit_events = 'QUERY_DDL'");
 });
 
@@ -136,7 +137,7 @@ test("restart arms write their own startup options, remove the other's, and rest
     id: 'audit',
     startupOptions: { server_audit_events: 'CONNECT', server_audit_incl_users: 'app' },
   });
-  const subject = comparisonSubject(before, after, 'restarts', {});
+  const subject = comparisonSubject(before, after, { design: 'restarts', serverValues: {} });
   expect(subject.arms.off.slice(0, 2)).toEqual([
     {
       kind: 'config',

@@ -111,7 +111,7 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
       },
       context,
     );
-    await writeSummary(selection, described, measured, config, context);
+    await writeSummary({ selection, described, measured }, config, context);
     return measured.exitCode ?? 0;
   } finally {
     await selection.checkout?.[Symbol.asyncDispose]();
@@ -194,12 +194,11 @@ async function measure(
  * which the Action publishes on the pull request; appended to GITHUB_STEP_SUMMARY too when that is set.
  */
 async function writeSummary(
-  selection: GateSelection,
-  described: string[],
-  measured: Measured,
+  gate: { selection: GateSelection; described: string[]; measured: Measured },
   config: Config,
   context: GateContext,
 ): Promise<void> {
+  const { selection, described, measured } = gate;
   const reportDir = path.resolve(context.userDir, config.reportDir);
   const history = await readHistory(path.join(reportDir, HISTORY_FILE));
   const markdown = formatGateSummary({
