@@ -33,8 +33,8 @@ export const alignedDesign = (segmentS: number): SegmentDesign => ({
 
 /**
  * Aligned, with each ABBA quad as one observation: a quad of 1 s segments spans the 4 s of a pair of 2 s ones, and
- * cancels a drift that is linear over it. On 2026-12-03 it was narrower than 2 s pairs on the recorded traces but
- * covered worse (docs/measurement.md), so no workload uses it.
+ * cancels a drift that is linear over it. On the recorded traces it was narrower than 2 s pairs but covered worse
+ * (docs/measurement.md, `bench:segments`), so no workload uses it.
  */
 export const alignedQuadsDesign = (segmentS: number): SegmentDesign => ({
   ...alignedDesign(segmentS),
