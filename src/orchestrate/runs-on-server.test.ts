@@ -1,8 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { quietProbe, scriptedSysbench } from '../../test/support/scripted-sysbench.ts';
+import { toyProfile } from '../../test/support/toy-profile.ts';
 import { loadConfig } from '../config/env.ts';
-import type { PluginProfile } from '../plugins/profile.ts';
-import { sql } from '../plugins/steps.ts';
 import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
 import type { SysbenchRunner } from '../workload/sysbench-runner.ts';
 import { type RunOnServer, runsOnServer } from './runs-on-server.ts';
@@ -10,31 +9,8 @@ import { type RunOnServer, runsOnServer } from './runs-on-server.ts';
 // The runs suite's work without Vitest's test functions and without a server: the fake server, a scripted sysbench
 // whose arm is what the fake was last told of `toy`, and a quiet machine whose clock stands still.
 
-const toy = {
-  name: 'TOY',
-  title: 'Toy audit',
-  soname: 'toy.so',
-  flavors: ['mariadb'],
-  install: [sql("INSTALL PLUGIN toy SONAME 'toy.so'")],
-  uninstall: [sql('UNINSTALL PLUGIN toy')],
-  enable: [sql('SET GLOBAL toy = ON')],
-  disable: [sql('SET GLOBAL toy = OFF')],
-  measureSettings: {},
-  variablesLike: 'toy%',
-  log: { file: null, format: null, rotation: null, countersLike: 'Toy\\_%', eventCounter: 'Toy_events' },
-  maxOverheadPct: 10,
-  expected: {
-    logsSuccessfulQueries: true,
-    failedQueryCodes: [],
-    masksPasswords: true,
-    rotates: false,
-    afterRestart: { installed: true, loggingOn: false, variablesReset: true },
-    uninstall: { warningCodes: [], needsRestart: false, stillLogs: false },
-  },
-} as unknown as PluginProfile;
-
 const toyRun = (over: Record<string, unknown> = {}): ResolvedRun =>
-  resolveRun({ plugin: toy, id: 'toy', ...over } as never, toy, null);
+  resolveRun({ plugin: toyProfile, id: 'toy', ...over } as never, toyProfile, null);
 
 /** Off runs at 1000 TPS, on runs at `onTps`, with a little spread; an A/A (DO 0 both arms) reads off throughout. */
 const harness = (onTps: number, env: Record<string, string> = {}, runs = [toyRun()]) => {
