@@ -6,19 +6,13 @@ import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
 import { smokeSizes } from '../src/completeness/setup.ts';
 import { loadConfig } from '../src/config/env.ts';
-import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
 import type { CompletenessPhase } from '../src/results/schema.ts';
-import type { ResultKey } from '../src/results/task-meta.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
-import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
-import { startServer } from '../src/servers/start-server.ts';
-import type { StartedServer } from '../src/servers/started-server.ts';
-import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-accounts.ts';
-import { prepareSysbench } from '../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
+import { phaseServer } from './shared/phase-server.ts';
 
 /**
  * Does the plugin lose, duplicate or tear events? Markers of every kind, counted in every log file: quiet, under
@@ -38,36 +32,26 @@ function completenessSuite(run: ResolvedRun): void {
     test.skip(`completeness: ${run.title} ${why}`, () => {});
     return;
   }
-  let server: StartedServer | undefined;
+  const phases = phaseServer('completeness', run, config, workload);
+  const { log } = phases;
   let ctx: CompletenessContext | undefined;
-  let skipReason: string | null = null;
-  const log = (message: string) => console.log(`[completeness · ${run.title}] ${message}`);
-
-  // The same key as the run's suite, so these phases join its result.
-  const key = (s: StartedServer): ResultKey =>
-    resultKey(run, s.info, {
-      workload: workload.name,
-      limitPct: run.maxOverheadPct,
-    });
 
   async function phase(
     context: TestContext,
     measure: (c: CompletenessContext) => Promise<CompletenessPhase>,
   ) {
-    if (skipReason) context.skip(skipReason);
-    if (!ctx || !server) throw new Error('The server did not start; see the error of the first test');
+    const server = phases.ready(context);
+    if (!ctx) throw new Error('The completeness phases were not prepared; see the error of the first test');
     const record = await measure(ctx);
-    context.task.meta.auditbench = { ...key(server), kind: 'completeness', completeness: record };
+    context.task.meta.auditbench = { ...phases.key(server), kind: 'completeness', completeness: record };
     log(`${record.phase}: ${record.reason}\n${formatCompletenessTable(record)}`);
     expect(record.ok, `${run.title}, ${record.phase}: ${record.reason}`).toBe(true);
   }
 
   describe(`completeness: ${run.id}: ${run.title}`, () => {
     beforeAll(async () => {
-      server = await startServer(config);
-      skipReason = await unavailableReason(server, profile);
-      if (skipReason) return log(`skipped: ${skipReason}`);
-      await runSteps(server, profile.install, `Installing ${profile.name}`);
+      if (!(await phases.start())) return;
+      const server = phases.server();
       // Rotation that needs a restart goes first; one set live goes after the measuring settings, which may set it too.
       const rotation = setup.rotation;
       const rotationSteps =
@@ -76,10 +60,8 @@ function completenessSuite(run: ResolvedRun): void {
           : [];
       const live = rotationSteps.every((step) => step.kind === 'sql');
       if (!live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
-      log(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
       // sysbench loads the tables and the server as the run's application account, as the run measures it.
-      const { application } = await trafficConnections(server, run.traffic.accounts);
-      await prepareSysbench(application, workload);
+      const application = await phases.prepareTables();
       await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
       if (live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
       await runSteps(server, profile.enable, `Enabling ${profile.name}`);
@@ -96,10 +78,7 @@ function completenessSuite(run: ResolvedRun): void {
         progress: log,
       };
     });
-    afterAll(async () => {
-      if (server) await dropTrafficAccounts(server).catch(() => {});
-      await server?.stop();
-    });
+    afterAll(() => phases.stop());
 
     test('quiet: every claimed marker logged once, excluded kinds absent', (context) =>
       phase(context, quietPhase));

@@ -9,18 +9,12 @@ import type { FaultContext } from '../src/faults/context.ts';
 import { faultFsUnavailable } from '../src/faults/fault-fs.ts';
 import { faultPhase, faultsUnsupported, prepareFaults } from '../src/faults/fault-phase.ts';
 import { type FaultName, faultNames } from '../src/faults/fault-profile.ts';
-import { unavailableReason } from '../src/plugins/availability.ts';
-import { runSteps } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
-import type { ResultKey } from '../src/results/task-meta.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
-import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
-import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
-import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-accounts.ts';
-import { prepareSysbench } from '../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
+import { phaseServer } from './shared/phase-server.ts';
 
 /**
  * What each plugin does to the server when its log's disk fills, freezes, or the file is moved or truncated under it,
@@ -37,55 +31,34 @@ function faultSuite(run: ResolvedRun): void {
     test.skip(`faults: ${run.title}: ${unsupported}`, () => {});
     return;
   }
-  let server: StartedServer | undefined;
+  const phases = phaseServer('faults', run, config, workload);
+  const { log } = phases;
   let ctx: FaultContext | undefined;
-  let skipReason: string | null = null;
-  const log = (message: string) => console.log(`[faults · ${run.title}] ${message}`);
-
-  const key = (s: StartedServer): ResultKey =>
-    resultKey(run, s.info, {
-      workload: workload.name,
-      limitPct: run.maxOverheadPct,
-    });
 
   async function fault(context: TestContext, name: FaultName) {
-    if (skipReason) context.skip(skipReason);
-    if (!ctx || !server) throw new Error('The server did not start; see the error of the first test');
+    const server = phases.ready(context);
+    if (!ctx) throw new Error('The fault filesystem was not prepared; see the error of the first test');
     const record = await faultPhase(ctx, name);
-    context.task.meta.auditbench = { ...key(server), kind: 'faults', fault: record };
+    context.task.meta.auditbench = { ...phases.key(server), kind: 'faults', fault: record };
     log(formatFaultRecord(record));
     expect(record.mismatches, `${run.title}, ${name}: behaviour differs from the profile`).toEqual([]);
   }
 
   describe(`faults: ${run.id}: ${run.title}`, () => {
     beforeAll(async () => {
-      server = await startServer(config);
-      if (server.info.target !== 'local') {
-        skipReason = `the fault phase mounts filesystems in a local server's datadir; this target is ${server.info.target}`;
-        return log(`skipped: ${skipReason}`);
-      }
-      skipReason = await unavailableReason(server, profile);
-      if (skipReason) return log(`skipped: ${skipReason}`);
-      await runSteps(server, profile.install, `Installing ${profile.name}`);
-      log(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
+      const local = (server: StartedServer) =>
+        server.info.target === 'local'
+          ? null
+          : `the fault phase mounts filesystems in a local server's datadir; this target is ${server.info.target}`;
+      if (!(await phases.start(local))) return;
       // sysbench as the run's application account; the probe's markers log in as the server's admin.
-      const { application } = await trafficConnections(server, run.traffic.accounts);
-      await prepareSysbench(application, workload);
-      ctx = await prepareFaults(server, profile, { workload, application, progress: log });
+      const application = await phases.prepareTables();
+      ctx = await prepareFaults(phases.server(), profile, { workload, application, progress: log });
     });
     afterAll(async () => {
       // The mount goes before the server: unmounting a filesystem the server still writes is only lazy.
       await ctx?.fs.remove();
-      // The server keeps nothing of the run: the traffic's accounts go with it. One that died cannot drop them, and
-      // must still be stopped.
-      if (server) {
-        await dropTrafficAccounts(server).catch((error: unknown) =>
-          log(
-            `could not drop the traffic's accounts: ${error instanceof Error ? error.message : String(error)}`,
-          ),
-        );
-      }
-      await server?.stop();
+      await phases.stop();
     });
 
     for (const name of faultNames) test(name, (context) => fault(context, name));
