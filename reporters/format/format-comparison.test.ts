@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { compareWithBase } from '../../src/history/compare.ts';
 import { sampleEntry } from '../../test/support/sample-entry.ts';
-import { formatComparison, formatGateVerdict } from './format-comparison.ts';
+import { formatComparison, formatHistoryVerdict } from './format-comparison.ts';
 
 const base = sampleEntry({ commit: 'aaaaaaa111', recordedAt: '2026-11-29T09:20:00.000Z' });
 const current = sampleEntry({
@@ -42,34 +42,34 @@ test('no base and no measurement say why there is no comparison', () => {
   expect(unmeasured && formatComparison(unmeasured, 5)).toContain('not measured (error)');
 });
 
-describe('formatGateVerdict', () => {
+describe('formatHistoryVerdict', () => {
   const options = { inconclusive: 'fail', baseBranch: 'main' } as const;
 
   test('off without a limit', () => {
-    expect(formatGateVerdict(compare(null), { ...options, maxRegressionPp: null })).toEqual({
+    expect(formatHistoryVerdict(compare(null), { ...options, maxRegressionPp: null })).toEqual({
       failed: false,
       line: 'history check: off (set AUDITBENCH_MAX_REGRESSION_PP to fail on a rise in overhead against main)',
     });
   });
 
   test('fails on a regression, counting regressed and inconclusive', () => {
-    expect(formatGateVerdict(compare(5), { ...options, maxRegressionPp: 5 })).toEqual({
+    expect(formatHistoryVerdict(compare(5), { ...options, maxRegressionPp: 5 })).toEqual({
       failed: true,
       line: 'history check: FAILED against main (allowed rise 5 pp): 1 regressed, 0 inconclusive',
     });
   });
 
   test('an inconclusive change fails with advice, unless inconclusive: pass', () => {
-    const verdict = formatGateVerdict(compare(8), { ...options, maxRegressionPp: 8 });
+    const verdict = formatHistoryVerdict(compare(8), { ...options, maxRegressionPp: 8 });
     expect(verdict.failed).toBe(true);
     expect(verdict.line).toContain('0 regressed, 1 inconclusive; inconclusive fails the gate');
     expect(
-      formatGateVerdict(compare(8), { ...options, inconclusive: 'pass', maxRegressionPp: 8 }).failed,
+      formatHistoryVerdict(compare(8), { ...options, inconclusive: 'pass', maxRegressionPp: 8 }).failed,
     ).toBe(false);
   });
 
   test('passes when every change is surely within the limit', () => {
-    expect(formatGateVerdict(compare(20), { ...options, maxRegressionPp: 20 })).toEqual({
+    expect(formatHistoryVerdict(compare(20), { ...options, maxRegressionPp: 20 })).toEqual({
       failed: false,
       line: 'history check: passed; 1 of 1 result(s) compared with main, none rose more than 20 pp',
     });

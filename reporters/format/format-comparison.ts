@@ -1,4 +1,4 @@
-import { type Comparison, failsGate } from '../../src/history/compare.ts';
+import { type Comparison, failsHistoryCheck } from '../../src/history/compare.ts';
 import type { HistoryEntry } from '../../src/history/entry.ts';
 
 const signed = (value: number): string => `${value >= 0 ? '+' : '−'}${Math.abs(value).toFixed(1)}`;
@@ -41,15 +41,15 @@ export function formatComparison(c: Comparison, maxRegressionPp: number | null):
     return `${label}: ${runLabel(c.current)}; no earlier measured run on ${c.baseBranch} with this plugin, server, workload and machine (${c.current.fingerprint})`;
   }
   const limit = maxRegressionPp === null ? '' : ` ${maxRegressionPp} pp`;
-  // Another machine's figure is tracked, never gated (src/history/compare.ts, failsGate).
+  // Another machine's figure is tracked, never gated (src/history/compare.ts, failsHistoryCheck).
   const machine = c.crossMachine
     ? `; across machines (${c.base.hostname} → ${c.current.hostname}), so not gated`
     : '';
   return `${label}: ${runLabel(c.current)} vs ${runLabel(c.base)}: ${signed(c.changePp)} pp ${interval(c.changeCi95)} (${basisLabel(c)}), ${verdictLabel[c.verdict]}${limit}${machine}`;
 }
 
-/** The gate's closing verdict, one line; also says what to do when it fails. */
-export function formatGateVerdict(
+/** The history check's closing verdict, one line; also says what to do when it fails. */
+export function formatHistoryVerdict(
   comparisons: readonly Comparison[],
   options: { maxRegressionPp: number | null; inconclusive: 'fail' | 'pass'; baseBranch: string },
 ): { failed: boolean; line: string } {
@@ -60,7 +60,7 @@ export function formatGateVerdict(
       line: `history check: off (set AUDITBENCH_MAX_REGRESSION_PP to fail on a rise in overhead against ${baseBranch})`,
     };
   }
-  const failing = comparisons.filter((c) => failsGate(c, inconclusive));
+  const failing = comparisons.filter((c) => failsHistoryCheck(c, inconclusive));
   const compared = comparisons.filter((c) => c.kind === 'compared').length;
   if (failing.length === 0) {
     return {

@@ -1,6 +1,6 @@
-import { baseStatus, describeBaseStatus, failsGate } from '../../src/history/compare.ts';
+import { baseStatus, describeBaseStatus, failsHistoryCheck } from '../../src/history/compare.ts';
 import { formatCountedComparison } from '../../src/history/counted-compare.ts';
-import { formatComparison, formatGateVerdict } from '../format/format-comparison.ts';
+import { formatComparison, formatHistoryVerdict } from '../format/format-comparison.ts';
 import type { ReportWriter } from './writer.ts';
 
 // Workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
@@ -35,11 +35,11 @@ export const historyCheckWriter: ReportWriter = {
     const lines = run.comparisons.map((c) => formatComparison(c, maxRegressionPp));
     const gatedRise = maxRegressionPp === null ? null : run.policy.maxCountedRisePp;
     const countedLines = run.countedComparisons.map((c) => formatCountedComparison(c, gatedRise));
-    // Counts compare across machines: a decisive counted rise fails the gate wherever the base was measured.
+    // Counts compare across machines: a decisive counted rise fails the check wherever the base was measured.
     const countedFailing = run.countedComparisons.flatMap((c, i) =>
       c.kind === 'compared' && c.verdict === 'regressed' ? [countedLines[i] as string] : [],
     );
-    const verdict = formatGateVerdict(run.comparisons, {
+    const verdict = formatHistoryVerdict(run.comparisons, {
       maxRegressionPp,
       inconclusive,
       baseBranch: run.baseBranch,
@@ -55,7 +55,7 @@ export const historyCheckWriter: ReportWriter = {
     process.exitCode = 1;
     if (githubActions) {
       for (const [i, c] of run.comparisons.entries()) {
-        if (failsGate(c, inconclusive)) process.stdout.write(annotation(lines[i] ?? verdict.line));
+        if (failsHistoryCheck(c, inconclusive)) process.stdout.write(annotation(lines[i] ?? verdict.line));
       }
       for (const line of countedFailing) process.stdout.write(annotation(line));
     }

@@ -2,7 +2,7 @@ import { appendFile, mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { formatCountedComparison } from '../../src/history/counted-compare.ts';
 import { machineFingerprint } from '../../src/history/entry.ts';
-import { formatGateVerdict } from '../format/format-comparison.ts';
+import { formatHistoryVerdict } from '../format/format-comparison.ts';
 import { formatMarkdownSummary } from '../format/format-markdown.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -23,7 +23,7 @@ export const markdownSummaryWriter: ReportWriter = {
         formatCountedComparison(c, policy.maxRegressionPp === null ? null : policy.maxCountedRisePp),
       ),
       runId: run.runId,
-      gateLine: formatGateVerdict(run.comparisons, { ...policy, baseBranch: run.baseBranch }).line,
+      gateLine: formatHistoryVerdict(run.comparisons, { ...policy, baseBranch: run.baseBranch }).line,
     });
     await mkdir(config.reportDir, { recursive: true });
     const target = path.join(config.reportDir, 'summary.md');

@@ -10,7 +10,7 @@ import {
   changeInterval,
   compareWithBase,
   describeBaseStatus,
-  failsGate,
+  failsHistoryCheck,
   findBase,
   judgeChange,
 } from './compare.ts';
@@ -139,7 +139,7 @@ describe('compareWithBase', () => {
     const [c] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: 5 });
     expect(c).toMatchObject({ kind: 'compared', basis: 'same-config', verdict: 'regressed', changePp: 10 });
     expect(c?.kind === 'compared' && c.base.commit).toBe(base.commit);
-    expect(c && failsGate(c, 'pass')).toBe(true);
+    expect(c && failsHistoryCheck(c, 'pass')).toBe(true);
   });
 
   test('a base from another hostname is labelled as such and never gates, even with the same fingerprint', () => {
@@ -149,7 +149,7 @@ describe('compareWithBase', () => {
       maxRegressionPp: 5,
     });
     expect(c).toMatchObject({ kind: 'compared', verdict: 'regressed', crossMachine: true });
-    expect(c && failsGate(c, 'fail')).toBe(false);
+    expect(c && failsHistoryCheck(c, 'fail')).toBe(false);
     const [same] = compareWithBase([here], [{ ...base, hostname: 'runner-b' }], {
       baseBranch: 'main',
       maxRegressionPp: 5,
@@ -160,10 +160,10 @@ describe('compareWithBase', () => {
   test("inconclusive follows the configuration's inconclusive; no limit gates nothing", () => {
     const [c] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: 9 });
     expect(c).toMatchObject({ verdict: 'inconclusive' });
-    expect(c && failsGate(c, 'fail')).toBe(true);
-    expect(c && failsGate(c, 'pass')).toBe(false);
+    expect(c && failsHistoryCheck(c, 'fail')).toBe(true);
+    expect(c && failsHistoryCheck(c, 'pass')).toBe(false);
     const [ungated] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: null });
-    expect(ungated && failsGate(ungated, 'fail')).toBe(false);
+    expect(ungated && failsHistoryCheck(ungated, 'fail')).toBe(false);
   });
 
   test('says when the configuration changed or is unknown', () => {
@@ -189,7 +189,7 @@ describe('compareWithBase', () => {
     );
     expect(noBase).toMatchObject({ kind: 'no-base', baseBranch: 'main' });
     expect(notMeasured).toMatchObject({ kind: 'not-measured' });
-    expect(noBase && failsGate(noBase, 'fail')).toBe(false);
+    expect(noBase && failsHistoryCheck(noBase, 'fail')).toBe(false);
   });
 });
 

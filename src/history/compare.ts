@@ -1,5 +1,5 @@
 // The change in overhead between two runs is a difference of two independent estimates. We work on the
-// percentage-point scale, where the gate's threshold lives: change = current − base, and the interval's half-width
+// percentage-point scale, where the history check's threshold lives: change = current − base, and the interval's half-width
 // is sqrt(h_base² + h_current²), each h half the width of that run's 95% interval. Each run's interval is a (trimmed)
 // t interval; with equal pair counts (one workload, both stopped at the same block) this is t_df times the combined
 // standard error, never narrower than a Welch interval, whose degrees of freedom are at least df: conservative,
@@ -135,11 +135,11 @@ export function compareWithBase(
 }
 
 /**
- * Whether a comparison fails the gate; inconclusive follows the configuration's `inconclusive` like the overhead gate. A
- * comparison across machines is shown for tracking and never fails it (`auditbench gate` measures base and head on
- * one server instead).
+ * Whether a comparison fails the history check; inconclusive follows the configuration's `inconclusive` as a run's
+ * verdict does. A comparison across machines is shown for tracking and never fails it (`auditbench gate` measures
+ * base and head on one server instead).
  */
-export function failsGate(comparison: Comparison, inconclusive: 'fail' | 'pass'): boolean {
+export function failsHistoryCheck(comparison: Comparison, inconclusive: 'fail' | 'pass'): boolean {
   if (comparison.kind !== 'compared' || comparison.crossMachine) return false;
   return (
     comparison.verdict === 'regressed' || (comparison.verdict === 'inconclusive' && inconclusive === 'fail')
@@ -159,7 +159,7 @@ export function baseStatus(history: readonly HistoryEntry[], baseBranch: string)
 }
 
 /**
- * The line the gate prints when it cannot compare, and whether that fails a gated run: an unknown base branch
+ * The line the history check prints when it cannot compare, and whether that fails a gated run: an unknown base branch
  * (a typo, a ref other than origin/<branch>) fails closed; an empty history says 'no base yet' and passes.
  */
 export function describeBaseStatus(
