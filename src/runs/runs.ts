@@ -130,7 +130,7 @@ export function resolveRun(
   const startupOptions = toCnfOptions(startup);
   // Written to my.cnf before the install, with a restart to take effect. Removed at the uninstall, before the
   // profile's own steps (which may stop the server, as McAfee's does): my.cnf keeps them across the restart between
-  // runs, so the next run on the same server would start with them (a 128M-pool run after a 512M one did, 2026-12-02).
+  // runs, so the next run on the same server would start with them (a 128M-pool run after a 512M one did).
   const written = Object.keys(startupOptions);
   const configureStartup: Step[] =
     written.length > 0 ? [{ kind: 'config', edit: { set: startupOptions } }, { kind: 'restart' }] : [];
