@@ -105,7 +105,7 @@ describe('blocks', () => {
         ...runner,
         run: async (conn, w, opts) => {
           const answer = await runner.run(conn, w, opts);
-          vi.setSystemTime(Date.now() + (opts?.durationS ?? w.durationS) * 1000);
+          vi.setSystemTime(Date.now() + opts.durationS * 1000);
           return answer;
         },
       };

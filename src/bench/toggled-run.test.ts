@@ -57,8 +57,8 @@ function clockedSysbench(startLateMs: number) {
   });
   const runner: SysbenchRunner = {
     prepare: async () => {},
-    run: async (_conn, _w, opts: RunOptions = {}) => {
-      const durationS = opts.durationS ?? 0;
+    run: async (_conn, _w, opts: RunOptions) => {
+      const { durationS } = opts;
       origin = Date.now();
       const timers = [setTimeout(() => opts.onThreadsStarted?.(), startLateMs)];
       for (let k = 1; k <= durationS; k++)

@@ -4,6 +4,7 @@ import { toyProfile } from '../../test/support/toy-profile.ts';
 import { loadConfig } from '../config/env.ts';
 import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
 import type { SysbenchRunner } from '../workload/sysbench-runner.ts';
+import { getWorkload } from '../workload/workloads.ts';
 import { type RunOnServer, runsOnServer } from './runs-on-server.ts';
 
 // The runs suite's work without Vitest's test functions and without a server: the fake server, a scripted sysbench
@@ -18,6 +19,7 @@ const harness = (onTps: number, env: Record<string, string> = {}, runs = [toyRun
     [950, 960],
     (arm, n) => (arm === 'off' ? 1000 : onTps) + (n % 2 ? 3 : -3),
     { info: { flavor: 'mariadb', version: '10.11.19' }, pluginFiles: ['toy.so'] },
+    getWorkload('seed').durationS,
   );
   const lines: string[] = [];
   const config = loadConfig({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: 'off', ...env });

@@ -40,9 +40,9 @@ export function withAddedTraffic(
     prepare: runner.prepare,
     accounts,
     sent: () => ({ ...Object.fromEntries(rates.map(([k]) => [k, counts[k]])), errors: counts.errors }),
-    async run(conn, workload, opts = {}) {
+    async run(conn, workload, opts) {
       let load: Promise<AddedLoad> | undefined;
-      const durationS = opts.durationS ?? workload.durationS;
+      const { durationS } = opts;
       const sessions = {
         app: application ?? conn,
         admin: server.connection,

@@ -1,6 +1,6 @@
 import { sysbenchDatabase } from '../config/lists.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
-import type { Workload } from './workload.ts';
+import type { SysbenchJob } from './workload.ts';
 
 // src/plugins reads the database's name here: it may not import src/config, which imports it.
 export { sysbenchDatabase };
@@ -20,7 +20,7 @@ export function sysbenchEnv(conn: ConnectionOptions): Record<string, string> {
   return { MYSQL_PWD: conn.password };
 }
 
-function tableArgs(conn: ConnectionOptions, workload: Workload): string[] {
+function tableArgs(conn: ConnectionOptions, workload: SysbenchJob): string[] {
   for (const field of ['tables', 'tableSize', 'threads'] as const) {
     assertWholeNumber(workload, field, workload[field]);
   }
@@ -49,15 +49,15 @@ export function createDatabaseArgs(conn: ConnectionOptions, scriptPath: string):
   return [scriptPath, ...connectionArgs(conn), '--mysql-db=', `--create-db=${sysbenchDatabase}`, 'prepare'];
 }
 
-export function prepareArgs(conn: ConnectionOptions, workload: Workload): string[] {
+export function prepareArgs(conn: ConnectionOptions, workload: SysbenchJob): string[] {
   return [...tableArgs(conn, workload), 'prepare'];
 }
 
-export function cleanupArgs(conn: ConnectionOptions, workload: Workload): string[] {
+export function cleanupArgs(conn: ConnectionOptions, workload: SysbenchJob): string[] {
   return [...tableArgs(conn, workload), 'cleanup'];
 }
 
-export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: number): string[] {
+export function runArgs(conn: ConnectionOptions, workload: SysbenchJob, durationS: number): string[] {
   assertWholeNumber(workload, 'durationS', durationS);
   return [
     ...tableArgs(conn, workload),
@@ -83,7 +83,7 @@ export function runArgs(conn: ConnectionOptions, workload: Workload, durationS: 
  */
 export function eventsRunArgs(
   conn: ConnectionOptions,
-  workload: Workload,
+  workload: SysbenchJob,
   run: { events: number; seed: number; timeS?: number },
 ): string[] {
   if (run.timeS === undefined) assertWholeNumber(workload, 'events', run.events);
@@ -100,12 +100,12 @@ export function eventsRunArgs(
   ];
 }
 
-function rateArg(workload: Workload, rate: number): string {
+function rateArg(workload: SysbenchJob, rate: number): string {
   assertWholeNumber(workload, 'rate', rate);
   return `--rate=${rate}`;
 }
 
-function assertWholeNumber(workload: Workload, field: string, value: number): void {
+function assertWholeNumber(workload: SysbenchJob, field: string, value: number): void {
   if (!Number.isInteger(value) || value < 1) {
     throw new Error(
       `Workload '${workload.name}': ${field} must be a whole number of at least 1, got ${value}`,

@@ -1,6 +1,6 @@
 import type { ConnectionOptions } from '../servers/started-server.ts';
 import { runSysbench } from './sysbench-runner.ts';
-import type { Workload } from './workload.ts';
+import type { SysbenchJob } from './workload.ts';
 
 /**
  * sysbench as a load beside something else (markers, a fault): resolves once its threads run, and `stop` ends it.
@@ -8,7 +8,7 @@ import type { Workload } from './workload.ts';
  */
 export async function startSysbenchLoad(
   conn: ConnectionOptions,
-  workload: Workload,
+  workload: SysbenchJob,
   options: { durationS: number; what: string },
 ): Promise<{ stop: () => Promise<void> }> {
   const controller = new AbortController();

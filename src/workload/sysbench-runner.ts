@@ -12,7 +12,7 @@ import {
   sysbenchEnv,
 } from './sysbench-args.ts';
 import { judgeSysbenchRun, type SysbenchExit, type SysbenchRun, withDiagnostics } from './sysbench-run.ts';
-import type { Workload } from './workload.ts';
+import type { SysbenchJob } from './workload.ts';
 
 export interface SysbenchOptions {
   /** Aborting kills sysbench (SIGTERM, then SIGKILL) and rejects. */
@@ -20,8 +20,8 @@ export interface SysbenchOptions {
 }
 
 export interface RunOptions extends SysbenchOptions {
-  /** Overrides workload.durationS, e.g. with workload.warmupS for the warm-up run. */
-  durationS?: number;
+  /** How long this run sends transactions (--time): the plan's, which the job does not carry. */
+  durationS: number;
   /** Called when sysbench prints 'Threads started!': its clock for the per-second lines starts here. */
   onThreadsStarted?: () => void;
   /**
@@ -52,7 +52,7 @@ const FORCE_KILL_AFTER_MS = 5_000;
  */
 export async function prepareSysbench(
   conn: ConnectionOptions,
-  workload: Workload,
+  workload: SysbenchJob,
   opts: SysbenchOptions = {},
 ): Promise<void> {
   const what = `${workload.test} (${workload.tables} tables × ${workload.tableSize} rows)`;
@@ -79,7 +79,7 @@ export async function prepareSysbench(
 /** Drops the workload's sbtest tables. */
 export async function cleanupSysbench(
   conn: ConnectionOptions,
-  workload: Workload,
+  workload: SysbenchJob,
   opts: SysbenchOptions = {},
 ): Promise<void> {
   await sysbenchStep(`cleanup of ${workload.test}`, cleanupArgs(conn, workload), conn, opts);
@@ -91,10 +91,10 @@ const STANDARD_FORM =
 /** One measured (or warm-up) run against tables prepareSysbench loaded. */
 export async function runSysbench(
   conn: ConnectionOptions,
-  workload: Workload,
-  opts: RunOptions = {},
+  workload: SysbenchJob,
+  opts: RunOptions,
 ): Promise<SysbenchRun> {
-  const durationS = opts.durationS ?? workload.durationS;
+  const { durationS } = opts;
   const [inner, ...rest] = runArgs(conn, workload, durationS);
   // The wrapper learns what to time from its environment: sysbench refuses options a script does not declare.
   const args = opts.latency ? [latencyWrapperScript, ...rest] : [inner ?? workload.test, ...rest];
@@ -121,7 +121,7 @@ export async function runSysbench(
  */
 export async function runSysbenchEvents(
   conn: ConnectionOptions,
-  workload: Workload,
+  workload: SysbenchJob,
   run: { events: number; seed: number; timeS?: number },
   opts: SysbenchOptions = {},
 ): Promise<{ stdout: string; transactions: number }> {
@@ -230,8 +230,8 @@ function describeFailure(end: ProcessEnd, timeoutMs: number | undefined): string
 
 /** How the measurement starts sysbench: the real binary by default; tests inject a scripted one. */
 export interface SysbenchRunner {
-  prepare(conn: ConnectionOptions, workload: Workload): Promise<void>;
-  run(conn: ConnectionOptions, workload: Workload, opts?: RunOptions): Promise<SysbenchRun>;
+  prepare(conn: ConnectionOptions, job: SysbenchJob): Promise<void>;
+  run(conn: ConnectionOptions, job: SysbenchJob, opts: RunOptions): Promise<SysbenchRun>;
 }
 
 export const realSysbench: SysbenchRunner = { prepare: prepareSysbench, run: runSysbench };

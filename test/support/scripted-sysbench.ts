@@ -12,12 +12,14 @@ import { sysbenchResult as result } from './sysbench-result.ts';
 /**
  * A sysbench whose warm-up chunks answer `warmup` in turn and whose measured runs answer `tps(arm, n)` for the n-th
  * run of that arm; it records every call. The arm is what the fake server was last told (SET GLOBAL toy = …).
- * `script` sets the rest of the fake server (its flavor, its plugin files); its rules come after the arm's.
+ * `script` sets the rest of the fake server (its flavor, its plugin files); its rules come after the arm's. A run
+ * of `measuredS` (the plan's durationS; the job does not carry it) is measured, any other a warm-up chunk.
  */
 export function scriptedSysbench(
   warmup: number[],
   tps: (arm: 'off' | 'on', n: number) => number,
   script: FakeScript = {},
+  measuredS: number = unitWorkload.durationS,
 ) {
   const calls: string[] = [];
   let arm: 'off' | 'on' = 'off';
@@ -37,11 +39,10 @@ export function scriptedSysbench(
   });
   const runner: SysbenchRunner = {
     prepare: async () => {},
-    run: async (_conn, w, opts: RunOptions = {}) => {
-      const durationS = opts.durationS ?? w.durationS;
-      // Measured runs last the workload's durationS; a warm-up chunk is 5 s (half the minimum when that is shorter), or
-      // the whole warm-up when it is fixed.
-      if (durationS !== w.durationS) {
+    run: async (_conn, _job, opts: RunOptions) => {
+      const { durationS } = opts;
+      // A warm-up chunk is 5 s (half the minimum when that is shorter), or the whole warm-up when it is fixed.
+      if (durationS !== measuredS) {
         calls.push(`warm-up ${durationS} s`);
         const next = warmup[calls.filter((c) => c.startsWith('warm-up')).length - 1];
         return { ok: true, result: result(next ?? 1000, durationS) };
