@@ -3,7 +3,7 @@
 // transactions; the table says how far any arm's instructions per transaction lie from its kind's mean.
 
 import { loadConfig } from '../src/config/env.ts';
-import { countArms, countedWorkload, startCountedServer } from '../src/counted/counted-ab.ts';
+import { countArms, countedJob, startCountedServer } from '../src/counted/counted-ab.ts';
 import { countedFigures } from '../src/counted/counted-stats.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
 import { setGlobals } from '../src/plugins/steps.ts';
@@ -15,7 +15,7 @@ const profile = (profiles as Record<string, PluginProfile>)[name];
 if (!profile) throw new Error(`unknown profile ${name}: one of ${Object.keys(profiles).join(', ')}`);
 const repeats = Number(repeatsArg);
 const plan = { events: 150, seed: 42, pairs: Number(pairsArg) };
-const workload = countedWorkload(getWorkload('smoke'));
+const workload = countedJob(getWorkload('smoke'));
 const subject = {
   label: profile.name,
   setup: [...profile.install, ...setGlobals(profile.measureSettings), ...profile.disable],

@@ -7,7 +7,7 @@ import {
   type CountedServer,
   type CountedSubject,
   countArms,
-  countedWorkload,
+  countedJob,
   startCountedServer,
 } from '../src/counted/counted-ab.ts';
 import { countedIdentity } from '../src/counted/identity.ts';
@@ -15,7 +15,7 @@ import { countedUnavailable } from '../src/counted/run-counted.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
 import { setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
-import type { Workload } from '../src/workload/workload.ts';
+import type { SysbenchJob } from '../src/workload/workload.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
 /**
@@ -33,8 +33,8 @@ const why = await countedUnavailable({
   counted: config.counted === 'off' ? 'auto' : config.counted,
 });
 const plan: CountedPlan = { events: 150, seed: 42, pairs: 3 };
-const oltp = countedWorkload(getWorkload('smoke'));
-const failing: Workload = {
+const oltp = countedJob(getWorkload('smoke'));
+const failing: SysbenchJob = {
   ...oltp,
   script: fileURLToPath(new URL('./counted/failing-statements.lua', import.meta.url)),
 };
@@ -54,7 +54,7 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
   });
   afterAll(() => host?.server.stop());
 
-  async function count(profile: PluginProfile, workload: Workload, label: string) {
+  async function count(profile: PluginProfile, workload: SysbenchJob, label: string) {
     if (!host) throw new Error('The counted server did not start; see the first error');
     const started = Date.now();
     const subject = { label, setup: [], arms: { off: profile.disable, on: profile.enable }, log: profile };

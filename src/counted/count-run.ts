@@ -2,7 +2,7 @@ import type { Config } from '../config/env.ts';
 import type { CountedIdentity, CountedRecord } from '../results/counted-record.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { addedPerArm } from '../traffic/added-load.ts';
-import type { Workload } from '../workload/workload.ts';
+import type { SysbenchJob } from '../workload/workload.ts';
 import { judgeComparable } from './comparable.ts';
 import { costBreakdown } from './cost-breakdown.ts';
 import {
@@ -12,7 +12,7 @@ import {
   type CountedRunOutcome,
   type CountedSubject,
   countArms,
-  countedWorkload,
+  countedJob,
   startCountedServer,
 } from './counted-ab.ts';
 import { countedFigures } from './counted-stats.ts';
@@ -47,10 +47,10 @@ export interface CountRunOptions {
  */
 export async function countRun(
   config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
-  workload: Workload,
+  workload: SysbenchJob,
   opts: CountRunOptions,
 ): Promise<CountedRecord> {
-  const counted = countedWorkload(workload);
+  const counted = countedJob(workload);
   const started = Date.now();
   const host = await startCountedServer(config, counted, opts.subject, opts.application, opts.progress);
   try {
@@ -75,7 +75,7 @@ export async function countRun(
 
 /** The counted workload as the identity names it: counts of added operations included, never their rates. */
 export function describeCounted(
-  workload: Workload,
+  workload: SysbenchJob,
   plan: CountedPlan,
   added: CountedAdded | null = null,
 ): string {

@@ -11,7 +11,7 @@ import { startLocalServer } from '../servers/local-server.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { type AddedCounts, type AddedKind, addedPerArm, sendAddedOperations } from '../traffic/added-load.ts';
 import { prepareSysbench, runSysbenchEvents } from '../workload/sysbench-runner.ts';
-import type { Workload } from '../workload/workload.ts';
+import type { SysbenchJob } from '../workload/workload.ts';
 import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
 import {
   bufferPoolFor,
@@ -91,18 +91,18 @@ export interface CountedRunOutcome {
 }
 
 /**
- * The form of a workload a counted server runs: its transactions (test or script, prepared or not) on one thread,
- * on at most smoke's tables (4 × 10,000 rows). What a plugin adds per transaction does not grow with the table (it
+ * The job a counted server runs: its transactions (test or script, prepared or not) on one thread, on at most
+ * smoke's tables (4 × 10,000 rows), closed loop. What a plugin adds per transaction does not grow with the table (it
  * logs the statement, not the rows), and a counted server per run loads its own tables: standard's 800,000 rows would
  * add half a minute to each run. The identity names the tables, so only like is compared with like.
  */
-export function countedWorkload(workload: Workload): Workload {
-  const { rate: _open, ...closed } = workload;
+export function countedJob(job: SysbenchJob): SysbenchJob {
+  const { rate: _open, ...closed } = job;
   return {
     ...closed,
     threads: 1,
-    tables: Math.min(workload.tables, 4),
-    tableSize: Math.min(workload.tableSize, 10_000),
+    tables: Math.min(job.tables, 4),
+    tableSize: Math.min(job.tableSize, 10_000),
   };
 }
 
@@ -112,7 +112,7 @@ export function countedWorkload(workload: Workload): Workload {
  */
 export async function startCountedServer(
   config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
-  workload: Workload,
+  workload: SysbenchJob,
   subject: CountedSubject,
   loader: ConnectionOptions | ((server: StartedServer) => Promise<ConnectionOptions>),
   progress: (message: string) => void,
@@ -190,7 +190,7 @@ async function waitForPoolLoad(
 /** Runs the discarded arm and the ABBA arms on a counted server, reading each arm's dump as it is written. */
 export async function countArms(
   counted: CountedServer,
-  workload: Workload,
+  workload: SysbenchJob,
   subject: CountedSubject,
   plan: CountedPlan,
   progress: (message: string) => void,
@@ -268,7 +268,7 @@ async function alignAll(
 
 async function countOneArm(
   { server, dumpDir, application }: CountedServer,
-  workload: Workload,
+  workload: SysbenchJob,
   subject: CountedSubject,
   plan: CountedPlan,
   { kind, tids, learn }: { kind: 'off' | 'on'; tids: Set<number>; learn: boolean },

@@ -1,12 +1,12 @@
 import { expect, test } from 'vitest';
 import { workloads } from '../workload/workloads.ts';
 import { describeCounted } from './count-run.ts';
-import { countedWorkload } from './counted-ab.ts';
+import { countedJob } from './counted-ab.ts';
 
 const plan = { events: 150, seed: 42, pairs: 3 };
 
 test('the identity names the counts of added operations per arm, never the rates they came from', () => {
-  const workload = countedWorkload(workloads.smoke);
+  const workload = countedJob(workloads.smoke);
   const added = {
     rates: [['connections', 20]] as ['connections', number][],
     wallClockTps: 1_000,

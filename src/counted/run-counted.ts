@@ -6,7 +6,7 @@ import type { CountedRecord } from '../results/counted-record.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { trafficConnections } from '../servers/traffic-accounts.ts';
 import { addedRates } from '../traffic/added-load.ts';
-import type { Workload } from '../workload/workload.ts';
+import type { SysbenchJob } from '../workload/workload.ts';
 import { countRun } from './count-run.ts';
 import { type CountedAdded, defaultCountedPlan } from './counted-ab.ts';
 
@@ -37,7 +37,7 @@ export function countPluginRun(
   config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   run: ResolvedRun,
   opts: {
-    workload: Workload;
+    workload: SysbenchJob;
     configHash: string | null;
     wallClock: WallClockFigures;
     progress: (message: string) => void;
@@ -118,7 +118,7 @@ export async function countComparison(
   opts: {
     arms: ArmSteps;
     design: ComparisonDesign;
-    workload: Workload;
+    workload: SysbenchJob;
     /** The base arms' mean throughput: what turns traffic.added's rates into counts per arm. */
     wallClockTps: number | null;
     progress: (message: string) => void;
