@@ -1,6 +1,8 @@
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { planFor } from '../src/bench/measure-plan.ts';
 import { measureGate } from '../src/bench/pipeline.ts';
+import { pluginSubject } from '../src/bench/subject.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
@@ -21,9 +23,10 @@ test('a real overhead fails a limit below it and passes a limit above it', async
   const progress = (message: string) => console.log(`[gate sensitivity · ${profile.title}] ${message}`);
   await using server = await startServer(config);
   await runSteps(server, profile.install, `Installing ${profile.name}`);
-  await prepareMeasurement(server, workload, progress);
+  const planned = planFor({ workload, arms: pluginSubject(profile).arms });
+  await prepareMeasurement(server, planned, progress);
   const gate = (limitPct: number) =>
-    measureGate(server, profile, workload, { limitPct, calibration: null, progress });
+    measureGate(server, profile, planned, { limitPct, calibration: null, progress });
   // server_audit has cost 8–18% here; a 5% limit once sat inside smoke's interval (12.7% [4.6, 20.1] in one CI run),
   // so the strict limit is 1%: below any cost it has had here, and still a limit the gate must see it exceed.
   const strictPct = 1;

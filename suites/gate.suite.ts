@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { planFor } from '../src/bench/measure-plan.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { serverValueLiteral } from '../src/config/settings.ts';
 import { countComparison } from '../src/counted/run-counted.ts';
 import { comparisonSubject, unsetOnOneSide } from '../src/gate/arms.ts';
 import { combineChannels, judgeCountedRise } from '../src/gate/channels.ts';
-import { designWorkload, gateWorkload } from '../src/gate/gate-workload.ts';
 import { changedOptions, type DesignDecision, decideDesign } from '../src/gate/option-classes.ts';
 import { readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
 import { failsGate, judgeBaseHead, nameConfigurations } from '../src/gate/verdict.ts';
@@ -72,7 +72,7 @@ async function gateSuite(planFile: string): Promise<void> {
       const first = plan.comparisons[0];
       const accounts = first && find(headRuns, first.runId, "head's").traffic.accounts;
       const runner = accounts && runnerAs((await trafficConnections(server, accounts)).application);
-      await prepareMeasurement(server, workload, log('server'), runner);
+      await prepareMeasurement(server, planFor({ workload }), log('server'), runner);
     });
     afterAll(() => dropAccountsAndStop(server, log('server')));
 
@@ -89,17 +89,11 @@ async function gateSuite(planFile: string): Promise<void> {
         progress(`${comparison.why}; ${comparison.differences.join(', ')}`);
         // The head's traffic (its accounts, added load, script): the one the branch will run under.
         const { application } = await trafficConnections(started(), head.traffic.accounts);
-        const traffic = measuredRunTraffic(
-          started(),
-          head,
-          application,
-          gateWorkload(workload, 'toggle'),
-          plan.headConfig,
-        );
+        const traffic = measuredRunTraffic(started(), head, application, plan.headConfig);
         // A head's script builds its own tables (beforeAll loaded the OLTP ones), as in the runs suite. Before the
         // install: its restarts then happen before the plugin is in.
-        if (traffic.workload.script)
-          await prepareMeasurement(started(), traffic.workload, progress, traffic.runner);
+        const tables = planFor({ workload, traffic: traffic.traffic, comparison: 'toggle' });
+        if (tables.job.script) await prepareMeasurement(started(), tables, progress, traffic.runner);
         await runSteps(started(), head.profile.install, `Installing ${head.profile.name}`);
         // Changed startup options: the server, with the plugin in, says which it can switch while it runs.
         const changed = changedOptions(base.startupOptions, head.startupOptions);
@@ -119,17 +113,18 @@ async function gateSuite(planFile: string): Promise<void> {
           serverValues: await serverValues(started(), unsetOnOneSide(base, head)),
           switched: decision.arms,
         });
-        const sample = await measureOverhead(
-          started(),
-          subject,
-          designWorkload(traffic.workload, decision.design),
-          {
-            limitPct: plan.maxRegressionPp,
-            progress,
-            interference: head.policy.interference,
-            runner: traffic.runner,
-          },
-        );
+        const planned = planFor({
+          workload,
+          traffic: traffic.traffic,
+          comparison: decision.design,
+          arms: subject.arms,
+        });
+        const sample = await measureOverhead(started(), subject, planned, {
+          limitPct: plan.maxRegressionPp,
+          progress,
+          interference: head.policy.interference,
+          runner: traffic.runner,
+        });
         const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
         const wallClock = judgeBaseHead(estimate, plan.maxRegressionPp, names);
         progress(`wall clock ${wallClock.verdict}: ${wallClock.reason}`);
@@ -137,7 +132,7 @@ async function gateSuite(planFile: string): Promise<void> {
         const counted = await countComparison(config, head, {
           arms: subject.arms,
           design: decision.design,
-          workload: traffic.workload,
+          workload: planned.job,
           wallClockTps:
             sample.pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, sample.pairs.length) || null,
           progress,

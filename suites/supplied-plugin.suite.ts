@@ -1,9 +1,10 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { planFor } from '../src/bench/measure-plan.ts';
 import { measureGate } from '../src/bench/pipeline.ts';
+import { pluginSubject } from '../src/bench/subject.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { DEFAULT_ACCOUNTS } from '../src/config/measured-traffic.ts';
-import { cellWorkload } from '../src/matrix/run-cell.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import {
   type LifecycleContext,
@@ -30,9 +31,9 @@ import { type SuppliedFolder, supplyTestPlugin } from '../test/support/test-plug
  * AUDITBENCH_PLUGIN_DIR; it is installed, its lifecycle checked, measured with one short block, and uninstalled.
  */
 const config = loadConfig();
-// A matrix cell's block (cellWorkload): that the path measures, not a figure.
-const cell = cellWorkload(getWorkload(config.workload));
-const blockWorkload = { ...cell, warmupS: cell.minWarmupS };
+// A matrix cell's block after the shortest warm-up: that the path measures, not a figure.
+const preset = getWorkload(config.workload);
+const shortWarmUp = { ...preset, warmupS: preset.minWarmupS };
 
 describe('a library supplied in AUDITBENCH_PLUGIN_DIR: BENCH_AUDIT, compiled here', () => {
   let skipReason: string | null = null;
@@ -95,12 +96,13 @@ describe('a library supplied in AUDITBENCH_PLUGIN_DIR: BENCH_AUDIT, compiled her
     const on = started(context);
     if (!connections) throw new Error('The traffic accounts were not created; see the first test');
     const runner = runnerAs(connections.application);
-    await prepareMeasurement(on, blockWorkload, progress, runner);
-    const measurement = await measureGate(on, benchAudit, blockWorkload, {
+    const arms = pluginSubject(benchAudit).arms;
+    const planned = planFor({ workload: shortWarmUp, cell: true, oneBlock: true, arms });
+    await prepareMeasurement(on, planned, progress, runner);
+    const measurement = await measureGate(on, benchAudit, planned, {
       limitPct: benchAudit.maxOverheadPct,
       calibration: null,
       progress,
-      oneBlock: true,
       runner,
     });
     progress(

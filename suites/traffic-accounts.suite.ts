@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { planFor } from '../src/bench/measure-plan.ts';
 import { pluginSubject } from '../src/bench/subject.ts';
 import { summariseMeasurement } from '../src/bench/summarise.ts';
 import { loadConfig } from '../src/config/env.ts';
@@ -145,12 +146,14 @@ describe(`traffic accounts on one server, ${workload.name} workload`, () => {
       });
 
       const runner = runnerAs(connections.application);
-      await prepareMeasurement(server, workload, progress, runner);
+      const subject = pluginSubject(run.profile);
+      const planned = planFor({ workload, arms: subject.arms });
+      await prepareMeasurement(server, planned, progress, runner);
       const sampler = sampleProcesslist(server);
       // Judged against a 0% limit, the adaptive measurement adds blocks until its interval clears zero on one side
       // or smoke's budget ends: one fixed block of 8 pairs was once [-0.3, 28.6] around 15.3% on a quiet machine.
       await runSteps(server, setGlobals(run.profile.measureSettings), 'Applying the run settings');
-      const sample = await measureOverhead(server, pluginSubject(run.profile), workload, {
+      const sample = await measureOverhead(server, subject, planned, {
         limitPct: 0,
         progress,
         interference: run.policy.interference,

@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { planFor } from '../src/bench/measure-plan.ts';
 import { gateFailure, measureGate } from '../src/bench/pipeline.ts';
+import { pluginSubject } from '../src/bench/subject.ts';
 import { loadConfig } from '../src/config/env.ts';
 import { lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { profiles } from '../src/profiles/index.ts';
@@ -58,10 +60,10 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
   async function measure(r: ResolvedRun, context: { task: { meta: object } }) {
     const { server, connections } = started();
     const progress = log(r.id);
-    const measured = measuredRunTraffic(server, r, connections.application, workload, configPath);
-    if (measured.workload.script)
-      await prepareMeasurement(server, measured.workload, progress, measured.runner);
-    const measurement = await measureGate(server, r.profile, measured.workload, {
+    const measured = measuredRunTraffic(server, r, connections.application, configPath);
+    const planned = planFor({ workload, traffic: measured.traffic, arms: pluginSubject(r.profile).arms });
+    if (planned.job.script) await prepareMeasurement(server, planned, progress, measured.runner);
+    const measurement = await measureGate(server, r.profile, planned, {
       limitPct: r.maxOverheadPct,
       calibration: null,
       progress,
@@ -82,7 +84,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
     server = await startServer(config);
     connections = await trafficConnections(server, run('connect-idle').traffic.accounts);
     sessions.push(accountSession(connections.checks), accountSession(connections.application));
-    await prepareMeasurement(server, workload, log('tables'), runnerAs(connections.application));
+    await prepareMeasurement(server, planFor({ workload }), log('tables'), runnerAs(connections.application));
   });
   afterAll(async () => {
     for (const session of sessions.splice(0)) await session.close();

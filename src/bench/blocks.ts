@@ -9,7 +9,7 @@ import { type ArmSwitch, keptSpans, type Segment, segmentToggledRun } from '../s
 import type { Arm, TpsPair } from '../stats/tps-pair.ts';
 import { LATENCY_SLOT_MS } from '../workload/latency-lines.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
-import type { Design, Workload } from '../workload/workload.ts';
+import type { Design, SysbenchJob } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
 import { type MemorySample, sampleMemory } from './memory.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
@@ -48,8 +48,8 @@ export interface Block {
 
 /**
  * What one block runs: its pairs, how the arms interleave, and how long a whole-arm run lasts. measureOverhead
- * derives it from the workload (the design the arms allow, the pairs the stopping rule asks for) and leaves the
- * workload itself as what sysbench runs.
+ * derives it from the plan (its design, the pairs the stopping rule asks for) and leaves the
+ * job as what sysbench runs.
  */
 export interface BlockPlan {
   pairs: number;
@@ -75,7 +75,7 @@ export interface BlockContext {
   server: StartedServer;
   subject: MeasuredSubject;
   /** What sysbench runs (tables, threads, script, options). */
-  workload: Workload;
+  job: SysbenchJob;
   plan: BlockPlan;
   cpus: string | undefined;
   /** The real sysbench unless a test injects one. */
@@ -116,18 +116,15 @@ export const toggledBlock = (ctx: BlockContext): Promise<Block> =>
   sampledBlock(() => toggledBlockOnce(ctx), ctx.interference, ctx.server.info.target, ctx.probe);
 
 async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
-  const { workload, plan } = ctx;
-  if (plan.design.kind !== 'toggle') throw new Error(`Workload '${workload.name}' does not toggle`);
-  const run = await toggledRun(
-    ctx.server,
-    ctx.subject,
-    { ...workload, design: plan.design },
-    {
-      pairs: plan.pairs,
-      ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
-      ...(ctx.runner ? { runner: ctx.runner } : {}),
-    },
-  );
+  const { job, plan } = ctx;
+  const { design } = plan;
+  if (design.kind !== 'toggle') throw new Error(`Workload '${job.name}' does not toggle`);
+  const run = await toggledRun(ctx.server, ctx.subject, job, {
+    design,
+    pairs: plan.pairs,
+    ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
+    ...(ctx.runner ? { runner: ctx.runner } : {}),
+  });
   const [first, ...rest] = run.schedule;
   if (!first) throw new Error('A toggled run recorded no schedule');
   // Each segment is its median kept second, so one stalled second cannot decide a pair.
@@ -193,7 +190,7 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
         }, ctx.plan.durationS * 500)
       : undefined;
     const outcome = await (ctx.runner ?? realSysbench)
-      .run(ctx.server.connection, ctx.workload, {
+      .run(ctx.server.connection, ctx.job, {
         durationS: ctx.plan.durationS,
         ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
       })

@@ -2,7 +2,8 @@ import { describe, expect, test, vi } from 'vitest';
 import { quietProbe, scriptedSysbench, steady, unitWorkload } from '../../test/support/scripted-sysbench.ts';
 import { sql } from '../plugins/steps.ts';
 import type { Workload } from '../workload/workload.ts';
-import { effectiveWorkload, measureOverhead } from './measure-overhead.ts';
+import { measureOverhead } from './measure-overhead.ts';
+import { planFor } from './measure-plan.ts';
 import type { MeasuredSubject, SysbenchRunner } from './subject.ts';
 
 // The measurement loop on the fake server with a scripted sysbench: which runs it asks for, in what order, and
@@ -19,7 +20,7 @@ const subject: MeasuredSubject = {
 describe('warm-up', () => {
   test('chunks run until two in a row agree, then the blocks start', async () => {
     const { server, runner, calls } = scriptedSysbench([400, 800, 950, 960], steady(1000));
-    const sample = await measureOverhead(server, subject, workload, {
+    const sample = await measureOverhead(server, subject, planFor({ workload: workload }), {
       limitPct: null,
       runner,
       probe: quietProbe(),
@@ -39,21 +40,33 @@ describe('warm-up', () => {
       [100, 300, 500, 700, 900, 1100, 1300, 1500, 1700],
       steady(1000),
     );
-    await measureOverhead(server, subject, workload, { limitPct: null, runner, probe: quietProbe() });
+    await measureOverhead(server, subject, planFor({ workload: workload }), {
+      limitPct: null,
+      runner,
+      probe: quietProbe(),
+    });
     expect(calls.filter((c) => c.startsWith('warm-up'))).toHaveLength(8);
   });
 
   test("a short minimum warm-up (quick's 6 s) runs chunks of half of it, so two can agree by then", async () => {
     const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
     const short = { ...workload, minWarmupS: 6 };
-    await measureOverhead(server, subject, short, { limitPct: null, runner, probe: quietProbe() });
+    await measureOverhead(server, subject, planFor({ workload: short }), {
+      limitPct: null,
+      runner,
+      probe: quietProbe(),
+    });
     expect(calls.slice(0, 3)).toEqual(['warm-up 3 s', 'warm-up 3 s', 'off 10 s']);
   });
 
   test('a warm-up that cannot end early is one run of warmupS', async () => {
     const { server, runner, calls } = scriptedSysbench([900], steady(1000));
     const fixed = { ...workload, minWarmupS: 40 };
-    await measureOverhead(server, subject, fixed, { limitPct: null, runner, probe: quietProbe() });
+    await measureOverhead(server, subject, planFor({ workload: fixed }), {
+      limitPct: null,
+      runner,
+      probe: quietProbe(),
+    });
     expect(calls[0]).toBe('warm-up 40 s');
     expect(calls[1]).toBe('off 10 s');
   });
@@ -62,7 +75,7 @@ describe('warm-up', () => {
 describe('blocks', () => {
   test('one-block mode (no limit) runs one block of `pairs` pairs in ABBA order and stops', async () => {
     const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
-    const sample = await measureOverhead(server, subject, workload, {
+    const sample = await measureOverhead(server, subject, planFor({ workload: workload }), {
       limitPct: null,
       runner,
       probe: quietProbe(),
@@ -75,7 +88,7 @@ describe('blocks', () => {
 
   test('a clear excess is decisive after the first block', async () => {
     const { server, runner } = scriptedSysbench([950, 960], steady(500));
-    const sample = await measureOverhead(server, subject, workload, {
+    const sample = await measureOverhead(server, subject, planFor({ workload: workload }), {
       limitPct: 10,
       runner,
       probe: quietProbe(),
@@ -86,7 +99,7 @@ describe('blocks', () => {
   test('an undecided overhead adds blocks until maxPairs, then stops on the budget', async () => {
     // 10% measured against a 10% limit: never clear of it.
     const { server, runner } = scriptedSysbench([950, 960], steady(900));
-    const sample = await measureOverhead(server, subject, workload, {
+    const sample = await measureOverhead(server, subject, planFor({ workload: workload }), {
       limitPct: 10,
       runner,
       probe: quietProbe(),
@@ -110,7 +123,7 @@ describe('blocks', () => {
         },
       };
       const sized = { ...workload, pairs: 6, maxPairs: 24, budgetS: 230 };
-      const sample = await measureOverhead(server, subject, sized, {
+      const sample = await measureOverhead(server, subject, planFor({ workload: sized }), {
         limitPct: 10,
         runner: timed,
         probe: quietProbe(),
@@ -125,7 +138,7 @@ describe('blocks', () => {
   test('a budget with no room for another pair (20 s) stops after the first block', async () => {
     const { server, runner } = scriptedSysbench([950, 960], steady(900));
     const tight = { ...workload, budgetS: 15 };
-    const sample = await measureOverhead(server, subject, tight, {
+    const sample = await measureOverhead(server, subject, planFor({ workload: tight }), {
       limitPct: 10,
       runner,
       probe: quietProbe(),
@@ -138,7 +151,7 @@ describe('interference', () => {
   test('under the retry policy a disturbed block is measured again, and the second is kept', async () => {
     const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
     const probe = quietProbe([90, 0]);
-    const sample = await measureOverhead(server, subject, workload, {
+    const sample = await measureOverhead(server, subject, planFor({ workload: workload }), {
       limitPct: null,
       runner,
       probe,
@@ -150,7 +163,7 @@ describe('interference', () => {
 
   test('under warn a disturbed block is kept and marked', async () => {
     const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
-    const sample = await measureOverhead(server, subject, workload, {
+    const sample = await measureOverhead(server, subject, planFor({ workload: workload }), {
       limitPct: null,
       runner,
       probe: quietProbe([90]),
@@ -161,34 +174,15 @@ describe('interference', () => {
   });
 });
 
-describe('effectiveWorkload', () => {
-  const toggle: Workload = { ...workload, design: { kind: 'toggle', segmentS: 3 } };
-  test('arms of plain statements keep the toggle design', () => {
-    expect(effectiveWorkload(toggle, subject.arms).design).toEqual({ kind: 'toggle', segmentS: 3 });
-  });
-  test('a restart in an arm means separate runs', () => {
-    const restarting = {
-      off: [sql('UNINSTALL PLUGIN toy'), { kind: 'restart' as const }],
-      on: subject.arms.on,
-    };
-    expect(effectiveWorkload(toggle, restarting).design).toEqual({ kind: 'runs' });
-  });
-  test("separate runs keep about the toggled block's measuring time, with at least 4 pairs", () => {
-    const restarting = { off: [{ kind: 'restart' as const }], on: subject.arms.on };
-    const smokeLike: Workload = {
-      ...workload,
-      design: { kind: 'toggle', segmentS: 2, aligned: true },
-      durationS: 10,
-      pairs: 12,
-    };
-    // 12 pairs of 2 s segments are 48 s: about 2 pairs of 10 s runs, so the floor of 4.
-    expect(effectiveWorkload(smokeLike, restarting).pairs).toBe(4);
-    // 30 pairs of 2 s are 120 s: 6 pairs of 10 s runs.
-    expect(effectiveWorkload({ ...smokeLike, pairs: 30 }, restarting).pairs).toBe(6);
-    // Never more than the toggled count.
-    expect(effectiveWorkload({ ...smokeLike, pairs: 3, durationS: 1 }, restarting).pairs).toBe(3);
-  });
-  test('a runs workload stays as it is', () => {
-    expect(effectiveWorkload(workload, subject.arms)).toBe(workload);
-  });
+test('a toggled plan for arms that restart the server is refused before anything runs: planFor was not told the arms', async () => {
+  const { server, runner, calls } = scriptedSysbench([950, 960], steady(1000));
+  const restarting: MeasuredSubject = {
+    ...subject,
+    arms: { off: [{ kind: 'restart' }], on: subject.arms.on },
+  };
+  const toggled = planFor({ workload: { ...workload, design: { kind: 'toggle', segmentS: 2 } } });
+  await expect(
+    measureOverhead(server, restarting, toggled, { limitPct: null, runner, probe: quietProbe() }),
+  ).rejects.toThrow(/cannot be toggled inside one run: plan with planFor\(\{ arms \}\)/);
+  expect(calls).toEqual([]);
 });

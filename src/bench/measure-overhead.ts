@@ -5,9 +5,9 @@ import { NeedsRestartCommandError } from '../servers/external-server.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { MIN_EXTENSION_PAIRS, nextBlockPairs, nextStep, warmedUp } from '../stats/adaptive.ts';
 import type { TpsPair } from '../stats/tps-pair.ts';
-import type { Design, Workload } from '../workload/workload.ts';
+import type { Design, MeasurePlan } from '../workload/workload.ts';
 import { type Block, type BlockPlan, blockSeconds, pairsWithin, runsBlock, toggledBlock } from './blocks.ts';
-import type { ArmSteps } from './subject.ts';
+import { type Planned, switchesLive } from './measure-plan.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
 
 export type Progress = (message: string) => void;
@@ -29,7 +29,7 @@ export interface MeasureOptions {
   progress?: Progress;
   /** The real sysbench unless a test injects one. */
   runner?: SysbenchRunner;
-  /** What a block measured while other processes used the CPUs does: warn (mark it), fail, or retry it. */
+  /** What a block blockPlan while other processes used the CPUs does: warn (mark it), fail, or retry it. */
   interference?: InterferencePolicy;
   /** The machine sampler blocks run under; tests pass a fake. */
   probe?: Probe;
@@ -41,22 +41,22 @@ export interface MeasureOptions {
  */
 export async function prepareMeasurement(
   server: StartedServer,
-  workload: Workload,
+  { job, plan }: Planned,
   progress: Progress,
   runner: SysbenchRunner = realSysbench,
 ): Promise<void> {
-  if (Object.keys(workload.serverOptions).length > 0) {
-    await server.editConfig({ set: workload.serverOptions });
+  if (Object.keys(job.serverOptions).length > 0) {
+    await server.editConfig({ set: job.serverOptions });
     await server.restart();
   }
-  progress(`preparing ${workload.tables} tables × ${workload.tableSize} rows`);
-  await runner.prepare(server.connection, workload);
+  progress(`preparing ${job.tables} tables × ${job.tableSize} rows`);
+  await runner.prepare(server.connection, job);
   // The load leaves dirty pages that InnoDB would flush during the first measurement. A clean shutdown writes them
   // out (innodb_fast_shutdown=1 skips purge, not flushing), so each measurement's own warm-up only has to refill the
   // caches. An external server without a restart command gets one whole warm-up instead.
   await server.restart().catch(async (error: unknown) => {
     if (!(error instanceof NeedsRestartCommandError)) throw error;
-    const settle = await runner.run(server.connection, workload, { durationS: workload.warmupS });
+    const settle = await runner.run(server.connection, job, { durationS: plan.warmupS });
     if (!settle.ok) throw new Error(`The sysbench run after loading the tables is invalid: ${settle.reason}`);
   });
 }
@@ -67,7 +67,7 @@ const WARMUP_TOLERANCE_PCT = 5;
 /** Discarded chunks of sysbench until two in a row agree (src/stats/adaptive.ts, warmedUp). */
 async function warmUp(
   server: StartedServer,
-  workload: Workload,
+  { job, plan }: Planned,
   cpus: string | undefined,
   runner: SysbenchRunner,
 ): Promise<{ tps: number; seconds: number; chunkTps: number[] }> {
@@ -76,16 +76,16 @@ async function warmUp(
   // A warm-up with no room to end early (seed: 60 s at least and at most) is one run, not a dozen reconnects. Two
   // chunks fit in the shortest warm-up allowed (quick: 6 s, two of 3 s).
   const chunkS =
-    workload.minWarmupS >= workload.warmupS
-      ? workload.warmupS
-      : Math.max(1, Math.min(WARMUP_CHUNK_S, Math.floor(workload.minWarmupS / 2)));
+    plan.minWarmupS >= plan.warmupS
+      ? plan.warmupS
+      : Math.max(1, Math.min(WARMUP_CHUNK_S, Math.floor(plan.minWarmupS / 2)));
   for (;;) {
-    const durationS = Math.min(chunkS, workload.warmupS - seconds);
-    const chunk = await runner.run(server.connection, workload, { durationS, ...(cpus ? { cpus } : {}) });
+    const durationS = Math.min(chunkS, plan.warmupS - seconds);
+    const chunk = await runner.run(server.connection, job, { durationS, ...(cpus ? { cpus } : {}) });
     if (!chunk.ok) throw new Error(`The warm-up sysbench run is invalid: ${chunk.reason}`);
     chunkTps.push(chunk.result.tps);
     seconds += durationS;
-    const rule = { minS: workload.minWarmupS, maxS: workload.warmupS, tolerancePct: WARMUP_TOLERANCE_PCT };
+    const rule = { minS: plan.minWarmupS, maxS: plan.warmupS, tolerancePct: WARMUP_TOLERANCE_PCT };
     if (warmedUp({ ...rule, chunkTps, elapsedS: seconds }))
       return { tps: chunk.result.tps, seconds, chunkTps };
   }
@@ -93,34 +93,20 @@ async function warmUp(
 
 async function pin(
   server: StartedServer,
-  workload: Workload,
+  plan: MeasurePlan,
 ): Promise<{ client?: string; label: string | null }> {
-  if (!workload.pinCpus || !server.pinCpus || (await import('node:os')).availableParallelism() < 2) {
+  if (!plan.pinCpus || !server.pinCpus || (await import('node:os')).availableParallelism() < 2) {
     return { label: null };
   }
   await server.pinCpus('0');
   return { client: '1', label: 'server on CPU 0, sysbench on CPU 1' };
 }
 
-/**
- * The toggle design needs arms that switch with plain statements; a restart in them means separate runs. Their
- * blocks keep about the toggled block's measuring time, with at least 4 pairs: a pair of whole runs lasts 2·durationS,
- * not 2·segmentS, so smoke's 12 toggled pairs (48 s) become 4 pairs of 10 s runs, not 12 (240 s and a restart per
- * switch; a matrix cell of half that took 223 s on 2026-12-02).
- */
-export function effectiveWorkload(workload: Workload, arms: ArmSteps): Workload {
-  const live = [...arms.on, ...arms.off].every((step) => step.kind === 'sql');
-  if (live || workload.design.kind === 'runs') return workload;
-  const sameSeconds = Math.round((workload.pairs * workload.design.segmentS) / workload.durationS);
-  const pairs = Math.min(workload.pairs, Math.max(MIN_EXTENSION_PAIRS, sameSeconds));
-  return { ...workload, design: { kind: 'runs' }, pairs };
-}
-
-/** A block of `pairs` pairs in the workload's design. */
-const planOf = (workload: Workload, pairs: number): BlockPlan => ({
+/** A block of `pairs` pairs in the plan's design. */
+const blockOf = (plan: MeasurePlan, pairs: number): BlockPlan => ({
   pairs,
-  design: workload.design,
-  durationS: workload.durationS,
+  design: plan.design,
+  durationS: plan.durationS,
 });
 
 /**
@@ -131,36 +117,41 @@ const planOf = (workload: Workload, pairs: number): BlockPlan => ({
 export async function measureOverhead(
   server: StartedServer,
   subject: MeasuredSubject,
-  requested: Workload,
+  planned: Planned,
   options: MeasureOptions,
 ): Promise<OverheadSample> {
   const progress = options.progress ?? (() => {});
   const runner = options.runner ?? realSysbench;
-  const workload = effectiveWorkload(requested, subject.arms);
+  const { job, plan } = planned;
+  if (plan.design.kind === 'toggle' && !switchesLive(subject.arms)) {
+    throw new Error(
+      `${subject.label}'s arms restart the server, so they cannot be toggled inside one run: plan with planFor({ arms })`,
+    );
+  }
   const started = Date.now();
-  const pinning = await pin(server, workload);
+  const pinning = await pin(server, plan);
   await runSteps(server, subject.arms.off, `Turning ${subject.label} off`);
-  const warmup = await warmUp(server, workload, pinning.client, runner);
+  const warmup = await warmUp(server, planned, pinning.client, runner);
   progress(
     `warm-up: ${warmup.seconds} s, TPS by chunk ${warmup.chunkTps.map((t) => t.toFixed(0)).join(', ')}`,
   );
   const blocks: Block[] = [];
   const pairs: TpsPair[] = [];
   const elapsedS = () => (Date.now() - started) / 1000;
-  let blockPairs = workload.pairs;
+  let blockPairs = plan.pairs;
   for (;;) {
-    const plan = planOf(workload, blockPairs);
+    const blockPlan = blockOf(plan, blockPairs);
     progress(
-      `block ${blocks.length + 1}: ${blockPairs} pairs, ~${blockSeconds(plan)} s (${Math.round(elapsedS())} s elapsed, budget ${workload.budgetS} s)`,
+      `block ${blocks.length + 1}: ${blockPairs} pairs, ~${blockSeconds(blockPlan)} s (${Math.round(elapsedS())} s elapsed, budget ${plan.budgetS} s)`,
     );
     const interference = {
       policy: options.interference ?? 'warn',
-      deadlineMs: started + workload.budgetS * 1000,
+      deadlineMs: started + plan.budgetS * 1000,
     };
-    const context = { server, subject, workload, plan, cpus: pinning.client, interference, runner };
+    const context = { server, subject, job, plan: blockPlan, cpus: pinning.client, interference, runner };
     const probed = options.probe ? { ...context, probe: options.probe } : context;
     const block =
-      plan.design.kind === 'toggle' ? await toggledBlock(probed) : await runsBlock(probed, progress);
+      blockPlan.design.kind === 'toggle' ? await toggledBlock(probed) : await runsBlock(probed, progress);
     blocks.push(block);
     pairs.push(...block.pairs);
     progress(`block ${blocks.length} done: ${pairs.length} pairs so far`);
@@ -168,28 +159,24 @@ export async function measureOverhead(
     const sizedToTarget = nextBlockPairs({
       pairsSoFar: pairs,
       limitPct: options.limitPct,
-      blockPairs: workload.pairs,
-      targetHalfWidthPct: workload.targetHalfWidthPct,
-      runToRunSdLog: workload.runToRunSdLog,
+      blockPairs: plan.pairs,
+      targetHalfWidthPct: plan.targetHalfWidthPct,
+      runToRunSdLog: plan.runToRunSdLog,
     });
-    blockPairs = Math.max(1, Math.min(sizedToTarget, workload.maxPairs - pairs.length));
+    blockPairs = Math.max(1, Math.min(sizedToTarget, plan.maxPairs - pairs.length));
     // The budget's last seconds: a shorter block that still fits, rather than none.
-    const fitting = pairsWithin(
-      planOf(workload, blockPairs),
-      workload.budgetS - elapsedS(),
-      MIN_EXTENSION_PAIRS,
-    );
+    const fitting = pairsWithin(blockOf(plan, blockPairs), plan.budgetS - elapsedS(), MIN_EXTENSION_PAIRS);
     if (fitting > 0) blockPairs = fitting;
     const step = nextStep({
       pairsSoFar: pairs,
       limitPct: options.limitPct,
-      minPairs: Math.max(2, workload.pairs),
-      maxPairs: workload.maxPairs,
+      minPairs: Math.max(2, plan.pairs),
+      maxPairs: plan.maxPairs,
       elapsedS: elapsedS(),
-      budgetS: workload.budgetS,
-      perPairS: blockSeconds(planOf(workload, blockPairs)),
-      targetHalfWidthPct: workload.targetHalfWidthPct,
-      runToRunSdLog: workload.runToRunSdLog,
+      budgetS: plan.budgetS,
+      perPairS: blockSeconds(blockOf(plan, blockPairs)),
+      targetHalfWidthPct: plan.targetHalfWidthPct,
+      runToRunSdLog: plan.runToRunSdLog,
     });
     if (step === 'stop-decisive') return done('decisive');
     if (step === 'stop-budget') return done('budget');
@@ -202,7 +189,7 @@ export async function measureOverhead(
       warmupTps: warmup.tps,
       wallS: elapsedS(),
       stoppedBecause,
-      design: workload.design,
+      design: plan.design,
       pinning: pinning.label,
     };
   }

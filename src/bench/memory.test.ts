@@ -65,7 +65,7 @@ describe('memory in a block of whole-arm runs', () => {
           arms: { off: [sql('SET GLOBAL toy = OFF')], on: [sql('SET GLOBAL toy = ON')] },
           log: null,
         },
-        workload: workloads.smoke,
+        job: workloads.smoke,
         plan: { pairs: 2, design: { kind: 'runs' }, durationS: 0.1 },
         cpus: undefined,
         runner,

@@ -3,6 +3,7 @@ import { quietProbe, scriptedSysbench, steady, unitWorkload } from '../../test/s
 import type { PluginProfile } from '../plugins/profile.ts';
 import { sql } from '../plugins/steps.ts';
 import type { Workload } from '../workload/workload.ts';
+import { planFor } from './measure-plan.ts';
 import { calibrate, measureGate } from './pipeline.ts';
 
 // The pipeline every caller uses, on the fake server with a scripted sysbench and a quiet machine: what it applies
@@ -27,13 +28,12 @@ const toy = {
 const gate = (onTps: number, limitPct: number, extra: { oneBlock?: boolean } = {}) => {
   const script = scriptedSysbench([950, 960], steady(onTps));
   const lines: string[] = [];
-  const run = measureGate(script.server, toy, workload, {
+  const run = measureGate(script.server, toy, planFor({ workload, ...extra }), {
     limitPct,
     calibration: null,
     progress: (line) => lines.push(line),
     runner: script.runner,
     probe: quietProbe(),
-    ...extra,
   });
   return { ...script, lines, run };
 };
@@ -84,7 +84,7 @@ describe('calibrate', () => {
   const calibrated = async (biasedRuns: number) => {
     const { server, runner, calls } = scriptedSysbench([950, 960, 950, 960], aa(biasedRuns));
     const lines: string[] = [];
-    const c = await calibrate(server, workload, {
+    const c = await calibrate(server, planFor({ workload }), {
       progress: (l) => lines.push(l),
       runner,
       probe: quietProbe(),

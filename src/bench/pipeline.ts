@@ -5,9 +5,9 @@ import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { halfWidth } from '../stats/paired-overhead.ts';
-import type { Workload } from '../workload/workload.ts';
 import type { TrafficSeen } from './audit-events.ts';
 import { measureOverhead, type Progress } from './measure-overhead.ts';
+import type { Planned } from './measure-plan.ts';
 import { type MeasuredSubject, pluginSubject, type SysbenchRunner } from './subject.ts';
 import { summariseCalibration, summariseMeasurement } from './summarise.ts';
 
@@ -20,8 +20,6 @@ export interface GateOptions {
   limitPct: number;
   calibration: Calibration | null;
   progress: Progress;
-  /** Stop after one block (the matrix): says whether a pairing works and roughly what it costs. */
-  oneBlock?: boolean;
   /** The run's `interference` policy (default warn). */
   interference?: InterferencePolicy;
   /** How sysbench is started: the run's traffic (accounts, added load), or a test's scripted runner. */
@@ -34,19 +32,21 @@ export interface GateOptions {
   probe?: Probe;
 }
 
-/** Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict. */
+/**
+ * Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict.
+ * `planned` comes from planFor with the profile's arms (pluginSubject(profile).arms).
+ */
 export async function measureGate(
   server: StartedServer,
   profile: PluginProfile,
-  workload: Workload,
+  planned: Planned,
   options: GateOptions,
 ): Promise<Measurement> {
   // A restart (the lifecycle's, the workload's) resets SET GLOBAL values: measure under the run's settings again.
   await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
-  const sized = options.oneBlock ? { ...workload, maxPairs: workload.pairs } : workload;
   const policy = options.interference ?? 'warn';
   const sentBefore = options.traffic?.sent?.() ?? {};
-  const sample = await measureOverhead(server, pluginSubject(profile), sized, {
+  const sample = await measureOverhead(server, pluginSubject(profile), planned, {
     limitPct: options.limitPct,
     progress: options.progress,
     interference: policy,
@@ -55,11 +55,11 @@ export async function measureGate(
   });
   const measurement = summariseMeasurement(sample, {
     limitPct: options.limitPct,
-    serverOptions: workload.serverOptions,
+    serverOptions: planned.job.serverOptions,
     pluginSettings: profile.measureSettings,
     calibration: options.calibration,
     interference: policy,
-    runToRunSdLog: workload.runToRunSdLog,
+    runToRunSdLog: planned.plan.runToRunSdLog,
     maxP99IncreasePct: options.maxP99IncreasePct ?? null,
     ...(options.traffic && { traffic: options.traffic }),
     ...(options.traffic?.sent && { addedSent: sentSince(sentBefore, options.traffic.sent()) }),
@@ -117,18 +117,18 @@ export interface CalibrationOptions {
 /** One A/A measurement of one block: its interval should contain 0. */
 export async function measureCalibration(
   server: StartedServer,
-  workload: Workload,
+  planned: Planned,
   options: CalibrationOptions,
 ): Promise<Calibration> {
   const interference = options.interference ?? 'warn';
-  const sample = await measureOverhead(server, neutral, workload, {
+  const sample = await measureOverhead(server, neutral, planned, {
     limitPct: null,
     progress: options.progress,
     interference,
     ...(options.runner ? { runner: options.runner } : {}),
     ...(options.probe ? { probe: options.probe } : {}),
   });
-  return summariseCalibration(sample, workload.pairs, interference, workload.runToRunSdLog);
+  return summariseCalibration(sample, planned.plan.pairs, interference, planned.plan.runToRunSdLog);
 }
 
 /**
@@ -137,13 +137,13 @@ export async function measureCalibration(
  */
 export async function calibrate(
   server: StartedServer,
-  workload: Workload,
+  planned: Planned,
   options: CalibrationOptions,
 ): Promise<Calibration> {
   const { progress } = options;
   let calibration: Calibration | undefined;
   for (let attempt = 1; attempt <= 2; attempt++) {
-    calibration = await measureCalibration(server, workload, options);
+    calibration = await measureCalibration(server, planned, options);
     const ci = calibration.biasCi95.map((v) => v.toFixed(2)).join(', ');
     progress(
       `A/A ${attempt}: ${calibration.biasPct.toFixed(2)}% [${ci}], noise floor ±${calibration.noiseFloorPct.toFixed(2)}%, detectable ≥${calibration.minDetectablePct.toFixed(2)}%`,

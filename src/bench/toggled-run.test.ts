@@ -12,7 +12,7 @@ import type { MeasuredSubject, SysbenchRunner } from './subject.ts';
 import { SWITCH_TOLERANCE_S, switchToleranceFor, toggledRun } from './toggled-run.ts';
 
 const hasSysbench = execaSync('sysbench', ['--version'], { reject: false }).exitCode === 0;
-const smoke = workloads.smoke as typeof workloads.smoke & { design: { kind: 'toggle'; segmentS: number } };
+const smoke = workloads.smoke;
 
 // A real sysbench against a port nobody listens on exits at once, before 'Threads started!'.
 test.skipIf(!hasSysbench)(
@@ -26,6 +26,7 @@ test.skipIf(!hasSysbench)(
       { label: 'server_audit', arms: { off: [], on: [] }, log: serverAudit },
       smoke,
       {
+        design: { kind: 'toggle', segmentS: 2, aligned: true },
         pairs: 2,
       },
     ).then(
@@ -88,8 +89,8 @@ const toy: MeasuredSubject = {
 
 test('aligned: a late "Threads started!" is corrected by the report lines, and each switch lands just before its boundary', async () => {
   const { server, runner, arrivals } = clockedSysbench(40);
-  const aligned = { ...smoke, design: { kind: 'toggle' as const, segmentS: 1, aligned: true } };
-  const run = await toggledRun(server, toy, aligned, { pairs: 1, runner });
+  const aligned = { kind: 'toggle' as const, segmentS: 1, aligned: true };
+  const run = await toggledRun(server, toy, smoke, { design: aligned, pairs: 1, runner });
   // One lead-in second, then off | on: the switch belongs on boundary 2 of sysbench's clock.
   expect(run.schedule.map((s) => s.arm)).toEqual(['off', 'on']);
   // Placed from the report lines, the switch is sent 8 ms ahead of boundary 2; from 'Threads started!' alone it
@@ -105,7 +106,7 @@ test('aligned: a late "Threads started!" is corrected by the report lines, and e
     run.result.intervals,
     [run.schedule[0] as ArmSwitch, ...run.schedule.slice(1)],
     {
-      switchToleranceS: switchToleranceFor(aligned.design),
+      switchToleranceS: switchToleranceFor(aligned),
     },
   );
   expect(segmented.droppedIntervals).toBe(switchAtS <= 2 ? 1 : 2);
@@ -122,9 +123,9 @@ test('not aligned (the default): switches follow "Threads started!" and no repor
       return runner.run(conn, w, opts);
     },
   };
-  const threeS = { ...smoke, design: { kind: 'toggle' as const, segmentS: 1 } };
-  const run = await toggledRun(server, toy, threeS, { pairs: 1, runner: watching });
+  const oneS = { kind: 'toggle' as const, segmentS: 1 };
+  const run = await toggledRun(server, toy, smoke, { design: oneS, pairs: 1, runner: watching });
   expect(seen).toEqual([]);
   expect(run.result.durationS).toBe(2);
-  expect(switchToleranceFor(threeS.design)).toBe(0);
+  expect(switchToleranceFor(oneS)).toBe(0);
 });

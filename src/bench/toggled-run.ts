@@ -5,7 +5,7 @@ import { abbaOrder } from '../stats/adaptive.ts';
 import type { ArmSwitch } from '../stats/segments.ts';
 import type { Arm } from '../stats/tps-pair.ts';
 import type { SysbenchResult } from '../workload/sysbench-result.ts';
-import type { Design, Workload } from '../workload/workload.ts';
+import type { Design, SysbenchJob } from '../workload/workload.ts';
 import { watchLogGrowth } from './log-poller.ts';
 import { type MemorySample, sampleMemory } from './memory.ts';
 import { type MeasuredSubject, realSysbench, type SysbenchRunner } from './subject.ts';
@@ -77,13 +77,14 @@ const sleepUntil = (ms: number) =>
 export async function toggledRun(
   server: StartedServer,
   subject: MeasuredSubject,
-  workload: Workload & { design: { kind: 'toggle' } },
-  options: { pairs: number; cpus?: string; runner?: SysbenchRunner },
+  job: SysbenchJob,
+  options: { design: Design & { kind: 'toggle' }; pairs: number; cpus?: string; runner?: SysbenchRunner },
 ): Promise<ToggledRun> {
   const { arms } = subject;
+  const { design } = options;
   const runner = options.runner ?? realSysbench;
   const order = abbaOrder(options.pairs);
-  const segmentMs = workload.design.segmentS * 1000;
+  const segmentMs = design.segmentS * 1000;
   const setArm = (arm: Arm) => runSteps(server, arms[arm], `Turning ${subject.label} ${arm}`);
   await setArm(order[0] ?? 'off');
   const watcher = await watchLogGrowth(server, subject.log, order[0] ?? 'off');
@@ -92,7 +93,7 @@ export async function toggledRun(
     started = resolve;
   });
   const abort = new AbortController();
-  const aligned = workload.design.aligned === true;
+  const aligned = design.aligned === true;
   // sysbench's clock on ours: line k arrives no earlier than k seconds after its start, so the earliest
   // arrival minus k is the closest estimate (refined with every line).
   let originMs = Number.NaN;
@@ -103,8 +104,8 @@ export async function toggledRun(
   // Aligned, the first segment runs one second longer: its first second (threads ramping up) is dropped in every
   // design, and by the first switch a report line has placed sysbench's clock.
   const leadInMs = aligned ? 1000 : 0;
-  const run = runner.run(server.connection, workload, {
-    durationS: leadInMs / 1000 + order.length * workload.design.segmentS,
+  const run = runner.run(server.connection, job, {
+    durationS: leadInMs / 1000 + order.length * design.segmentS,
     onThreadsStarted: () => started(),
     ...(aligned ? { onReportLine } : {}),
     signal: abort.signal,

@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
 import { profiles } from '../profiles/index.ts';
 import { getWorkload } from '../workload/workloads.ts';
-import { cellWorkload, runCell } from './run-cell.ts';
+import { runCell } from './run-cell.ts';
 
 test('a server that refuses the traffic accounts is an error cell with the reason, not a missing cell', async () => {
   const server = createFakeServer({
@@ -27,12 +27,4 @@ test('a server that refuses the traffic accounts is an error cell with the reaso
     /^creating the traffic accounts: Creating account 'auditbench_\w+' failed: .*policy/,
   );
   expect(cell.lifecycleOk).toBeNull();
-});
-
-test("a cell measures one block of half the workload: 6 of smoke's 12 pairs, never fewer than 4", () => {
-  const smoke = cellWorkload(getWorkload('smoke'));
-  expect([smoke.pairs, smoke.maxPairs]).toEqual([6, 6]);
-  expect(smoke.design).toEqual(getWorkload('smoke').design);
-  expect(cellWorkload(getWorkload('quick')).pairs).toBe(4);
-  expect(cellWorkload({ ...getWorkload('standard'), pairs: 20 }).pairs).toBe(10);
 });

@@ -1,5 +1,7 @@
 import { prepareMeasurement } from '../bench/measure-overhead.ts';
+import { planFor } from '../bench/measure-plan.ts';
 import { measureGate } from '../bench/pipeline.ts';
+import { pluginSubject } from '../bench/subject.ts';
 import { DEFAULT_ACCOUNTS } from '../config/measured-traffic.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../plugins/lifecycle/index.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
@@ -17,20 +19,6 @@ export interface CellOptions {
   workload: Workload;
   limitPct: number;
   progress: (message: string) => void;
-}
-
-/**
- * The measurement a cell makes: one block of half the workload's pairs (6 of smoke's 12: 24 s; a plugin switched by
- * restarts gets the 4 pairs of separate runs effectiveWorkload gives). The matrix says whether a pairing works and
- * roughly what it costs; each configured run is the gate that measures until its verdict is decisive. With full
- * blocks the matrix took 20.5 of `./auditbench test`'s 61 minutes on 2026-12-02 (toggled cells 64–126 s each,
- * NULL_AUDIT's separate runs 217 s); half a block saves about 24 s a toggled cell.
- */
-export function cellWorkload(workload: Workload): Workload {
-  // At least 4 (quick's whole block): at 3 pairs a cell once read 0.6% [-282.3, 74.1]. A cell only has to show the
-  // pairing works and fail a clear excess over the limit (matrix.suite.ts asserts no more).
-  const pairs = Math.max(4, Math.ceil(workload.pairs / 2));
-  return { ...workload, pairs, maxPairs: pairs };
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -123,15 +111,18 @@ async function measureCell(
     if ('check' in result && result.check) results.push(result.check);
   }
   cell.lifecycleOk = results.every((c) => c.ok);
-  // Half a block per cell (cellWorkload): whether a pairing works and roughly what it costs.
+  // One block of half the workload's pairs (planFor's cell): whether a pairing works and roughly what it costs;
+  // each configured run is the gate that measures until its verdict is decisive. A plugin switched by restarts gets
+  // the 4 pairs of separate runs its arms allow.
   try {
     const runner = runnerAs(application);
-    await prepareMeasurement(server, options.workload, options.progress, runner);
-    const m = await measureGate(server, profile, cellWorkload(options.workload), {
+    const arms = pluginSubject(profile).arms;
+    const planned = planFor({ workload: options.workload, cell: true, oneBlock: true, arms });
+    await prepareMeasurement(server, planned, options.progress, runner);
+    const m = await measureGate(server, profile, planned, {
       limitPct: options.limitPct,
       calibration: null,
       progress: options.progress,
-      oneBlock: true,
       runner,
     });
     return {

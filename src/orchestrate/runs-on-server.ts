@@ -1,8 +1,9 @@
 import { availableParallelism } from 'node:os';
 import { prepareMeasurement } from '../bench/measure-overhead.ts';
+import { planFor } from '../bench/measure-plan.ts';
 import { calibrate, gateFailure, measureGate } from '../bench/pipeline.ts';
-import { realSysbench, type SysbenchRunner } from '../bench/subject.ts';
-import { afterGate, bankLine, budgetFrom } from '../bench/time-bank.ts';
+import { pluginSubject, realSysbench, type SysbenchRunner } from '../bench/subject.ts';
+import { afterGate, bankLine } from '../bench/time-bank.ts';
 import type { Config } from '../config/env.ts';
 import { policyOn } from '../config/policy.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
@@ -34,9 +35,7 @@ import {
   openLoopPoint,
   openLoopRate,
   pointLabel,
-  pointWorkload,
 } from '../workload/threads.ts';
-import type { Workload } from '../workload/workload.ts';
 import { getWorkload } from '../workload/workloads.ts';
 
 // Every run of a configuration on one server, as the runs suite declares it: the tables are loaded and the A/A
@@ -147,9 +146,10 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
       const runner = accounts
         ? runnerAs((await trafficConnections(started(), accounts)).application, sysbench)
         : sysbench;
-      await prepareMeasurement(started(), workload, progress, runner);
+      const planned = planFor({ workload });
+      await prepareMeasurement(started(), planned, progress, runner);
       if (!sharedUsed) return {};
-      calibration = await calibrate(started(), workload, {
+      calibration = await calibrate(started(), planned, {
         progress,
         // The shared A/A belongs to no run: it goes by the first run's interference policy.
         interference: runs[0]?.policy.interference ?? 'warn',
@@ -219,10 +219,10 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
 
     const key = (point: ConcurrencyPoint = firstPoint, open?: { ratePerS: number }): ResultKey =>
       resultKey(run, started().info, { workload: workload.name, limitPct, point: pointKey(point, open) });
-    const traffic = (base: Workload) => {
+    const traffic = () => {
       if (!connections)
         throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
-      return measuredRunTraffic(started(), run, connections.application, base, config.configPath, sysbench);
+      return measuredRunTraffic(started(), run, connections.application, config.configPath, sysbench);
     };
     // A previous point may have pinned the server: `all` gives it every CPU back.
     const unpin = async (point: ConcurrencyPoint) => {
@@ -258,10 +258,10 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
 
     async function calibrateRun(): Promise<Outcome> {
       if (needsOwnCalibration(run.traffic) && connections) {
-        const measured = traffic(workload);
-        if (measured.workload.script)
-          await prepareMeasurement(started(), measured.workload, progress, measured.runner);
-        ownCalibration = await calibrate(started(), measured.workload, {
+        const measured = traffic();
+        const planned = planFor({ workload, traffic: measured.traffic });
+        if (planned.job.script) await prepareMeasurement(started(), planned, progress, measured.runner);
+        ownCalibration = await calibrate(started(), planned, {
           progress,
           interference: policy.interference,
           ...seamsFor(measured.runner),
@@ -273,9 +273,9 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
     }
 
     async function calibratePoint(point: ConcurrencyPoint): Promise<Outcome> {
-      const measured = traffic(pointWorkload(workload, point));
+      const measured = traffic();
       await unpin(point);
-      const own = await calibrate(started(), measured.workload, {
+      const own = await calibrate(started(), planFor({ workload, point, traffic: measured.traffic }), {
         progress: log(`A/A at ${point.threads} threads`),
         interference: policy.interference,
         ...seamsFor(measured.runner),
@@ -299,27 +299,28 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
     ): Promise<Outcome> {
       // Decided from the settings: measuring traffic the plugin does not audit would price an idle plugin.
       if (run.userFilter?.refusal) return { failure: `${run.id}: ${run.userFilter.refusal}` };
-      const pointed = pointWorkload(workload, point);
-      const measured = traffic(open ? { ...pointed, rate: open.ratePerS } : pointed);
+      const measured = traffic();
       await unpin(point);
-      const budgetS = budgetFrom(bankedS, measured.workload);
-      const raised = bankLine(budgetS, measured.workload);
+      const planned = planFor({
+        workload,
+        point,
+        traffic: measured.traffic,
+        ...(open && { ratePerS: open.ratePerS }),
+        bankedS,
+        arms: pluginSubject(profile).arms,
+      });
+      const raised = bankLine(planned.plan.budgetS, workload);
       if (raised) progress(raised);
-      const measurement = await measureGate(
-        started(),
-        profile,
-        { ...measured.workload, budgetS },
-        {
-          limitPct,
-          calibration: calibratedAt.get(pointLabel(point)) ?? ownCalibration ?? calibration,
-          progress,
-          interference: policy.interference,
-          ...seamsFor(measured.runner),
-          traffic: measured.seen,
-          maxP99IncreasePct: run.maxP99IncreasePct ?? null,
-        },
-      );
-      bankedS = afterGate(bankedS, measured.workload, measurement.wallS);
+      const measurement = await measureGate(started(), profile, planned, {
+        limitPct,
+        calibration: calibratedAt.get(pointLabel(point)) ?? ownCalibration ?? calibration,
+        progress,
+        interference: policy.interference,
+        ...seamsFor(measured.runner),
+        traffic: measured.seen,
+        maxP99IncreasePct: run.maxP99IncreasePct ?? null,
+      });
+      bankedS = afterGate(bankedS, workload, measurement.wallS);
       const { runId } = pointKey(point, open);
       if (!open) measuredAt.set(pointLabel(point), measurement);
       const record: ResultRecord = {

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { TrafficSeen } from '../bench/audit-events.ts';
+import type { JobTraffic } from '../bench/measure-plan.ts';
 import { realSysbench, type SysbenchRunner } from '../bench/subject.ts';
 import type { MeasuredTraffic } from '../config/measured-traffic.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { ownScriptProblem } from '../workload/own-script.ts';
 import { runnerAs } from '../workload/run-as.ts';
-import type { Workload } from '../workload/workload.ts';
 import { addedRates } from './added-load.ts';
 import { type AddedTrafficRunner, withAddedTraffic } from './with-added-traffic.ts';
 
@@ -28,43 +28,39 @@ export function checkOwnScripts(runs: ResolvedRun[], configPath: string): void {
   }
 }
 
-/** The workload a run measures: the configured one, with the DBA's script and prepared-statement mode in it. */
-export function runWorkload(base: Workload, traffic: MeasuredTraffic, configPath: string): Workload {
-  const script = scriptFile(traffic, configPath);
-  return {
-    ...base,
-    ...(script && { script }),
-    ...(!traffic.preparedStatements && { preparedStatements: false }),
-  };
-}
+/** What of a run's traffic reaches sysbench's job (planFor): the DBA's script, resolved, and the prepared-statement mode. */
+export const jobTraffic = (traffic: MeasuredTraffic, configPath: string): JobTraffic => ({
+  script: scriptFile(traffic, configPath),
+  preparedStatements: traffic.preparedStatements,
+});
 
 /** A script or an added load changes the noise: the shared A/A (OLTP, nothing added) does not describe it. */
 export const needsOwnCalibration = (traffic: MeasuredTraffic): boolean =>
   traffic.script !== null || addedRates(traffic).length > 0 || !traffic.preparedStatements;
 
 export interface MeasuredRunTraffic {
-  workload: Workload;
+  /** The script and prepared-statement mode planFor puts in the job. */
+  traffic: JobTraffic;
   runner: AddedTrafficRunner;
   /** For the gate: whom the traffic logged in as (an idle plugin fails) and what the added load sent. */
   seen: TrafficSeen & { sent: () => Record<string, number> };
 }
 
 /**
- * Everything a run's measurement needs of its traffic: its workload, a runner that logs sysbench in as `application`
+ * Everything a run's measurement needs of its traffic: what goes into its job, a runner that logs sysbench in as `application`
  * and carries the added load, and the accounts that traffic used.
  */
 export function measuredRunTraffic(
   server: StartedServer,
   run: Pick<ResolvedRun, 'traffic'>,
   application: ConnectionOptions,
-  base: Workload,
   configPath: string,
   inner: SysbenchRunner = realSysbench,
 ): MeasuredRunTraffic {
   const runner = withAddedTraffic(runnerAs(application, inner), server, run.traffic, application);
   const accounts = [...new Set([application.user, ...runner.accounts])];
   return {
-    workload: runWorkload(base, run.traffic, configPath),
+    traffic: jobTraffic(run.traffic, configPath),
     runner,
     seen: { accounts, added: run.traffic.added, sent: runner.sent },
   };

@@ -8,7 +8,6 @@ import {
   openLoopPoint,
   openLoopRate,
   pointLabel,
-  pointWorkload,
 } from './threads.ts';
 import { getWorkload } from './workloads.ts';
 
@@ -42,12 +41,10 @@ describe('concurrency points', () => {
     expect(isDefaultPoint(points[0] as never, smoke, true)).toBe(true);
   });
 
-  test('a point names itself and sets the workload copy it measures', () => {
+  test('a point names itself', () => {
     const point = { threads: 4, cores: 'all' as const };
     expect(pointLabel(point)).toBe('t4-all');
     expect(isDefaultPoint(point, smoke, false)).toBe(false);
-    const copy = pointWorkload(smoke, point);
-    expect([copy.threads, copy.pinCpus, smoke.pinCpus]).toEqual([4, false, true]);
   });
 
   test('threads is a count or a list of up to 8 counts', () => {

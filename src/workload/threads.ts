@@ -42,13 +42,6 @@ export const isDefaultPoint = (
 /** How a point names itself in run ids and history keys: `t4-all`. */
 export const pointLabel = (point: ConcurrencyPoint): string => `t${point.threads}-${point.cores}`;
 
-/** The workload as one point measures it: its thread count, and pinning only where the point is pinned. */
-export const pointWorkload = <W extends Workload>(workload: W, point: ConcurrencyPoint): W => ({
-  ...workload,
-  threads: point.threads,
-  pinCpus: point.cores === 'pinned',
-});
-
 /** The open-loop point's rate as a share of the baseline's throughput: loaded, with room left to queue into. */
 export const OPEN_LOOP_PCT = 70;
 

@@ -3,7 +3,9 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { formatSummary } from '../../reporters/format/format-summary.ts';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
+import { type Planned, planFor } from '../../src/bench/measure-plan.ts';
 import { measureCalibration, measureGate } from '../../src/bench/pipeline.ts';
+import { pluginSubject } from '../../src/bench/subject.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { type BackgroundLoad, startBackgroundLoad } from '../../src/machine/background-load.ts';
 import { type Interference, judgeInterference } from '../../src/machine/block-interference.ts';
@@ -14,8 +16,8 @@ import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { coverageByCell, formatCoverage } from '../../src/stats/coverage.ts';
 import { compareDesigns, type DesignRun, formatDesignComparison } from '../../src/stats/design-comparison.ts';
-import { alignedWorkload, droppedWorkload, measuredSeconds } from '../../src/workload/aligned-design.ts';
-import type { Workload } from '../../src/workload/workload.ts';
+import { measuredSeconds } from '../../src/workload/aligned-design.ts';
+import type { MeasurePlan } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 import { type CoverageDesign, coverageSettings, type LoadCondition } from './coverage-settings.ts';
 
@@ -36,17 +38,22 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   const config = loadConfig();
   const settings = coverageSettings(process.env);
   const own = getWorkload(config.workload);
-  const byDesign: Record<CoverageDesign, Workload> = {
-    own,
-    dropped: droppedWorkload(own),
-    aligned: alignedWorkload(own),
-  };
   const profile = profiles.sql_error_log;
+  // The A/A's plan in each design, and the gate's: its arms, and one block when the settings ask for it.
+  const aaPlan = (design: CoverageDesign): Planned =>
+    planFor({ workload: own, ...(design !== 'own' && { segments: design }) });
+  const gatePlan = (design: CoverageDesign): Planned =>
+    planFor({
+      workload: own,
+      ...(design !== 'own' && { segments: design }),
+      oneBlock: settings.blocks === 'one',
+      arms: pluginSubject(profile).arms,
+    });
   const limitPct = profile.maxOverheadPct;
   const log = (message: string) => console.log(`[coverage · ${own.name}] ${message}`);
   await using server = await startServer(config);
   await runSteps(server, profile.install, 'Installing');
-  await prepareMeasurement(server, own, log);
+  await prepareMeasurement(server, aaPlan('own'), log);
   const runs: CoverageRun[] = [];
   // A cell per condition, null control and design; the design is named only when more than one is measured.
   const label = (control: string, design: CoverageDesign) =>
@@ -57,7 +64,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   // warm-up ends when the server has (minWarmupS to warmupS): the timers assume its usual, shortest length.
   async function underCondition<T>(
     condition: LoadCondition,
-    workload: Workload,
+    plan: MeasurePlan,
     measure: () => Promise<T>,
   ): Promise<T> {
     let load: BackgroundLoad | null = null;
@@ -67,12 +74,12 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     };
     if (condition === 'load') await start();
     if (condition === 'steps') {
-      const blockS = measuredSeconds(workload);
-      timers.push(setTimeout(() => void start(), (workload.minWarmupS + blockS / 4) * 1000));
+      const blockS = measuredSeconds(plan);
+      timers.push(setTimeout(() => void start(), (plan.minWarmupS + blockS / 4) * 1000));
       timers.push(
         setTimeout(
           () => void (load as BackgroundLoad | null)?.stop(),
-          (workload.minWarmupS + (3 * blockS) / 4) * 1000,
+          (plan.minWarmupS + (3 * blockS) / 4) * 1000,
         ),
       );
     }
@@ -99,9 +106,10 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     const designs = index % 2 === 1 ? settings.designs : [...settings.designs].reverse();
     for (const condition of order) {
       for (const design of designs) {
-        const workload = byDesign[design];
-        const [aa, aaInterference, aaWallS] = await underCondition(condition, workload, () =>
-          sampled(() => measureCalibration(server, workload, { progress: () => {} })),
+        const aaPlanned = aaPlan(design);
+        const { plan } = aaPlanned;
+        const [aa, aaInterference, aaWallS] = await underCondition(condition, plan, () =>
+          sampled(() => measureCalibration(server, aaPlanned, { progress: () => {} })),
         );
         runs.push({
           index,
@@ -111,18 +119,17 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
           ci95Pct: aa.biasCi95,
           estimatePct: aa.biasPct,
           pairs: aa.pairs,
-          measuredS: measuredSeconds({ ...workload, pairs: aa.pairs }),
+          measuredS: measuredSeconds({ ...plan, pairs: aa.pairs }),
           wallS: aaWallS,
-          runToRunSdLog: workload.runToRunSdLog,
+          runToRunSdLog: plan.runToRunSdLog,
           interference: aaInterference,
         });
-        const [gate, gateInterference, gateWallS] = await underCondition(condition, workload, () =>
+        const [gate, gateInterference, gateWallS] = await underCondition(condition, plan, () =>
           sampled(() =>
-            measureGate(server, profile, workload, {
+            measureGate(server, profile, gatePlan(design), {
               limitPct,
               calibration: null,
               progress: () => {},
-              oneBlock: settings.blocks === 'one',
             }),
           ),
         );
@@ -134,9 +141,9 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
           ci95Pct: gate.overheadCi95 ?? [Number.NaN, Number.NaN],
           estimatePct: gate.overheadPct,
           pairs: gate.pairs,
-          measuredS: measuredSeconds({ ...workload, pairs: gate.pairs }),
+          measuredS: measuredSeconds({ ...plan, pairs: gate.pairs }),
           wallS: gateWallS,
-          runToRunSdLog: workload.runToRunSdLog,
+          runToRunSdLog: plan.runToRunSdLog,
           interference: gateInterference,
           traces: gate.runs,
           measurement: { ...gate, interference: gateInterference },
@@ -157,7 +164,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
     return inCondition.reduce((s, r) => s + r.interference.otherCpuPct, 0) / inCondition.length;
   };
   const designNames = settings.designs.map((d) =>
-    d === 'own' ? `its own design (${describeSegments(own)})` : `${d} (${describeSegments(byDesign[d])})`,
+    d === 'own' ? `its own design (${describeSegments(own)})` : `${d} (${describeSegments(aaPlan(d).plan)})`,
   );
   const comparison = compareDesigns(runs);
   console.log(
@@ -187,10 +194,10 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
   expect(runs).toHaveLength(settings.runs * settings.conditions.length * settings.designs.length * 2);
 });
 
-function describeSegments(workload: Workload): string {
-  const { design } = workload;
+function describeSegments(plan: MeasurePlan): string {
+  const { design } = plan;
   if (design.kind !== 'toggle') return 'separate runs';
-  return `${workload.pairs} pairs of ${design.segmentS} s, ${design.aligned ? 'switched on report boundaries' : "each switch's second dropped"}`;
+  return `${plan.pairs} pairs of ${design.segmentS} s, ${design.aligned ? 'switched on report boundaries' : "each switch's second dropped"}`;
 }
 
 function asResult(m: Measurement, condition: string, server: PluginResult['server']): PluginResult {

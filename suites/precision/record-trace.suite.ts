@@ -2,6 +2,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
+import { planFor } from '../../src/bench/measure-plan.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { type BackgroundLoad, startBackgroundLoad } from '../../src/machine/background-load.ts';
 import { startSampler } from '../../src/machine/sampler.ts';
@@ -19,11 +20,12 @@ test('record per-second TPS traces for the replay test', async () => {
   const workload = getWorkload(config.workload);
   const log = (message: string) => console.log(`[record-trace · ${workload.name}] ${message}`);
   await using server = await startServer(config);
-  await prepareMeasurement(server, workload, log);
+  const planned = planFor({ workload });
+  await prepareMeasurement(server, planned, log);
   await server.pinCpus?.('0');
   const cpus = server.pinCpus ? '1' : undefined;
-  const warmup = await runSysbench(server.connection, workload, {
-    durationS: workload.warmupS,
+  const warmup = await runSysbench(server.connection, planned.job, {
+    durationS: planned.plan.warmupS,
     ...(cpus && { cpus }),
   });
   expect(warmup.ok).toBe(true);
@@ -46,7 +48,10 @@ test('record per-second TPS traces for the replay test', async () => {
         ]
       : [];
     const sampler = await startSampler();
-    const run = await runSysbench(server.connection, workload, { durationS: TRACE_S, ...(cpus && { cpus }) });
+    const run = await runSysbench(server.connection, planned.job, {
+      durationS: TRACE_S,
+      ...(cpus && { cpus }),
+    });
     const use = await sampler.stop();
     for (const timer of timers) clearTimeout(timer);
     await (load as BackgroundLoad | null)?.stop();

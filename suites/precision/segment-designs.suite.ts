@@ -2,10 +2,11 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
+import { type Planned, planFor } from '../../src/bench/measure-plan.ts';
 import { measureCalibration } from '../../src/bench/pipeline.ts';
 import { loadConfig } from '../../src/config/env.ts';
 import { startServer } from '../../src/servers/start-server.ts';
-import { alignedWorkload, droppedWorkload, measuredSeconds } from '../../src/workload/aligned-design.ts';
+import { measuredSeconds } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
 
@@ -29,12 +30,10 @@ interface DesignRun {
 // One block each: the aligned design's 2 s segments (ALIGNED_SEGMENT_S; in the replay,
 // docs/measurements/2026-12-01-segments.md, 1 s segments covered 0 in only 83–90% of windows) in the same seconds
 // as the dropped-second block.
-function designs(workload: Workload): Record<DesignRun['design'], Workload> {
-  const aligned = alignedWorkload(workload);
-  const dropped = droppedWorkload(workload);
+function designs(workload: Workload): Record<DesignRun['design'], Planned> {
   return {
-    dropped: { ...dropped, maxPairs: dropped.pairs },
-    aligned: { ...aligned, maxPairs: aligned.pairs },
+    dropped: planFor({ workload, segments: 'dropped', oneBlock: true }),
+    aligned: planFor({ workload, segments: 'aligned', oneBlock: true }),
   };
 }
 
@@ -44,7 +43,7 @@ test('A/A half-width of the dropped-second design and the aligned one, alternati
   const byDesign = designs(workload);
   const log = (message: string) => console.log(`[segment-designs · ${workload.name}] ${message}`);
   await using server = await startServer(config);
-  await prepareMeasurement(server, workload, log);
+  await prepareMeasurement(server, planFor({ workload }), log);
   const runs: DesignRun[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
     const order: DesignRun['design'][] = round % 2 === 1 ? ['dropped', 'aligned'] : ['aligned', 'dropped'];
@@ -58,7 +57,7 @@ test('A/A half-width of the dropped-second design and the aligned one, alternati
         round,
         design,
         pairs: calibration.pairs,
-        measuredS: measuredSeconds(w),
+        measuredS: measuredSeconds(w.plan),
         biasPct: calibration.biasPct,
         ci95: calibration.biasCi95,
         containsZero: calibration.containsZero,

@@ -2,8 +2,10 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
+import { planFor } from '../../src/bench/measure-plan.ts';
 import { measureCalibration, measureGate } from '../../src/bench/pipeline.ts';
 import { formatPrecisionReport, precisionReport } from '../../src/bench/precision.ts';
+import { pluginSubject } from '../../src/bench/subject.ts';
 import { loadConfig, wholeNumber } from '../../src/config/env.ts';
 import { runSteps } from '../../src/plugins/steps.ts';
 import { profiles } from '../../src/profiles/index.ts';
@@ -27,16 +29,18 @@ test('server_audit overhead precision and A/A false alarms', async () => {
   const log = (message: string) => console.log(`[precision · ${workload.name}] ${message}`);
   await using server = await startServer(config);
   await runSteps(server, profile.install, 'Installing');
-  await prepareMeasurement(server, workload, log);
+  const aa = planFor({ workload });
+  const planned = planFor({ workload, arms: pluginSubject(profile).arms });
+  await prepareMeasurement(server, aa, log);
   const calibrations: Calibration[] = [];
   const measurements: Measurement[] = [];
   for (let i = 1; i <= repeat.aa; i++) {
-    calibrations.push(await measureCalibration(server, workload, { progress: log }));
+    calibrations.push(await measureCalibration(server, aa, { progress: log }));
     log(`A/A ${i}/${repeat.aa}: ${calibrations.at(-1)?.biasPct.toFixed(2)}%`);
   }
   for (let i = 1; i <= repeat.overhead; i++) {
     measurements.push(
-      await measureGate(server, profile, workload, { limitPct, calibration: null, progress: log }),
+      await measureGate(server, profile, planned, { limitPct, calibration: null, progress: log }),
     );
     log(`overhead ${i}/${repeat.overhead}: ${measurements.at(-1)?.reason}`);
   }
