@@ -1,4 +1,5 @@
 import type { BlockInterference } from '../machine/block-interference.ts';
+import type { Clock } from '../machine/clock.ts';
 import { type InterferenceOptions, type Probe, sampledBlock } from '../machine/sampled-block.ts';
 import type { EventCounts } from '../plugins/logs/event-class.ts';
 import { runSteps } from '../plugins/steps.ts';
@@ -84,6 +85,8 @@ export interface BlockContext {
   interference?: InterferenceOptions;
   /** The machine sampler; tests pass a fake (src/machine/sampled-block.ts). */
   probe?: Probe;
+  /** The clock a toggled run switches by; the real one unless a test passes its own. */
+  clock?: Clock;
 }
 
 /** Which arm each per-second interval belongs to, judged at the interval's midpoint. */
@@ -124,6 +127,7 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
     pairs: plan.pairs,
     ...(ctx.cpus ? { cpus: ctx.cpus } : {}),
     ...(ctx.runner ? { runner: ctx.runner } : {}),
+    ...(ctx.clock ? { clock: ctx.clock } : {}),
   });
   const [first, ...rest] = run.schedule;
   if (!first) throw new Error('A toggled run recorded no schedule');

@@ -1,5 +1,11 @@
-import { describe, expect, test, vi } from 'vitest';
-import { quietProbe, scriptedSysbench, steady, unitWorkload } from '../../test/support/scripted-sysbench.ts';
+import { describe, expect, test } from 'vitest';
+import {
+  fakeClock,
+  quietProbe,
+  scriptedSysbench,
+  steady,
+  unitWorkload,
+} from '../../test/support/scripted-sysbench.ts';
 import { sql } from '../plugins/steps.ts';
 import type { Workload } from '../workload/workload.ts';
 import { measureOverhead } from './measure-overhead.ts';
@@ -110,29 +116,28 @@ describe('blocks', () => {
   });
 
   test("the budget's last seconds get a shorter block: 6 pairs, then 5 of the next 6 that fit", async () => {
-    // The clock moves by each sysbench run's own length: a warm-up of 10 s, then pairs of two 10 s runs.
-    vi.useFakeTimers({ toFake: ['Date'] });
-    try {
-      const { server, runner } = scriptedSysbench([950, 960], steady(900));
-      const timed: SysbenchRunner = {
-        ...runner,
-        run: async (conn, w, opts) => {
-          const answer = await runner.run(conn, w, opts);
-          vi.setSystemTime(Date.now() + opts.durationS * 1000);
-          return answer;
-        },
-      };
-      const sized = { ...workload, pairs: 6, maxPairs: 24, budgetS: 230 };
-      const sample = await measureOverhead(server, subject, planFor({ workload: sized }), {
-        limitPct: 10,
-        runner: timed,
-        probe: quietProbe(),
-      });
-      expect(sample.blocks.map((b) => b.pairs.length)).toEqual([6, 5]);
-      expect(sample.stoppedBecause).toBe('budget');
-    } finally {
-      vi.useRealTimers();
-    }
+    // The injected clock moves by each sysbench run's own length: a warm-up of 10 s, then pairs of two 10 s runs.
+    const clock = fakeClock();
+    const { server, runner } = scriptedSysbench([950, 960], steady(900));
+    const timed: SysbenchRunner = {
+      ...runner,
+      run: async (conn, job, opts) => {
+        const answer = await runner.run(conn, job, opts);
+        clock.advanceMs(opts.durationS * 1000);
+        return answer;
+      },
+    };
+    const sized = { ...workload, pairs: 6, maxPairs: 24, budgetS: 230 };
+    const sample = await measureOverhead(server, subject, planFor({ workload: sized }), {
+      limitPct: 10,
+      runner: timed,
+      probe: quietProbe(),
+      clock,
+    });
+    expect(sample.blocks.map((b) => b.pairs.length)).toEqual([6, 5]);
+    expect(sample.stoppedBecause).toBe('budget');
+    // Two warm-up chunks of 5 s, then 12 and 10 runs of 10 s: the wall time is the clock's, to the second.
+    expect(sample.wallS).toBe(230);
   });
 
   test('a budget with no room for another pair (20 s) stops after the first block', async () => {

@@ -1,4 +1,5 @@
 import type { InterferencePolicy } from '../config/interference-policy.ts';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { Probe } from '../machine/sampled-block.ts';
 import { runSteps } from '../plugins/steps.ts';
 import { NeedsRestartCommandError } from '../servers/external-server.ts';
@@ -33,6 +34,8 @@ export interface MeasureOptions {
   interference?: InterferencePolicy;
   /** The machine sampler blocks run under; tests pass a fake. */
   probe?: Probe;
+  /** The clock the budget is counted on and switches are timed by; the real one unless a test passes its own. */
+  clock?: Clock;
 }
 
 /**
@@ -128,7 +131,8 @@ export async function measureOverhead(
       `${subject.label}'s arms restart the server, so they cannot be toggled inside one run: plan with planFor({ arms })`,
     );
   }
-  const started = Date.now();
+  const clock = options.clock ?? realClock;
+  const started = clock.nowMs();
   const pinning = await pin(server, plan);
   await runSteps(server, subject.arms.off, `Turning ${subject.label} off`);
   const warmup = await warmUp(server, planned, pinning.client, runner);
@@ -137,7 +141,7 @@ export async function measureOverhead(
   );
   const blocks: Block[] = [];
   const pairs: TpsPair[] = [];
-  const elapsedS = () => (Date.now() - started) / 1000;
+  const elapsedS = () => (clock.nowMs() - started) / 1000;
   let blockPairs = plan.pairs;
   for (;;) {
     const blockPlan = blockOf(plan, blockPairs);
@@ -148,7 +152,16 @@ export async function measureOverhead(
       policy: options.interference ?? 'warn',
       deadlineMs: started + plan.budgetS * 1000,
     };
-    const context = { server, subject, job, plan: blockPlan, cpus: pinning.client, interference, runner };
+    const context = {
+      server,
+      subject,
+      job,
+      plan: blockPlan,
+      cpus: pinning.client,
+      interference,
+      runner,
+      clock,
+    };
     const probed = options.probe ? { ...context, probe: options.probe } : context;
     const block =
       blockPlan.design.kind === 'toggle' ? await toggledBlock(probed) : await runsBlock(probed, progress);

@@ -1,4 +1,5 @@
 import { type InterferencePolicy, interferenceFailure } from '../config/interference-policy.ts';
+import type { Clock } from '../machine/clock.ts';
 import type { Probe } from '../machine/sampled-block.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals, sql } from '../plugins/steps.ts';
@@ -30,6 +31,8 @@ export interface GateOptions {
   maxP99IncreasePct?: number | null;
   /** The machine sampler and its clock (src/machine/sampled-block.ts); a test hands in a quiet one. */
   probe?: Probe;
+  /** The measurement's clock (src/machine/clock.ts); a test hands in one it moves itself. */
+  clock?: Clock;
 }
 
 /**
@@ -52,6 +55,7 @@ export async function measureGate(
     interference: policy,
     ...(options.runner ? { runner: options.runner } : {}),
     ...(options.probe ? { probe: options.probe } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   const measurement = summariseMeasurement(sample, {
     limitPct: options.limitPct,
@@ -112,6 +116,8 @@ export interface CalibrationOptions {
   runner?: SysbenchRunner;
   /** The machine sampler and its clock; a test hands in a quiet one. */
   probe?: Probe;
+  /** The measurement's clock; a test hands in one it moves itself. */
+  clock?: Clock;
 }
 
 /** One A/A measurement of one block: its interval should contain 0. */
@@ -127,6 +133,7 @@ export async function measureCalibration(
     interference,
     ...(options.runner ? { runner: options.runner } : {}),
     ...(options.probe ? { probe: options.probe } : {}),
+    ...(options.clock ? { clock: options.clock } : {}),
   });
   return summariseCalibration(sample, planned.plan.pairs, interference, planned.plan.runToRunSdLog);
 }

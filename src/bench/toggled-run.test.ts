@@ -1,6 +1,7 @@
 import { execaSync } from 'execa';
 import { expect, test } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
+import { fakeClock } from '../../test/support/scripted-sysbench.ts';
 import { sysbenchResult as result } from '../../test/support/sysbench-result.ts';
 import { sql } from '../plugins/steps.ts';
 import { serverAudit } from '../profiles/server-audit.ts';
@@ -128,4 +129,28 @@ test('not aligned (the default): switches follow "Threads started!" and no repor
   expect(seen).toEqual([]);
   expect(run.result.durationS).toBe(2);
   expect(switchToleranceFor(oneS)).toBe(0);
+});
+
+test('on an injected clock each switch is timed to its segment boundary exactly, in no real time', async () => {
+  const clock = fakeClock();
+  const server = createFakeServer({ rules: [{ match: /SET GLOBAL toy = (ON|OFF)/, reply: () => ({}) }] });
+  const runner: SysbenchRunner = {
+    prepare: async () => {},
+    run: async (_conn, _job, opts: RunOptions) => {
+      opts.onThreadsStarted?.();
+      return { ok: true, result: result(800, opts.durationS) };
+    },
+  };
+  const started = clock.nowMs();
+  const design = { kind: 'toggle' as const, segmentS: 2 };
+  const run = await toggledRun(server, toy, smoke, { design, pairs: 2, runner, clock });
+  expect(run.startedAtMs).toBe(started);
+  expect(run.schedule).toEqual([
+    { atS: 0, arm: 'off' },
+    { atS: 2, arm: 'on' },
+    { atS: 4, arm: 'on' },
+    { atS: 6, arm: 'off' },
+  ]);
+  // Every wait went to the clock: the boundaries, and the middle of each segment where memory is read.
+  expect(clock.nowMs() - started).toBe(7_000);
 });

@@ -1,3 +1,4 @@
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { EventCounts } from '../plugins/logs/event-class.ts';
 import { runSteps } from '../plugins/steps.ts';
 import type { StartedServer } from '../servers/started-server.ts';
@@ -67,9 +68,6 @@ async function waitForThreads(
   }
 }
 
-const sleepUntil = (ms: number) =>
-  new Promise((resolve) => setTimeout(resolve, Math.max(0, ms - Date.now())));
-
 /**
  * One sysbench run of 2·pairs segments, the plugin switched between them in ABBA order. Each switch time is
  * taken after the server acknowledged it, so the interval holding it can be dropped precisely.
@@ -78,10 +76,19 @@ export async function toggledRun(
   server: StartedServer,
   subject: MeasuredSubject,
   job: SysbenchJob,
-  options: { design: Design & { kind: 'toggle' }; pairs: number; cpus?: string; runner?: SysbenchRunner },
+  options: {
+    design: Design & { kind: 'toggle' };
+    pairs: number;
+    cpus?: string;
+    runner?: SysbenchRunner;
+    /** When to switch, and when each switch was acknowledged: the real clock unless a test moves its own. */
+    clock?: Clock;
+  },
 ): Promise<ToggledRun> {
   const { arms } = subject;
   const { design } = options;
+  const clock = options.clock ?? realClock;
+  const sleepUntil = (ms: number) => clock.sleepMs(ms - clock.nowMs());
   const runner = options.runner ?? realSysbench;
   const order = abbaOrder(options.pairs);
   const segmentMs = design.segmentS * 1000;
@@ -98,7 +105,7 @@ export async function toggledRun(
   // arrival minus k is the closest estimate (refined with every line).
   let originMs = Number.NaN;
   const onReportLine = (atS: number) => {
-    const guess = Date.now() - atS * 1000;
+    const guess = clock.nowMs() - atS * 1000;
     if (!(guess >= originMs)) originMs = guess;
   };
   // Aligned, the first segment runs one second longer: its first second (threads ramping up) is dropped in every
@@ -122,7 +129,7 @@ export async function toggledRun(
       if (start === 'late') abort.abort(new Error('threads did not start'));
       return start;
     }
-    const t0 = Date.now();
+    const t0 = clock.nowMs();
     startedAtMs = t0;
     if (!(originMs <= t0)) originMs = t0;
     let leadMs = FIRST_LEAD_MS;
@@ -130,12 +137,12 @@ export async function toggledRun(
       if (index > 0) {
         await sleepUntil((aligned ? originMs - leadMs : t0) + leadInMs + index * segmentMs);
         // ABBA repeats an arm across a pair boundary; the boundary is still recorded so segments stay paired.
-        const sentMs = Date.now();
+        const sentMs = clock.nowMs();
         if (order[index - 1] !== arm) {
           await setArm(arm);
-          leadMs = Math.min(MAX_LEAD_MS, Math.max(FIRST_LEAD_MS, 2 * (Date.now() - sentMs) + 3));
+          leadMs = Math.min(MAX_LEAD_MS, Math.max(FIRST_LEAD_MS, 2 * (clock.nowMs() - sentMs) + 3));
         }
-        const acknowledged = Date.now();
+        const acknowledged = clock.nowMs();
         acknowledgedMs.push(acknowledged);
         schedule.push({ atS: (acknowledged - t0) / 1000, arm });
         await watcher.mark(arm);

@@ -4,24 +4,27 @@
 import type { InterferencePolicy } from '../config/interference-policy.ts';
 import type { TargetKind } from '../servers/started-server.ts';
 import { type BlockInterference, MEAN_OTHER_LIMIT_PCT } from './block-interference.ts';
+import { type Clock, realClock } from './clock.ts';
 import { startSampler } from './sampler.ts';
 import { measuredOutsideTree } from './server-roots.ts';
 
 export interface InterferenceOptions {
   policy: InterferencePolicy;
-  /** Date.now() after which no block is re-measured (the workload's budget end). */
+  /** The clock's time after which no block is re-measured (the plan's budget end). */
   deadlineMs: number;
   /** Re-measurements of one block at most. */
   maxRetries?: number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Waits until other processes stay under the average limit for `windowMs`; false when the deadline comes first. */
-export async function waitUntilQuiet(deadlineMs: number, windowMs = 5_000): Promise<boolean> {
-  while (Date.now() + windowMs < deadlineMs) {
+export async function waitUntilQuiet(
+  deadlineMs: number,
+  windowMs = 5_000,
+  clock: Clock = realClock,
+): Promise<boolean> {
+  while (clock.nowMs() + windowMs < deadlineMs) {
     const sampler = await startSampler();
-    await sleep(windowMs);
+    await clock.sleepMs(windowMs);
     if ((await sampler.stop()).otherCpuPct <= MEAN_OTHER_LIMIT_PCT) return true;
   }
   return false;
@@ -39,8 +42,8 @@ const liveProbe: Probe = {
     const outside = await measuredOutsideTree(target).catch(() => ({}));
     return startSampler(outside).catch(() => null);
   },
-  waitUntilQuiet,
-  nowMs: () => Date.now(),
+  waitUntilQuiet: (deadlineMs) => waitUntilQuiet(deadlineMs),
+  nowMs: realClock.nowMs,
 };
 
 /** Measures a block while sampling /proc; the block comes back with its `interference` figures. */

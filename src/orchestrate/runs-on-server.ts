@@ -8,6 +8,7 @@ import type { Config } from '../config/env.ts';
 import { policyOn } from '../config/policy.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../counted/run-counted.ts';
+import type { Clock } from '../machine/clock.ts';
 import type { Probe } from '../machine/sampled-block.ts';
 import { unavailableReason } from '../plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../plugins/lifecycle/index.ts';
@@ -43,11 +44,12 @@ import { getWorkload } from '../workload/workloads.ts';
 // concurrency point, its counted cost and its uninstall. A restart between runs clears what the previous plugin left
 // behind. The suite only names the tests and hands each outcome to Vitest.
 
-/** What a unit test replaces: the server, the innermost sysbench, the machine probe (and its clock), the CPUs. */
+/** What a unit test replaces: the server, the innermost sysbench, the machine probe, the clock, the CPUs. */
 export interface Seams {
   startServer: (config: Config) => Promise<StartedServer>;
   sysbench: SysbenchRunner;
   probe?: Probe;
+  clock?: Clock;
   cpus: number;
   log: (line: string) => void;
 }
@@ -97,7 +99,7 @@ export interface RunsOnServer {
 }
 
 export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial<Seams> = {}): RunsOnServer {
-  const { startServer: start, sysbench, probe, cpus, log: write } = { ...liveSeams, ...seams };
+  const { startServer: start, sysbench, probe, clock, cpus, log: write } = { ...liveSeams, ...seams };
   const workload = getWorkload(config.workload);
   checkOwnScripts(runs, config.configPath);
   let server: StartedServer | undefined;
@@ -120,7 +122,11 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
     const where = server ? `${server.info.flavor} ${server.info.version}` : 'server';
     write(`[${what} · ${where} · ${workload.name}] ${message}`);
   };
-  const seamsFor = (runner: SysbenchRunner) => ({ runner, ...(probe ? { probe } : {}) });
+  const seamsFor = (runner: SysbenchRunner) => ({
+    runner,
+    ...(probe ? { probe } : {}),
+    ...(clock ? { clock } : {}),
+  });
 
   // The shared A/A describes OLTP at the workload's own point with nothing added; a configuration whose every run
   // calibrates its own traffic or concurrency (a DBA's CONNECT-only run with added connections) does not spend a

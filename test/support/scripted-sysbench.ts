@@ -1,5 +1,6 @@
 import type { SysbenchRunner } from '../../src/bench/subject.ts';
 import type { BlockInterference } from '../../src/machine/block-interference.ts';
+import type { Clock } from '../../src/machine/clock.ts';
 import type { Probe } from '../../src/machine/sampled-block.ts';
 import type { RunOptions } from '../../src/workload/sysbench-runner.ts';
 import type { Workload } from '../../src/workload/workload.ts';
@@ -82,6 +83,28 @@ export const quietProbe = (otherCpuPct: number[] = []): Probe & { blocks: number
     nowMs: () => 0,
   };
   return probe;
+};
+
+/**
+ * A clock that moves only when told: `advanceMs` moves it, and a sleep moves it to the sleep's end and resolves at
+ * once, so a loop that waits on it runs in no real time and reads exact instants.
+ */
+export const fakeClock = (
+  startMs = 1_000_000,
+): Clock & { advanceMs(ms: number): void; sleptMs: number[] } => {
+  let nowMs = startMs;
+  const sleptMs: number[] = [];
+  return {
+    nowMs: () => nowMs,
+    sleepMs: async (ms) => {
+      sleptMs.push(Math.max(0, ms));
+      nowMs += Math.max(0, ms);
+    },
+    advanceMs: (ms) => {
+      nowMs += ms;
+    },
+    sleptMs,
+  };
 };
 
 // Off runs near 1000 TPS and on runs near `onTps`, with a little spread so every interval has a width.
