@@ -10,7 +10,7 @@
  * budget as it is: extra seconds there would only lengthen an inconclusive gate.
  */
 
-import type { Workload } from '../workload/workload.ts';
+import type { MeasurePlan } from '../workload/workload.ts';
 
 /**
  * A gate may spend at most this many times its workload's budget, whatever the bank holds: one noisy run should not
@@ -19,13 +19,13 @@ import type { Workload } from '../workload/workload.ts';
 export const MAX_BUDGET_FACTOR = 2;
 
 /** Whether the workload's gates take part: only those that keep measuring for precision. */
-const banks = (workload: Pick<Workload, 'targetHalfWidthPct'>): boolean =>
+const banks = (workload: Pick<MeasurePlan, 'targetHalfWidthPct'>): boolean =>
   workload.targetHalfWidthPct != null;
 
 /** The next gate's budget: the workload's, plus what the bank holds, at most MAX_BUDGET_FACTOR times the workload's. */
 export function budgetFrom(
   bankedS: number,
-  workload: Pick<Workload, 'budgetS' | 'targetHalfWidthPct'>,
+  workload: Pick<MeasurePlan, 'budgetS' | 'targetHalfWidthPct'>,
 ): number {
   if (!banks(workload)) return workload.budgetS;
   return Math.min(workload.budgetS + bankedS, MAX_BUDGET_FACTOR * workload.budgetS);
@@ -38,7 +38,7 @@ export function budgetFrom(
  */
 export function afterGate(
   bankedS: number,
-  workload: Pick<Workload, 'budgetS' | 'targetHalfWidthPct'>,
+  workload: Pick<MeasurePlan, 'budgetS' | 'targetHalfWidthPct'>,
   usedS: number,
 ): number {
   if (!Number.isFinite(usedS) || usedS < 0) throw new Error(`usedS must be at least 0 seconds, got ${usedS}`);
@@ -48,7 +48,7 @@ export function afterGate(
 }
 
 /** The progress line for a gate whose budget the bank raised; null when it did not. */
-export function bankLine(budgetS: number, workload: Pick<Workload, 'budgetS'>): string | null {
+export function bankLine(budgetS: number, workload: Pick<MeasurePlan, 'budgetS'>): string | null {
   const extra = budgetS - workload.budgetS;
   if (!(extra > 0)) return null;
   return `budget ${Math.round(budgetS)} s: the workload's ${workload.budgetS} s and ${Math.round(extra)} s the earlier gates on this server did not use`;
