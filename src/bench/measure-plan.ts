@@ -59,17 +59,12 @@ export interface PlanInputs {
 export const switchesLive = (arms: ArmSteps): boolean =>
   [...arms.on, ...arms.off].every((step) => step.kind === 'sql');
 
-/**
- * The one place a measurement's job and plan are made: from the preset, the concurrency point, the traffic, the
- * comparison's design, the bank and the arms, in that order. The measurement passes them on unchanged; the runner
- * gets the job and the duration each run lasts.
- */
-export function planFor(inputs: PlanInputs): Planned {
-  const { workload, point, traffic } = inputs;
+/** What sysbench runs for these inputs: the preset's job at the point's threads, with the traffic's script and mode. */
+function jobFor({ workload, point, traffic, ratePerS }: PlanInputs): SysbenchJob {
   const script = traffic?.script ?? workload.script;
   const preparedStatements = traffic?.preparedStatements === false ? false : workload.preparedStatements;
-  const rate = inputs.ratePerS ?? workload.rate;
-  const job: SysbenchJob = {
+  const rate = ratePerS ?? workload.rate;
+  return {
     name: workload.name,
     test: workload.test,
     tables: workload.tables,
@@ -81,6 +76,15 @@ export function planFor(inputs: PlanInputs): Planned {
     ...(rate !== undefined && { rate }),
     serverOptions: workload.serverOptions,
   };
+}
+
+/**
+ * The one place a measurement's plan is made, beside its job: the preset's, then in this order the point's pinning,
+ * the re-cut segments, the comparison's budget and design, the matrix cell, the bank, one block, and what the arms
+ * allow. The measurement passes both on unchanged; the runner gets the job and the duration each run lasts.
+ */
+export function planFor(inputs: PlanInputs): Planned {
+  const { workload, point } = inputs;
   let plan: MeasurePlan = {
     design: workload.design,
     durationS: workload.durationS,
@@ -114,5 +118,5 @@ export function planFor(inputs: PlanInputs): Planned {
       pairs: Math.min(plan.pairs, Math.max(MIN_EXTENSION_PAIRS, sameSeconds)),
     };
   }
-  return { job, plan };
+  return { job: jobFor(inputs), plan };
 }
