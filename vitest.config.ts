@@ -29,7 +29,7 @@ export default defineConfig({
       './reporters/progress-reporter.ts',
       // At the end: results.json, the history, the terminal summary, summary.md, index.html, the gate, then the
       // closing line; it runs Vitest's own JUnit reporter so that its line comes first. The report dir defaults as in
-      // src/config; read here because loadConfig would also validate server settings a unit-only run does not need.
+      // src/config; read here because loadEnvironment would also validate server settings a unit-only run does not need.
       [
         './reporters/auditbench-reporter.ts',
         { junit: { outputFile: `${process.env.AUDITBENCH_REPORT_DIR ?? 'reports'}/junit.xml` } },

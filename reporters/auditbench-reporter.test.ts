@@ -1,5 +1,5 @@
 import { afterEach, expect, test, vi } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { recordedReportInput } from '../test/support/report-fixtures.ts';
 import { runWriters, WRITERS } from './auditbench-reporter.ts';
 import { buildSnapshot } from './run-snapshot.ts';
@@ -12,7 +12,7 @@ afterEach(() => {
 
 const snapshot = () => {
   const { file, revision, prior } = recordedReportInput();
-  const config = loadConfig({ AUDITBENCH_REPORT_DIR: '/tmp/r' });
+  const config = loadEnvironment({ AUDITBENCH_REPORT_DIR: '/tmp/r' });
   return buildSnapshot({
     config,
     policy: { maxRegressionPp: null, maxCountedRisePp: 1, inconclusive: 'fail' as const },

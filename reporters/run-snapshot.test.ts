@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { recordedReportInput } from '../test/support/report-fixtures.ts';
 import { buildSnapshot } from './run-snapshot.ts';
 
@@ -12,7 +12,7 @@ test('a run compares with the branch its base ref names and records to <report d
     results: recorded.file.results.map((r, i) => (i === 0 ? { ...r, runId: 'server_audit' } : r)),
   };
   const prior = recorded.prior.map((e) => ({ ...e, configRun: 'server_audit' }));
-  const config = loadConfig({
+  const config = loadEnvironment({
     AUDITBENCH_REPORT_DIR: '/tmp/r',
     AUDITBENCH_BASE_REF: 'refs/remotes/origin/main',
     AUDITBENCH_MAX_REGRESSION_PP: '5',

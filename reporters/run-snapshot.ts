@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import type { TestModule } from 'vitest/node';
-import { type Config, loadConfig } from '../src/config/env.ts';
+import { type Environment, loadEnvironment } from '../src/config/env.ts';
 import {
   defaultHistoryPolicy,
   defaultRunPolicy,
@@ -21,7 +21,7 @@ import { collectMatrix, collectRecords } from './collect-records.ts';
 
 /** Everything the end-of-run reporters share, computed once per run so they all tell the same story. */
 export interface RunSnapshot {
-  config: Config;
+  config: Environment;
   /** How the history judges this run: auditbench.config.ts's top level, AUDITBENCH_MAX_REGRESSION_PP over it. */
   policy: SnapshotPolicy;
   /** This run's id: in its history lines and its own results file (runs/). */
@@ -47,7 +47,7 @@ export interface SnapshotPolicy extends HistoryPolicy {
 
 /** The pure part: this run's entries and their comparisons with the prior history. */
 export function buildSnapshot(input: {
-  config: Config;
+  config: Environment;
   policy: SnapshotPolicy;
   file: ResultsFile;
   revision: Revision;
@@ -78,7 +78,7 @@ export async function takeSnapshot(
   const results = aggregateResults(collectRecords(testModules));
   const matrix = collectMatrix(testModules);
   if (results.length === 0 && matrix.length === 0) return null;
-  const config = loadConfig();
+  const config = loadEnvironment();
   const policy = await snapshotPolicy(config, importModule);
   const file = resultsFileSchema.parse({
     generatedAt: new Date().toISOString(),
@@ -107,7 +107,7 @@ export async function takeSnapshot(
  * here). A configuration that cannot be read failed the suites already: the history then goes by the defaults,
  * with AUDITBENCH_MAX_REGRESSION_PP, and says so.
  */
-async function snapshotPolicy(config: Config, importModule: ImportModule): Promise<SnapshotPolicy> {
+async function snapshotPolicy(config: Environment, importModule: ImportModule): Promise<SnapshotPolicy> {
   const say = (line: string) => process.stdout.write(`auditbench: ${line}\n`);
   try {
     const policy = await loadPolicy(config, { importModule, say });

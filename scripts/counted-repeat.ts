@@ -2,7 +2,7 @@
 // server (docs/measurements/2026-12-04-counted.md). Each A/B is a discarded warm-up and `pairs` ABBA pairs of 150
 // transactions; the table says how far any arm's instructions per transaction lie from its kind's mean.
 
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { countArms, countedJob, startCountedServer } from '../src/counted/counted-ab.ts';
 import { countedFigures } from '../src/counted/counted-stats.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
@@ -23,7 +23,13 @@ const subject = {
   log: profile,
 };
 const quiet = () => () => {};
-const host = await startCountedServer(loadConfig(), workload, subject, async (s) => s.connection, quiet());
+const host = await startCountedServer(
+  loadEnvironment(),
+  workload,
+  subject,
+  async (s) => s.connection,
+  quiet(),
+);
 const perTx: { off: number[]; on: number[] } = { off: [], on: [] };
 try {
   console.log('A/B\toff/tx\ton/tx\tadded %\t95% CI\tspread off %\tspread on %\twall s');

@@ -5,7 +5,7 @@ import { crashPhase } from '../src/completeness/crash-phase.ts';
 import type { CompletenessContext } from '../src/completeness/phase-context.ts';
 import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
 import { smokeSizes } from '../src/completeness/setup.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
 import type { CompletenessPhase } from '../src/results/schema.ts';
@@ -18,7 +18,7 @@ import { phaseServer } from './shared/phase-server.ts';
  * Does the plugin lose, duplicate or tear events? Markers of every kind, counted in every log file: quiet, under
  * sysbench with the log rotating, and across a SIGKILL (src/completeness). One fresh server per plugin.
  */
-const config = loadConfig();
+const config = loadEnvironment();
 const workload = getWorkload(config.workload);
 
 function completenessSuite(run: ResolvedRun): void {

@@ -1,11 +1,11 @@
 import os from 'node:os';
 import { describe, expect, type TestContext, test } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { containerRuntime, containersOf, dockerAvailable, labels } from '../src/servers/docker-engine.ts';
 import { canConnect } from '../src/servers/sql-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 
-const config = { ...loadConfig(), target: 'container' as const };
+const config = { ...loadEnvironment(), target: 'container' as const };
 // One MariaDB and one MySQL: the two entrypoint and log dialects the target must understand.
 const images = ['auditbench/mariadb:10.11', 'auditbench/mysql:9.7'];
 // Above the kernel's largest pid (2^22), so never a live process.

@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { countedRecord, describeCounted } from '../src/counted/count-run.ts';
 import {
   type CountedPlan,
@@ -27,7 +27,7 @@ import { getWorkload } from '../src/workload/workloads.ts';
  * asserted of server_audit until 2026-12-04 (the same plugin counted twice). server_audit stays installed here, so
  * the general log and SQL_ERROR_LOG are counted beside it as before.
  */
-const config = loadConfig();
+const config = loadEnvironment();
 const why = await countedUnavailable({
   target: config.target,
   counted: config.counted === 'off' ? 'auto' : config.counted,

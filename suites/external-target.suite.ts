@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { dockerAvailable } from '../src/servers/docker-engine.ts';
 import { NeedsRestartCommandError } from '../src/servers/external-server.ts';
 import { findServerBinary } from '../src/servers/server-binary.ts';
@@ -8,7 +8,7 @@ import { canConnect } from '../src/servers/sql-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
 
-const config = loadConfig();
+const config = loadEnvironment();
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
@@ -31,7 +31,7 @@ describe('external target, pointed at a server this suite started', () => {
   let restartCmd = '';
   const external = (withRestart: boolean) =>
     startServer(
-      loadConfig({
+      loadEnvironment({
         AUDITBENCH_TARGET: 'external',
         AUDITBENCH_DSN: dsn,
         ...(withRestart ? { AUDITBENCH_RESTART_CMD: restartCmd } : {}),
@@ -104,7 +104,7 @@ describe('external target, pointed at a server this suite started', () => {
   });
 
   test('a bad DSN host is refused before anything connects', () => {
-    expect(() => loadConfig({ AUDITBENCH_DSN: 'mysql://root@db.example.com:3306' })).toThrow(
+    expect(() => loadEnvironment({ AUDITBENCH_DSN: 'mysql://root@db.example.com:3306' })).toThrow(
       /servers listen on 127\.0\.0\.1 or in containers you started/,
     );
   });
@@ -118,7 +118,7 @@ describe('external target, pointed at a server in a container', () => {
     if (unavailable) context.skip(unavailable);
     await using inContainer = await startServer({ ...config, target: 'container' }, { image });
     await using server = await startServer(
-      loadConfig({
+      loadEnvironment({
         AUDITBENCH_TARGET: 'external',
         AUDITBENCH_DSN: `mysql://root:${encodeURIComponent(inContainer.connection.password)}@127.0.0.1:${inContainer.connection.port}`,
       }),

@@ -4,7 +4,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { formatFaultRecord } from '../reporters/format/format-faults.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import type { FaultContext } from '../src/faults/context.ts';
 import { faultFsUnavailable } from '../src/faults/fault-fs.ts';
 import { faultPhase, faultsUnsupported, prepareFaults } from '../src/faults/fault-phase.ts';
@@ -21,7 +21,7 @@ import { phaseServer } from './shared/phase-server.ts';
  * and when logging is switched on into a directory it cannot write (src/faults, docs/faults.md). One fresh local
  * server per plugin, its log on a small ext4 the harness mounts in the datadir and always removes.
  */
-const config = loadConfig();
+const config = loadEnvironment();
 const workload = getWorkload(config.workload);
 
 function faultSuite(run: ResolvedRun): void {

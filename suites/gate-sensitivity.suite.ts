@@ -1,9 +1,9 @@
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { planFor } from '../src/bench/measure-plan.ts';
-import { measureGate } from '../src/bench/pipeline.ts';
+import { measureRun } from '../src/bench/pipeline.ts';
 import { pluginSubject } from '../src/bench/subject.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
 import { startServer } from '../src/servers/start-server.ts';
@@ -13,7 +13,7 @@ import { getWorkload } from '../src/workload/workloads.ts';
 // run with a limit well above it passes. Both verdicts come from real measurements on a real server, each stopped by
 // the adaptive rule, so either can come out wrong; nothing here re-derives a verdict from an interval it was given.
 test('a real overhead fails a limit below it and passes a limit above it', async () => {
-  const config = loadConfig();
+  const config = loadEnvironment();
   // Whether the gate sees a cost is a claim about its power. On quick the first block of 4 pairs has cleared the 1%
   // limit each time seen here (13.9% [8.9, 18.6]; 20.9% [2.0, 36.1], by 1 point); a block that does not is followed
   // by more blocks within smoke's budget, so the verdict stays 'fail' and only the time grows. Until 2026-12-04 this
@@ -26,7 +26,7 @@ test('a real overhead fails a limit below it and passes a limit above it', async
   const planned = planFor({ workload, arms: pluginSubject(profile).arms });
   await prepareMeasurement(server, planned, progress);
   const gate = (limitPct: number) =>
-    measureGate(server, profile, planned, { limitPct, calibration: null, progress });
+    measureRun(server, profile, planned, { limitPct, calibration: null, progress });
   // server_audit has cost 8–18% here; a 5% limit once sat inside smoke's interval (12.7% [4.6, 20.1] in one CI run),
   // so the strict limit is 1%: below any cost it has had here, and still a limit the gate must see it exceed.
   const strictPct = 1;

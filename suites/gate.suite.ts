@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { planFor } from '../src/bench/measure-plan.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { serverValueLiteral } from '../src/config/settings.ts';
 import { countComparison } from '../src/counted/run-counted.ts';
 import { comparisonSubject, unsetOnOneSide } from '../src/gate/arms.ts';
@@ -31,7 +31,7 @@ if (planFile) await gateSuite(planFile);
 else test.skip('base beside head: only `auditbench gate` has a selection to measure', () => {});
 
 async function gateSuite(planFile: string): Promise<void> {
-  const config = loadConfig();
+  const config = loadEnvironment();
   const plan = await readGatePlan(planFile);
   const headRuns = await loadRuns({ configPath: plan.headConfig, runIds: null }, profiles);
   const baseRuns = await loadRuns({ configPath: plan.baseConfig, runIds: null }, profiles);

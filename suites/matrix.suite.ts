@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { describeCell, unavailableCell } from '../src/matrix/cell.ts';
 import { planMatrix } from '../src/matrix/cell-plan.ts';
 import { borrowedPlugins, expectedOutcome, matrixProfiles } from '../src/matrix/expectations.ts';
@@ -14,7 +14,7 @@ import { getWorkload } from '../src/workload/workloads.ts';
 
 // Plugins × servers: works (with its overhead), incompatible (the server's reason), or crash loop. Which cells
 // AUDITBENCH_MATRIX says: `./auditbench test` measures a sample (src/matrix/cell-plan.ts), `auditbench matrix` all.
-const config = loadConfig();
+const config = loadEnvironment();
 const workload = getWorkload(config.workload);
 // AUDITBENCH_DOCKER=0 is the user's opt-out of containers (scripts/setup.sh reads it too).
 const targets = await matrixTargets(config, borrowedPlugins, {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
-import type { Traffic } from '../src/config/projection-traffic.ts';
+import { loadEnvironment } from '../src/config/env.ts';
+import type { ProjectionTraffic } from '../src/config/projection-traffic.ts';
 import { measurePerEvent } from '../src/per-event/measure-per-event.ts';
 import { perEventPlans } from '../src/per-event/plan.ts';
 import { rotationFromVariables } from '../src/per-event/rotation.ts';
@@ -9,7 +9,7 @@ import { expectationsOn } from '../src/plugins/profile.ts';
 import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
 import { projectCost } from '../src/projection/project.ts';
-import { loadRuns, loadTraffic } from '../src/runs/load-runs.ts';
+import { loadProjectionTraffic, loadRuns } from '../src/runs/load-runs.ts';
 import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { startServer } from '../src/servers/start-server.ts';
@@ -19,11 +19,11 @@ import { dropTrafficAccounts, trafficConnections } from '../src/servers/traffic-
 // Per-event cost (tinybench + mysql2, plugin off/on in ABBA pairs) and its projection onto production traffic, for
 // every configured run this server can try (CI: server_audit, SQL_ERROR_LOG, the general log), about a minute each on
 // smoke. Records carry the run's id, so the report puts them beside that run's sysbench figure for the cross-check.
-const config = loadConfig();
+const config = loadEnvironment();
 const runs = await loadRuns(config, profiles);
 const plan = perEventPlans[config.workload];
 // The configuration file's `traffic`, else the illustrative default.
-const traffic: Traffic = await loadTraffic(config);
+const traffic: ProjectionTraffic = await loadProjectionTraffic(config);
 
 async function pluginVariables(server: StartedServer, like: string): Promise<Record<string, string>> {
   const { rows } = await server.query(`SHOW GLOBAL VARIABLES LIKE '${like}'`);

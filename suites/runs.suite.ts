@@ -1,4 +1,4 @@
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { profiles } from '../src/profiles/index.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import { notMeasuredBy } from '../src/runs/runs.ts';
@@ -6,7 +6,7 @@ import { getWorkload } from '../src/workload/workloads.ts';
 import { runsSuite } from './shared/runs-suite.ts';
 
 // The runs of auditbench.config.ts (or AUDITBENCH_CONFIG), filtered by AUDITBENCH_RUNS: each plugin as configured.
-const config = loadConfig();
+const config = loadEnvironment();
 const runs = await loadRuns(config, profiles);
 // Outside `./auditbench bench` (AUDITBENCH_PLUGINS_ONLY), the example sweep (three server_audit configurations side
 // by side) runs on the same server, so the example a DBA copies is known to work and the summary's ranking of

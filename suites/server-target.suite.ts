@@ -3,11 +3,11 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { startServer } from '../src/servers/start-server.ts';
 
 // These checks are about the local target, whatever AUDITBENCH_TARGET says.
-const config = { ...loadConfig(), target: 'local' as const };
+const config = { ...loadEnvironment(), target: 'local' as const };
 
 describe('server target', () => {
   test('starts, answers, restarts, survives SIGKILL, and leaves nothing behind', async () => {

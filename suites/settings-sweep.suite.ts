@@ -1,7 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { mergeMeasuredTraffic } from '../src/config/measured-traffic.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
@@ -23,7 +23,7 @@ import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-
 // src/profiles/settings-sweep.ts gets install → … → restart → uninstall, and every check must pass or be 'not
 // applicable' with its reason. `./auditbench test` walks the small covering set; AUDITBENCH_SETTINGS_SWEEP=full walks
 // them all (npm run test:settings-sweep; docs/measurements/2026-12-03-settings-sweep.md).
-const config = loadConfig();
+const config = loadEnvironment();
 const full = config.settingsSweep === 'full';
 const traffic = mergeMeasuredTraffic(undefined, undefined, null);
 const steps: LifecycleStep[] = [...lifecycleSteps.beforeMeasure, ...lifecycleSteps.afterMeasure];

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { planFor } from '../src/bench/measure-plan.ts';
-import { measureGate } from '../src/bench/pipeline.ts';
+import { measureRun } from '../src/bench/pipeline.ts';
 import { pluginSubject } from '../src/bench/subject.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { DEFAULT_ACCOUNTS } from '../src/config/measured-traffic.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import {
@@ -30,7 +30,7 @@ import { type SuppliedFolder, supplyTestPlugin } from '../test/support/test-plug
  * (test/plugin/bench_audit.c) is compiled now, put in a folder with a *.cnf beside it, and handed to a local server as
  * AUDITBENCH_PLUGIN_DIR; it is installed, its lifecycle checked, measured with one short block, and uninstalled.
  */
-const config = loadConfig();
+const config = loadEnvironment();
 // A matrix cell's block after the shortest warm-up: that the path measures, not a figure.
 const preset = getWorkload(config.workload);
 const shortWarmUp = { ...preset, warmupS: preset.minWarmupS };
@@ -99,7 +99,7 @@ describe('a library supplied in AUDITBENCH_PLUGIN_DIR: BENCH_AUDIT, compiled her
     const arms = pluginSubject(benchAudit).arms;
     const planned = planFor({ workload: shortWarmUp, cell: true, oneBlock: true, arms });
     await prepareMeasurement(on, planned, progress, runner);
-    const measurement = await measureGate(on, benchAudit, planned, {
+    const measurement = await measureRun(on, benchAudit, planned, {
       limitPct: benchAudit.maxOverheadPct,
       calibration: null,
       progress,

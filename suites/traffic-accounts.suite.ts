@@ -3,7 +3,7 @@ import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhe
 import { planFor } from '../src/bench/measure-plan.ts';
 import { pluginSubject } from '../src/bench/subject.ts';
 import { summariseMeasurement } from '../src/bench/summarise.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import type { AuditEvent } from '../src/plugins/audit-event.ts';
 import { auditsTraffic } from '../src/plugins/lifecycle/audits-traffic.ts';
 import { type LifecycleContext, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
@@ -28,7 +28,7 @@ import { type SeenThread, sampleProcesslist } from './traffic-accounts/processli
 // Nothing runs as root but what must: sysbench as the application account, the checks as theirs, root only for
 // installing, settings, restarts and reading variables/status. Shown by the server's own processlist (during the
 // measurement) and server_audit's log (the user of every event). About 3 minutes on smoke, one measured block.
-const config = loadConfig();
+const config = loadEnvironment();
 const workload = getWorkload(config.workload);
 const runs = await loadRuns(
   { configPath: 'suites/traffic-accounts/traffic-accounts.config.ts', runIds: null },

@@ -2,9 +2,9 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { planFor } from '../src/bench/measure-plan.ts';
-import { gateFailure, measureGate } from '../src/bench/pipeline.ts';
+import { limitFailure, measureRun } from '../src/bench/pipeline.ts';
 import { pluginSubject } from '../src/bench/subject.ts';
-import { loadConfig } from '../src/config/env.ts';
+import { loadEnvironment } from '../src/config/env.ts';
 import { lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { profiles } from '../src/profiles/index.ts';
 import type { Measurement } from '../src/results/schema.ts';
@@ -29,7 +29,7 @@ import { getWorkload } from '../src/workload/workloads.ts';
 // the quick workload (4 pairs, 16 s, after a 6 s warm-up): these tests check what was logged and sent, not a
 // verdict's precision. CONNECT only with new connections added is the example sweep's server_audit-connect, which the
 // runs suite measures (and fails, were it idle); it is not measured here a second time.
-const config = loadConfig();
+const config = loadEnvironment();
 const configPath = fileURLToPath(new URL('./traffic/auditbench.config.ts', import.meta.url));
 const runs = await loadRuns({ configPath, runIds: null }, profiles);
 checkOwnScripts(runs, configPath);
@@ -63,7 +63,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
     const measured = measuredRunTraffic(server, r, connections.application, configPath);
     const planned = planFor({ workload, traffic: measured.traffic, arms: pluginSubject(r.profile).arms });
     if (planned.job.script) await prepareMeasurement(server, planned, progress, measured.runner);
-    const measurement = await measureGate(server, r.profile, planned, {
+    const measurement = await measureRun(server, r.profile, planned, {
       limitPct: r.maxOverheadPct,
       calibration: null,
       progress,
@@ -78,7 +78,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
     return measurement;
   }
   const failureOf = (m: Measurement, r: ResolvedRun) =>
-    gateFailure(m, { inconclusive: 'pass', interference: 'warn' }, r.id);
+    limitFailure(m, { inconclusive: 'pass', interference: 'warn' }, r.id);
 
   beforeAll(async () => {
     server = await startServer(config);

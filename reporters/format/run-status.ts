@@ -9,7 +9,7 @@ export type RunStatus = (typeof STATUSES)[number];
 
 /**
  * A run's status over everything it checked: a failed lifecycle check, an idle plugin or a p99 over its
- * maxP99IncreasePct fails the run whatever its overhead verdict, as the gate fails its test (gateFailure in
+ * maxP99IncreasePct fails the run whatever its overhead verdict, as the gate fails its test (limitFailure in
  * src/bench/pipeline.ts), and `why` says what failed (null for a pass).
  */
 export function runStatus(r: PluginResult): { status: RunStatus; why: string | null } {

@@ -4,7 +4,7 @@ import type { PluginProfile } from '../plugins/profile.ts';
 import { sql } from '../plugins/steps.ts';
 import type { Workload } from '../workload/workload.ts';
 import { planFor } from './measure-plan.ts';
-import { calibrate, measureGate } from './pipeline.ts';
+import { calibrate, measureRun } from './pipeline.ts';
 
 // The pipeline every caller uses, on the fake server with a scripted sysbench and a quiet machine: what it applies
 // before measuring, when it stops, which verdict it gives, and when the A/A is measured again. No clock is asserted.
@@ -28,7 +28,7 @@ const toy = {
 const gate = (onTps: number, limitPct: number, extra: { oneBlock?: boolean } = {}) => {
   const script = scriptedSysbench([950, 960], steady(onTps));
   const lines: string[] = [];
-  const run = measureGate(script.server, toy, planFor({ workload, ...extra }), {
+  const run = measureRun(script.server, toy, planFor({ workload, ...extra }), {
     limitPct,
     calibration: null,
     progress: (line) => lines.push(line),
@@ -38,7 +38,7 @@ const gate = (onTps: number, limitPct: number, extra: { oneBlock?: boolean } = {
   return { ...script, lines, run };
 };
 
-describe('measureGate', () => {
+describe('measureRun', () => {
   test("applies the run's measuring settings before the warm-up", async () => {
     const { server, run } = gate(700, 10);
     await run;

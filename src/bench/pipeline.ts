@@ -17,7 +17,7 @@ import { summariseCalibration, summariseMeasurement } from './summarise.ts';
  * pass/fail policy applied here. The runs suite, the matrix, gate-sensitivity and bench:precision all call it.
  */
 
-export interface GateOptions {
+export interface MeasureRunOptions {
   limitPct: number;
   calibration: Calibration | null;
   progress: Progress;
@@ -39,11 +39,11 @@ export interface GateOptions {
  * Plugin off against plugin on until the verdict is decisive or the budget is spent, summarised with its verdict.
  * `planned` comes from planFor with the profile's arms (pluginSubject(profile).arms).
  */
-export async function measureGate(
+export async function measureRun(
   server: StartedServer,
   profile: PluginProfile,
   planned: Planned,
-  options: GateOptions,
+  options: MeasureRunOptions,
 ): Promise<Measurement> {
   // A restart (the lifecycle's, the workload's) resets SET GLOBAL values: measure under the run's settings again.
   await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
@@ -162,7 +162,7 @@ export async function calibrate(
 }
 
 /** The settings that decide what a verdict does to the gate. */
-export interface GatePolicy {
+export interface LimitPolicy {
   inconclusive: 'fail' | 'pass';
   interference: InterferencePolicy;
   /** What a measurement of an idle plugin (none of the traffic logged) does; fail unless 'pass' (a run's `idle`). */
@@ -170,7 +170,7 @@ export interface GatePolicy {
 }
 
 /** What the gate says about a measurement: null when it passes, else the one-line failure message. */
-export function gateFailure(measurement: Measurement, policy: GatePolicy, where: string): string | null {
+export function limitFailure(measurement: Measurement, policy: LimitPolicy, where: string): string | null {
   const disturbed = interferenceFailure(measurement.interference, policy.interference);
   if (disturbed) return `${where}: ${disturbed}`;
   const events = measurement.auditEvents;

@@ -1,7 +1,7 @@
 import { readdir } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import { notSuppliedReason } from '../plugins/availability.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { defaultPluginDir } from '../servers/plugin-dir.ts';
@@ -9,7 +9,7 @@ import { findServerBinary, type ServerBinary } from '../servers/server-binary.ts
 
 /** What this machine offers the runs, found without starting a server. */
 export interface MachineFacts {
-  target: Config['target'];
+  target: Environment['target'];
   /** The local server binary, or why there is none. */
   binary: ServerBinary | { problem: string } | null;
   /** Plugin libraries in the server's plugin directory and the folders auditbench adds to it. */
@@ -35,7 +35,7 @@ async function dockerAnswers(): Promise<MachineFacts['docker']> {
 }
 
 /** The local server binary and plugin libraries, or Docker for the container target; the external one is not asked. */
-export async function machineFacts(config: Config): Promise<MachineFacts> {
+export async function machineFacts(config: Environment): Promise<MachineFacts> {
   if (config.target === 'container') {
     return {
       target: config.target,

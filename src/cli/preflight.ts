@@ -2,9 +2,9 @@ import { constants } from 'node:fs';
 import { access, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { type Config, loadConfig } from '../config/env.ts';
+import { type Environment, loadEnvironment } from '../config/env.ts';
 import { profiles } from '../profiles/index.ts';
-import { loadRuns, loadTraffic } from '../runs/load-runs.ts';
+import { loadProjectionTraffic, loadRuns } from '../runs/load-runs.ts';
 import { serverOsUser } from '../servers/server-account.ts';
 import { findServerBinary } from '../servers/server-binary.ts';
 
@@ -23,17 +23,17 @@ const PROBE_MS = 10_000;
 
 /**
  * Every check that can fail a run before anything starts, in the order a user fixes them: the settings' text
- * (loadConfig), then the folders they name, then the programs the run needs. Creates nothing; throws one line.
+ * (loadEnvironment), then the folders they name, then the programs the run needs. Creates nothing; throws one line.
  */
-export async function preflight(env: Env, options: PreflightOptions): Promise<Config> {
-  const config = loadConfig(env);
+export async function preflight(env: Env, options: PreflightOptions): Promise<Environment> {
+  const config = loadEnvironment(env);
   await checkReportDir(config.reportDir);
   const tmpDir = await checkTmpDir(env.TMPDIR);
   if (config.pluginDir)
     await checkDir('AUDITBENCH_PLUGIN_DIR', config.pluginDir, 'the folder holding the plugin .so');
   if (!options.servers) return config;
   await loadRuns(config, profiles);
-  await loadTraffic(config);
+  await loadProjectionTraffic(config);
   if (config.target === 'local') {
     await findServerBinary(config.mysqldPath, config.searchPath, options.probeMs ?? PROBE_MS);
     if (await serverOsUser()) await checkReachableByOthers(tmpDir);

@@ -1,26 +1,26 @@
 import { describe, expect, test } from 'vitest';
-import { applyContainerRuntimeDefaults, loadConfig } from './env.ts';
+import { applyContainerRuntimeDefaults, loadEnvironment } from './env.ts';
 import { retiredVariables } from './policy.ts';
 
-describe('loadConfig', () => {
+describe('loadEnvironment', () => {
   test.for(Object.entries(retiredVariables))(
     'a retired variable still set stops the run, naming what replaced it: %s',
     ([name, instead]) => {
       const variable = `AUDITBENCH_${name}`;
-      expect(() => loadConfig({ [variable]: '1' })).toThrow(
+      expect(() => loadEnvironment({ [variable]: '1' })).toThrow(
         `${variable} is no longer read: ${instead}; unset it (got '1')`,
       );
     },
   );
 
   test('the line names the variable, the field that replaced it and the value', () => {
-    expect(() => loadConfig({ AUDITBENCH_INCONCLUSIVE: 'pass' })).toThrow(
+    expect(() => loadEnvironment({ AUDITBENCH_INCONCLUSIVE: 'pass' })).toThrow(
       "AUDITBENCH_INCONCLUSIVE is no longer read: set `inconclusive: 'pass'` (top level or a run) in auditbench.config.ts instead; unset it (got 'pass')",
     );
   });
 
   test('defaults', () => {
-    expect(loadConfig({})).toEqual({
+    expect(loadEnvironment({})).toEqual({
       workload: 'smoke',
       mysqldPath: null,
       reportDir: 'reports',
@@ -45,14 +45,15 @@ describe('loadConfig', () => {
   });
 
   test('the base branch: AUDITBENCH_BASE_REF, else the default ./auditbench found, else origin/main', () => {
-    expect(loadConfig({ AUDITBENCH_DEFAULT_BASE_REF: 'master' }).baseRef).toBe('master');
+    expect(loadEnvironment({ AUDITBENCH_DEFAULT_BASE_REF: 'master' }).baseRef).toBe('master');
     expect(
-      loadConfig({ AUDITBENCH_DEFAULT_BASE_REF: 'master', AUDITBENCH_BASE_REF: 'origin/release' }).baseRef,
+      loadEnvironment({ AUDITBENCH_DEFAULT_BASE_REF: 'master', AUDITBENCH_BASE_REF: 'origin/release' })
+        .baseRef,
     ).toBe('origin/release');
   });
 
   test('reads every variable', () => {
-    const config = loadConfig({
+    const config = loadEnvironment({
       AUDITBENCH_WORKLOAD: 'seed',
       AUDITBENCH_MYSQLD: '/opt/mysql/bin/mysqld',
       AUDITBENCH_REPORT_DIR: '/tmp/r',
@@ -132,7 +133,7 @@ describe('loadConfig', () => {
     ],
     ['AUDITBENCH_RESTART_CMD', '', "AUDITBENCH_RESTART_CMD must not be empty; got ''"],
   ])('%s=%s is rejected', ([name, value, message]) => {
-    expect(() => loadConfig({ [name as string]: value })).toThrow(message as string);
+    expect(() => loadEnvironment({ [name as string]: value })).toThrow(message as string);
   });
 
   test.for([
@@ -140,11 +141,11 @@ describe('loadConfig', () => {
     ['mariadb://u:pw@[::1]:3310/', { host: '::1', port: 3310, user: 'u', password: 'pw' }],
     ['mysql://u:@127.1.2.3:4000', { host: '127.1.2.3', port: 4000, user: 'u', password: '' }],
   ])('AUDITBENCH_DSN=%s is a loopback server', ([dsn, expected]) => {
-    expect(loadConfig({ AUDITBENCH_DSN: dsn as string }).dsn).toEqual(expected);
+    expect(loadEnvironment({ AUDITBENCH_DSN: dsn as string }).dsn).toEqual(expected);
   });
 
   test('the external target needs a DSN', () => {
-    expect(() => loadConfig({ AUDITBENCH_TARGET: 'external' })).toThrow(
+    expect(() => loadEnvironment({ AUDITBENCH_TARGET: 'external' })).toThrow(
       'AUDITBENCH_TARGET=external needs AUDITBENCH_DSN, e.g. mysql://root:secret@127.0.0.1:3306; got none',
     );
   });
@@ -165,7 +166,7 @@ describe('loadConfig', () => {
       "AUDITBENCH_MAX_REGRESSION_PP must be a number of percentage points above 0 and at most 100, e.g. 5; got 'five'",
     ],
   ])('AUDITBENCH_MAX_REGRESSION_PP=%s is rejected', ([value, message]) => {
-    expect(() => loadConfig({ AUDITBENCH_MAX_REGRESSION_PP: value })).toThrow(message);
+    expect(() => loadEnvironment({ AUDITBENCH_MAX_REGRESSION_PP: value })).toThrow(message);
   });
 
   test.for([
@@ -175,6 +176,6 @@ describe('loadConfig', () => {
     [{ AUDITBENCH_GIT_BRANCH: 'mine', GITHUB_HEAD_REF: 'feature/pr' }, 'mine'],
     [{ GITHUB_STEP_SUMMARY: '' }, null],
   ] as const)('the history branch from %j is %s', ([env, branch]) => {
-    expect(loadConfig(env).gitBranch).toBe(branch);
+    expect(loadEnvironment(env).gitBranch).toBe(branch);
   });
 });

@@ -9,7 +9,7 @@ import { retiredVariableProblem } from './policy.ts';
  * for CI). What a measurement decides (limits, threads, what a doubtful result does) is auditbench.config.ts's
  * (src/config/policy.ts). Nothing else in src/ reads process.env.
  */
-export interface Config {
+export interface Environment {
   workload: WorkloadName;
   /** Server binary to run for the local target; null means search PATH. */
   mysqldPath: string | null;
@@ -230,7 +230,7 @@ export function read<T, F>(env: Env, name: string, field: Field<T>, fallback: F)
   throw new Error(`${name} ${problem}; got '${field.show?.(raw) ?? raw}'`);
 }
 
-export function loadConfig(env: Env = process.env): Config {
+export function loadEnvironment(env: Env = process.env): Environment {
   const retired = retiredVariableProblem(env);
   if (retired) throw new Error(retired);
   const target = read(env, 'AUDITBENCH_TARGET', fields.target, 'local');
@@ -259,7 +259,7 @@ export function applyContainerRuntimeDefaults(env: Env = process.env): void {
   env.TESTCONTAINERS_HOST_OVERRIDE ??= 'localhost';
 }
 
-function commonSettings(env: Env): Omit<Config, 'target' | 'images' | 'dsn' | 'restartCmd'> {
+function commonSettings(env: Env): Omit<Environment, 'target' | 'images' | 'dsn' | 'restartCmd'> {
   return {
     workload: read(env, 'AUDITBENCH_WORKLOAD', fields.workload, 'smoke'),
     mysqldPath: read(env, 'AUDITBENCH_MYSQLD', fields.nonEmpty, null),

@@ -34,29 +34,5 @@ export const trafficSchema = z
   })
   .strict();
 
-export type Traffic = z.infer<typeof trafficSchema>;
+export type ProjectionTraffic = z.infer<typeof trafficSchema>;
 export type TrafficInput = z.input<typeof trafficSchema>;
-
-/**
- * Parses a traffic profile from JSON text ; a bad value names its field.
- * `source` says where the text came from, for the message.
- */
-export function parseTraffic(text: string, source: string): Traffic {
-  let raw: unknown;
-  try {
-    raw = JSON.parse(text);
-  } catch (error) {
-    throw new Error(
-      `${source} is not JSON: ${(error as Error).message}; write the traffic profile as a JSON object`,
-      {
-        cause: error,
-      },
-    );
-  }
-  const parsed = trafficSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = parsed.error.issues.map((i) => `${i.path.join('.') || '(top level)'}: ${i.message}`);
-    throw new Error(`${source} is not a valid traffic profile: ${issues.join('; ')}`);
-  }
-  return parsed.data;
-}

@@ -1,4 +1,4 @@
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import type { CountedIdentity, CountedRecord } from '../results/counted-record.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { addedPerArm } from '../traffic/added-load.ts';
@@ -46,7 +46,7 @@ export interface CountRunOptions {
  * identity that says which other records they compare with. The server is stopped whatever happens.
  */
 export async function countRun(
-  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
+  config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   workload: SysbenchJob,
   opts: CountRunOptions,
 ): Promise<CountedRecord> {

@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ArmSteps } from '../bench/subject.ts';
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import { LogGrowth } from '../plugins/log-files.ts';
 import { listLogFiles, readLogEvents } from '../plugins/log-reader.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
@@ -111,7 +111,7 @@ export function countedJob(job: SysbenchJob): SysbenchJob {
  * under valgrind with its buffer pool reloaded (InnoDB's dump at shutdown), and the subject is installed under it.
  */
 export async function startCountedServer(
-  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
+  config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   workload: SysbenchJob,
   subject: CountedSubject,
   loader: ConnectionOptions | ((server: StartedServer) => Promise<ConnectionOptions>),

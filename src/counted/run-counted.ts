@@ -1,6 +1,6 @@
 import { execa } from 'execa';
 import type { ArmSteps, ComparisonDesign } from '../bench/subject.ts';
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import { setGlobals } from '../plugins/steps.ts';
 import type { CountedRecord } from '../results/counted-record.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
@@ -11,7 +11,9 @@ import { countRun } from './count-run.ts';
 import { type CountedAdded, defaultCountedPlan } from './counted-ab.ts';
 
 /** Why this configuration gets no counted figures (null: it does), decided before any server starts. */
-export async function countedUnavailable(config: Pick<Config, 'target' | 'counted'>): Promise<string | null> {
+export async function countedUnavailable(
+  config: Pick<Environment, 'target' | 'counted'>,
+): Promise<string | null> {
   if (config.counted === 'off') return 'AUDITBENCH_COUNTED=off';
   if (config.target !== 'local')
     return `the counted channel runs a local server under valgrind; AUDITBENCH_TARGET is ${config.target}`;
@@ -34,7 +36,7 @@ export interface WallClockFigures {
  * events are held to the wall clock's (`judgeComparable`): the record says when they are not comparable.
  */
 export function countPluginRun(
-  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
+  config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   run: ResolvedRun,
   opts: {
     workload: SysbenchJob;
@@ -113,7 +115,7 @@ export function countedLine(record: CountedRecord): string {
  * restart would need a warm-up of its own (the first arms after a start count up to 5% more).
  */
 export async function countComparison(
-  config: Pick<Config, 'mysqldPath' | 'searchPath' | 'pluginDir' | 'target' | 'counted'>,
+  config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir' | 'target' | 'counted'>,
   head: ResolvedRun,
   opts: {
     arms: ArmSteps;

@@ -1,6 +1,6 @@
 import { prepareMeasurement } from '../bench/measure-overhead.ts';
 import { planFor } from '../bench/measure-plan.ts';
-import { measureGate } from '../bench/pipeline.ts';
+import { measureRun } from '../bench/pipeline.ts';
 import { pluginSubject } from '../bench/subject.ts';
 import { DEFAULT_ACCOUNTS } from '../config/measured-traffic.ts';
 import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../plugins/lifecycle/index.ts';
@@ -119,7 +119,7 @@ async function measureCell(
     const arms = pluginSubject(profile).arms;
     const planned = planFor({ workload: options.workload, cell: true, oneBlock: true, arms });
     await prepareMeasurement(server, planned, options.progress, runner);
-    const m = await measureGate(server, profile, planned, {
+    const m = await measureRun(server, profile, planned, {
       limitPct: options.limitPct,
       calibration: null,
       progress: options.progress,

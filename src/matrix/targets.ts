@@ -1,6 +1,6 @@
 import { access, readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import { containerRuntime, missingImageAdvice } from '../servers/docker-engine.ts';
 import type { StartOptions } from '../servers/start-server.ts';
 import type { UnavailableServer } from './cell.ts';
@@ -17,7 +17,7 @@ import {
 export interface MatrixTarget {
   label: string;
   image: string | null;
-  config: Config;
+  config: Environment;
   start: StartOptions;
   /** The requested server that cannot be tried here, with the reason; null when it can. */
   unavailable: UnavailableServer | null;
@@ -57,7 +57,7 @@ async function imageLabels(image: string): Promise<Record<string, string> | null
 }
 
 async function imageTarget(
-  config: Config,
+  config: Environment,
   image: string,
   pluginFiles: string[],
   optedOut: boolean,
@@ -92,7 +92,7 @@ async function imageTarget(
  * build, or has no engine to run on is still a column: it says why, and fails unless the user opted out.
  */
 export async function matrixTargets(
-  config: Config,
+  config: Environment,
   borrowed: Borrowed[] = [],
   options: { optedOut: boolean } = { optedOut: false },
 ): Promise<MatrixTarget[]> {

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { quietProbe, scriptedSysbench } from '../../test/support/scripted-sysbench.ts';
 import { toyProfile } from '../../test/support/toy-profile.ts';
-import { loadConfig } from '../config/env.ts';
+import { loadEnvironment } from '../config/env.ts';
 import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
 import type { SysbenchRunner } from '../workload/sysbench-runner.ts';
 import { getWorkload } from '../workload/workloads.ts';
@@ -22,7 +22,7 @@ const harness = (onTps: number, env: Record<string, string> = {}, runs = [toyRun
     getWorkload('seed').durationS,
   );
   const lines: string[] = [];
-  const config = loadConfig({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: 'off', ...env });
+  const config = loadEnvironment({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: 'off', ...env });
   const session = runsOnServer(config, runs, {
     startServer: async () => server,
     sysbench: runner as SysbenchRunner,

@@ -1,10 +1,10 @@
 import { availableParallelism } from 'node:os';
 import { prepareMeasurement } from '../bench/measure-overhead.ts';
 import { planFor } from '../bench/measure-plan.ts';
-import { calibrate, gateFailure, measureGate } from '../bench/pipeline.ts';
+import { calibrate, limitFailure, measureRun } from '../bench/pipeline.ts';
 import { pluginSubject, realSysbench, type SysbenchRunner } from '../bench/subject.ts';
 import { afterGate, bankLine } from '../bench/time-bank.ts';
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import { policyOn } from '../config/policy.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../counted/run-counted.ts';
@@ -46,7 +46,7 @@ import { getWorkload } from '../workload/workloads.ts';
 
 /** What a unit test replaces: the server, the innermost sysbench, the machine probe, the clock, the CPUs. */
 export interface Seams {
-  startServer: (config: Config) => Promise<StartedServer>;
+  startServer: (config: Environment) => Promise<StartedServer>;
   sysbench: SysbenchRunner;
   probe?: Probe;
   clock?: Clock;
@@ -98,7 +98,11 @@ export interface RunsOnServer {
   stop(): Promise<void>;
 }
 
-export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial<Seams> = {}): RunsOnServer {
+export function runsOnServer(
+  config: Environment,
+  runs: ResolvedRun[],
+  seams: Partial<Seams> = {},
+): RunsOnServer {
   const { startServer: start, sysbench, probe, clock, cpus, log: write } = { ...liveSeams, ...seams };
   const workload = getWorkload(config.workload);
   checkOwnScripts(runs, config.configPath);
@@ -317,7 +321,7 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
       });
       const raised = bankLine(planned.plan.budgetS, workload);
       if (raised) progress(raised);
-      const measurement = await measureGate(started(), profile, planned, {
+      const measurement = await measureRun(started(), profile, planned, {
         limitPct,
         calibration: calibratedAt.get(pointLabel(point)) ?? ownCalibration ?? calibration,
         progress,
@@ -354,7 +358,7 @@ export function runsOnServer(config: Config, runs: ResolvedRun[], seams: Partial
             ? ` in an open loop at ${open.ratePerS} tx/s (${point.threads} threads, ${point.cores} cores)`
             : ` at ${point.threads} threads (${point.cores} cores)`;
       const where = `${run.title}${at} on ${started().info.flavor} ${started().info.version}, ${workload.name} workload`;
-      const failure = gateFailure(measurement, policy, where);
+      const failure = limitFailure(measurement, policy, where);
       return failure ? { record, failure } : { record };
     }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import type { Traffic } from '../config/projection-traffic.ts';
+import type { ProjectionTraffic } from '../config/projection-traffic.ts';
 import type { OperationCost } from '../results/per-event-record.ts';
 import { diskUseGbAfter, projectCost } from './project.ts';
 
@@ -20,7 +20,7 @@ const cost = (kind: OperationCost['kind'], addedUs: number, logBytesPerOp: numbe
   logBytesPerEvent: logBytesPerOp,
 });
 
-const traffic: Traffic = {
+const traffic: ProjectionTraffic = {
   name: 'test',
   statementsPerS: { select: 1_000, write: 100, failing: 0 },
   connectionsPerS: 10,
@@ -62,7 +62,7 @@ describe('projectCost', () => {
   });
 
   test('a negative estimate counts as no cost, and no traffic writes nothing', () => {
-    const idle: Traffic = {
+    const idle: ProjectionTraffic = {
       ...traffic,
       statementsPerS: { select: 0, write: 0, failing: 0 },
       connectionsPerS: 0,

@@ -2,7 +2,7 @@
 // and peak rate, log volume per day, and disk, bounded by the plugin's rotation or growing until the disk is full.
 // Pure; the assumptions are the README's "Per-event cost and projection" section.
 
-import type { Traffic } from '../config/projection-traffic.ts';
+import type { ProjectionTraffic } from '../config/projection-traffic.ts';
 import type { OperationKind } from '../results/per-event-operations.ts';
 import type { OperationCost, Projection, RotationInForce } from '../results/per-event-record.ts';
 
@@ -10,7 +10,7 @@ const SECONDS_PER_DAY = 86_400;
 const BYTES_PER_GB = 1e9;
 
 /** Operations per second of each measured kind that the traffic profile implies. */
-export function ratesByKind(traffic: Traffic): Record<OperationKind, number> {
+export function ratesByKind(traffic: ProjectionTraffic): Record<OperationKind, number> {
   return {
     'point-select': traffic.statementsPerS.select,
     update: traffic.statementsPerS.write,
@@ -32,7 +32,7 @@ const daysFor = (gb: number, gbPerDay: number): number | null => (gbPerDay > 0 ?
  */
 export function projectCost(
   operations: readonly OperationCost[],
-  traffic: Traffic,
+  traffic: ProjectionTraffic,
   rotation: RotationInForce | null,
 ): Projection {
   const rates = ratesByKind(traffic);

@@ -54,7 +54,7 @@ export const projectionSchema = z.object({
   logGbPerDay: z.number(),
   disk: diskSchema,
   freeDiskGb: z.number(),
-  /** Traffic kinds whose cost was not measured here and so count as 0. */
+  /** ProjectionTraffic kinds whose cost was not measured here and so count as 0. */
   unmeasured: z.array(z.string()),
 });
 

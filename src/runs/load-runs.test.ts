@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { profiles } from '../profiles/index.ts';
-import { loadPolicy, loadRuns, loadTraffic } from './load-runs.ts';
+import { loadPolicy, loadProjectionTraffic, loadRuns } from './load-runs.ts';
 
 let dir = '';
 const defineConfig = path.resolve('src/runs/define-config.ts');
@@ -130,9 +130,9 @@ test("traffic comes from the configuration's, else the default", async () => {
     'traffic.config.ts',
     `[{ plugin: 'general_log' }], traffic: { name: 'shop', statementsPerS: { select: 10, write: 1, failing: 0 }, connectionsPerS: 1, peakFactor: 2, freeDiskGb: 5 }`,
   );
-  expect((await loadTraffic({ configPath: withTraffic })).name).toBe('shop');
+  expect((await loadProjectionTraffic({ configPath: withTraffic })).name).toBe('shop');
   const plain = await write('plain.config.ts', `[{ plugin: 'general_log' }]`);
-  expect((await loadTraffic({ configPath: plain })).name).toContain('default');
+  expect((await loadProjectionTraffic({ configPath: plain })).name).toContain('default');
 });
 
 test("the top level's limit, concurrency and policy are every run's that sets none of its own", async () => {

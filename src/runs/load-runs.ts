@@ -4,7 +4,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { coresSchema, threadsSchema } from '../config/concurrency.ts';
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import { overheadLimitPct } from '../config/lists.ts';
 import {
   type MeasuredTrafficInput,
@@ -20,7 +20,7 @@ import {
   type RunPolicy,
   runPolicySchema,
 } from '../config/policy.ts';
-import { type Traffic, trafficSchema } from '../config/projection-traffic.ts';
+import { type ProjectionTraffic, trafficSchema } from '../config/projection-traffic.ts';
 import { settingProblem } from '../config/settings.ts';
 import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
 import { defaultTraffic } from './default-traffic.ts';
@@ -88,7 +88,7 @@ const runSchemaFor = (builtIn: readonly string[] | null) =>
     openLoop: z.boolean({ error: 'must be true or false' }).optional(),
     ...runPolicySchema,
   });
-const projectionKeys = Object.keys(trafficSchema.shape) as (keyof Traffic)[];
+const projectionKeys = Object.keys(trafficSchema.shape) as (keyof ProjectionTraffic)[];
 const configSchemaFor = (builtIn: readonly string[] | null) =>
   z.strictObject({
     runs: z.array(runSchemaFor(builtIn)).min(1, 'must declare at least one run'),
@@ -191,10 +191,12 @@ async function readConfigFile(
 }
 
 /** The traffic the per-event projection uses: the configuration's `traffic`, else the illustrative default. */
-export async function loadTraffic(config: Pick<Config, 'configPath'>): Promise<Traffic> {
+export async function loadProjectionTraffic(
+  config: Pick<Environment, 'configPath'>,
+): Promise<ProjectionTraffic> {
   const given = (await readConfigFile(path.resolve(config.configPath), null)).traffic ?? {};
   const projection = Object.fromEntries(
-    Object.entries(given).filter(([k]) => projectionKeys.includes(k as keyof Traffic)),
+    Object.entries(given).filter(([k]) => projectionKeys.includes(k as keyof ProjectionTraffic)),
   );
   if (Object.keys(projection).length === 0) return defaultTraffic;
   return trafficSchema.parse({ ...defaultTraffic, name: 'custom', ...projection });
@@ -240,7 +242,7 @@ const definedFields = (run: object) =>
  * `plugin: 'name'` is looked up in `registry` (the project's is src/profiles/index.ts).
  */
 export async function loadRuns(
-  config: Pick<Config, 'configPath' | 'runIds'>,
+  config: Pick<Environment, 'configPath' | 'runIds'>,
   registry: ProfileRegistry,
 ): Promise<ResolvedRun[]> {
   const file = path.resolve(config.configPath);
@@ -293,7 +295,7 @@ export interface Policy {
  * `maxRegressionPp`: `say` gets the line that says so.
  */
 export async function loadPolicy(
-  config: Pick<Config, 'configPath' | 'maxRegressionPp'>,
+  config: Pick<Environment, 'configPath' | 'maxRegressionPp'>,
   options: { importModule?: ImportModule; say?: (line: string) => void } = {},
 ): Promise<Policy> {
   const parsed = await readConfigFile(path.resolve(config.configPath), null, options.importModule);

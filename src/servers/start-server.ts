@@ -1,4 +1,4 @@
-import type { Config } from '../config/env.ts';
+import type { Environment } from '../config/env.ts';
 import { startContainerServer } from './container-server.ts';
 import { startExternalServer } from './external-server.ts';
 import { startLocalServer } from './local-server.ts';
@@ -16,7 +16,7 @@ export interface StartOptions {
 
 /** The slice of the configuration that says which server to start and how: what startServer reads, nothing more. */
 export type ServerTarget = Pick<
-  Config,
+  Environment,
   'target' | 'mysqldPath' | 'searchPath' | 'pluginDir' | 'images' | 'dsn' | 'restartCmd'
 >;
 

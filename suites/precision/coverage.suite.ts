@@ -4,9 +4,9 @@ import { expect, test } from 'vitest';
 import { formatSummary } from '../../reporters/format/format-summary.ts';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { type Planned, planFor } from '../../src/bench/measure-plan.ts';
-import { measureCalibration, measureGate } from '../../src/bench/pipeline.ts';
+import { measureCalibration, measureRun } from '../../src/bench/pipeline.ts';
 import { pluginSubject } from '../../src/bench/subject.ts';
-import { loadConfig } from '../../src/config/env.ts';
+import { loadEnvironment } from '../../src/config/env.ts';
 import { type BackgroundLoad, startBackgroundLoad } from '../../src/machine/background-load.ts';
 import { type Interference, judgeInterference } from '../../src/machine/block-interference.ts';
 import { startSampler } from '../../src/machine/sampler.ts';
@@ -35,7 +35,7 @@ interface CoverageRun extends DesignRun {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 test('coverage of the 95% interval on null controls, with and without a background load', async () => {
-  const config = loadConfig();
+  const config = loadEnvironment();
   const settings = coverageSettings(process.env);
   const own = getWorkload(config.workload);
   const profile = profiles.sql_error_log;
@@ -126,7 +126,7 @@ test('coverage of the 95% interval on null controls, with and without a backgrou
         });
         const [gate, gateInterference, gateWallS] = await underCondition(condition, plan, () =>
           sampled(() =>
-            measureGate(server, profile, gatePlan(design), {
+            measureRun(server, profile, gatePlan(design), {
               limitPct,
               calibration: null,
               progress: () => {},

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { planFor } from '../../src/bench/measure-plan.ts';
-import { loadConfig } from '../../src/config/env.ts';
+import { loadEnvironment } from '../../src/config/env.ts';
 import { type BackgroundLoad, startBackgroundLoad } from '../../src/machine/background-load.ts';
 import { startSampler } from '../../src/machine/sampler.ts';
 import { startServer } from '../../src/servers/start-server.ts';
@@ -16,7 +16,7 @@ import { getWorkload } from '../../src/workload/workloads.ts';
 const TRACE_S = 150;
 
 test('record per-second TPS traces for the replay test', async () => {
-  const config = loadConfig();
+  const config = loadEnvironment();
   const workload = getWorkload(config.workload);
   const log = (message: string) => console.log(`[record-trace · ${workload.name}] ${message}`);
   await using server = await startServer(config);

@@ -4,7 +4,7 @@ import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { type Planned, planFor } from '../../src/bench/measure-plan.ts';
 import { measureCalibration } from '../../src/bench/pipeline.ts';
-import { loadConfig } from '../../src/config/env.ts';
+import { loadEnvironment } from '../../src/config/env.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import { measuredSeconds } from '../../src/workload/aligned-design.ts';
 import type { Workload } from '../../src/workload/workload.ts';
@@ -38,7 +38,7 @@ function designs(workload: Workload): Record<DesignRun['design'], Planned> {
 }
 
 test('A/A half-width of the dropped-second design and the aligned one, alternating on one server', async () => {
-  const config = loadConfig();
+  const config = loadEnvironment();
   const workload = getWorkload(config.workload);
   const byDesign = designs(workload);
   const log = (message: string) => console.log(`[segment-designs · ${workload.name}] ${message}`);

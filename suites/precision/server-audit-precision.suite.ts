@@ -3,10 +3,10 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
 import { planFor } from '../../src/bench/measure-plan.ts';
-import { measureCalibration, measureGate } from '../../src/bench/pipeline.ts';
+import { measureCalibration, measureRun } from '../../src/bench/pipeline.ts';
 import { formatPrecisionReport, precisionReport } from '../../src/bench/precision.ts';
 import { pluginSubject } from '../../src/bench/subject.ts';
-import { loadConfig, wholeNumber } from '../../src/config/env.ts';
+import { loadEnvironment, wholeNumber } from '../../src/config/env.ts';
 import { runSteps } from '../../src/plugins/steps.ts';
 import { profiles } from '../../src/profiles/index.ts';
 import type { Calibration, Measurement } from '../../src/results/schema.ts';
@@ -16,7 +16,7 @@ import { studyOptions } from './study-options.ts';
 
 // npm run bench:precision — how repeatable is the server_audit verdict on this machine and workload?
 test('server_audit overhead precision and A/A false alarms', async () => {
-  const config = loadConfig();
+  const config = loadEnvironment();
   // AUDITBENCH_STUDY='runs=5 aa-runs=10': server_audit measurements and A/A runs to repeat.
   const option = studyOptions(process.env, ['runs', 'aa-runs']);
   const repeat = {
@@ -40,7 +40,7 @@ test('server_audit overhead precision and A/A false alarms', async () => {
   }
   for (let i = 1; i <= repeat.overhead; i++) {
     measurements.push(
-      await measureGate(server, profile, planned, { limitPct, calibration: null, progress: log }),
+      await measureRun(server, profile, planned, { limitPct, calibration: null, progress: log }),
     );
     log(`overhead ${i}/${repeat.overhead}: ${measurements.at(-1)?.reason}`);
   }

@@ -2,7 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { loadConfig } from '../../src/config/env.ts';
+import { loadEnvironment } from '../../src/config/env.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import type { StartedServer } from '../../src/servers/started-server.ts';
 import { prepareSysbench, runSysbench } from '../../src/workload/sysbench-runner.ts';
@@ -18,7 +18,7 @@ fakePluginSuite({
   overheadCi95: [8, 12],
 });
 
-const config = loadConfig();
+const config = loadEnvironment();
 // One thread on one small table: no deadlocks to retry, so the run is judged on the password path alone.
 const tiny = { ...workloads.smoke, tables: 1, tableSize: 1_000, threads: 1 };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

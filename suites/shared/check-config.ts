@@ -1,4 +1,4 @@
-import { loadConfig } from '../../src/config/env.ts';
+import { loadEnvironment } from '../../src/config/env.ts';
 import { heldByAncestor, takeRunLock } from '../../src/run/run-lock.ts';
 
 // A run waits this long for another to finish before it gives up, naming it.
@@ -10,7 +10,7 @@ const LOCK_WAIT_S = 2 * 60 * 60;
  */
 export default async function checkConfig(): Promise<(() => Promise<void>) | undefined> {
   try {
-    loadConfig();
+    loadEnvironment();
   } catch (error) {
     process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);

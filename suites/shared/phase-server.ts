@@ -1,5 +1,5 @@
 import type { TestContext } from 'vitest';
-import type { Config } from '../../src/config/env.ts';
+import type { Environment } from '../../src/config/env.ts';
 import { unavailableReason } from '../../src/plugins/availability.ts';
 import { runSteps } from '../../src/plugins/steps.ts';
 import type { ResultKey } from '../../src/results/task-meta.ts';
@@ -38,7 +38,7 @@ export interface PhaseServer {
 export function phaseServer(
   suite: string,
   run: ResolvedRun,
-  config: Config,
+  config: Environment,
   workload: Workload,
 ): PhaseServer {
   const { profile } = run;

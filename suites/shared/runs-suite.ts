@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import type { Config } from '../../src/config/env.ts';
+import type { Environment } from '../../src/config/env.ts';
 import { type Outcome, runsOnServer } from '../../src/orchestrate/runs-on-server.ts';
 import type { ResolvedRun } from '../../src/runs/runs.ts';
 
@@ -8,7 +8,7 @@ import type { ResolvedRun } from '../../src/runs/runs.ts';
  * loaded and the A/A noise calibrated once, then each run gets its lifecycle checks, its overhead gate at each point,
  * its counted cost and its uninstall. This file only declares the tests and hands each outcome to Vitest.
  */
-export function runsSuite(config: Config, runs: ResolvedRun[]): void {
+export function runsSuite(config: Environment, runs: ResolvedRun[]): void {
   const session = runsOnServer(config, runs);
   describe(session.title, () => {
     beforeAll(() => session.start());

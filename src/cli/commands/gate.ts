@@ -3,7 +3,7 @@
 import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { type Config, loadConfig } from '../../config/env.ts';
+import { type Environment, loadEnvironment } from '../../config/env.ts';
 import { policyOn } from '../../config/policy.ts';
 import { describeItem } from '../../gate/plan.ts';
 import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
@@ -88,7 +88,7 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
       : null;
   const configPath = context.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
   // Every setting is checked up front, as one line naming it (src/config/env.ts).
-  const config = loadConfig(context.env);
+  const config = loadEnvironment(context.env);
   const policy = await loadPolicy(config, { say: (line) => context.stdout(`${line}\n`) });
   const allowedPp = policy.history.maxRegressionPp ?? DEFAULT_MAX_REGRESSION_PP;
   const selection = await selectForGate({
@@ -195,7 +195,7 @@ async function measure(
  */
 async function writeSummary(
   gate: { selection: GateSelection; described: string[]; measured: Measured },
-  config: Config,
+  config: Environment,
   context: GateContext,
 ): Promise<void> {
   const { selection, described, measured } = gate;

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os';
-import { loadConfig } from '../../config/env.ts';
+import { loadEnvironment } from '../../config/env.ts';
 import type { PluginProfile } from '../../plugins/profile.ts';
 import { profiles } from '../../profiles/index.ts';
 import { loadRuns } from '../../runs/load-runs.ts';
@@ -59,7 +59,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
       ...(values.config ? { AUDITBENCH_CONFIG: values.config } : {}),
     },
   });
-  const config = loadConfig(env);
+  const config = loadEnvironment(env);
   const runs = await loadRuns(config, profiles);
   const facts = await machineFacts(config);
   const workload = getWorkload(config.workload);

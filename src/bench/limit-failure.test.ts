@@ -1,8 +1,8 @@
 import { expect, test } from 'vitest';
 import type { Measurement } from '../results/schema.ts';
-import { type GatePolicy, gateFailure } from './pipeline.ts';
+import { type LimitPolicy, limitFailure } from './pipeline.ts';
 
-// Only the fields gateFailure reads; the rest of a Measurement does not change its answer.
+// Only the fields limitFailure reads; the rest of a Measurement does not change its answer.
 const measured = (fields: Partial<Measurement>): Measurement =>
   ({ verdict: 'pass', reason: 'overhead 3.1% [1.0, 5.2] is below the 50% limit', ...fields }) as Measurement;
 const flagged = {
@@ -14,7 +14,7 @@ const flagged = {
   stealPct: 0,
   blocks: [],
 };
-const strict: GatePolicy = { inconclusive: 'fail', interference: 'warn' };
+const strict: LimitPolicy = { inconclusive: 'fail', interference: 'warn' };
 
 test.for([
   ['a pass passes', measured({}), strict, null],
@@ -43,16 +43,16 @@ test.for([
     { ...strict, interference: 'fail' },
     "run: other processes used 80% of a core; interference: 'fail' (auditbench.config.ts) rejects such a verdict: rerun when the machine is quiet, or use 'retry'",
   ],
-] as [string, Measurement, GatePolicy, string | null][])('%s', ([, measurement, policy, expected]) => {
-  expect(gateFailure(measurement, policy, 'run')).toBe(expected);
+] as [string, Measurement, LimitPolicy, string | null][])('%s', ([, measurement, policy, expected]) => {
+  expect(limitFailure(measurement, policy, 'run')).toBe(expected);
 });
 
 test("an idle plugin fails unless idle: 'pass'", () => {
   const idle = measured({
     auditEvents: { idle: true, advice: 'log the traffic' } as Measurement['auditEvents'],
   });
-  expect(gateFailure(idle, strict, 'run')).toBe(
+  expect(limitFailure(idle, strict, 'run')).toBe(
     "run: log the traffic (an idle plugin fails the run; idle: 'pass' in auditbench.config.ts accepts it)",
   );
-  expect(gateFailure(idle, { ...strict, idle: 'pass' }, 'run')).toBeNull();
+  expect(limitFailure(idle, { ...strict, idle: 'pass' }, 'run')).toBeNull();
 });
