@@ -3,8 +3,8 @@
  * bank is a number of whole seconds, 0 before the first gate.
  *
  * A gate with a precision target stops as soon as it is decisive and precise enough; on a quiet minute that is 10
- * pairs (about 52 s of standard's 75), on a noisy one the budget runs out first. On 2026-12-03 one bench had its
- * gates stop at 10 and 14 pairs while the general log's ran out of budget at ±3.07 pp. The bank lets that gate use
+ * pairs (about 52 s of standard's 75), on a noisy one the budget runs out first, so in one bench some gates stop
+ * early while another runs out of budget (docs/measurements/2026-12-03-quiet-morning.md). The bank lets that gate use
  * what the others left, so `auditbench bench` as a whole measures no longer than before: every gate's base budget
  * is still the workload's, and only unspent seconds move. Workloads that stop at a verdict (no target) keep their
  * budget as it is: extra seconds there would only lengthen an inconclusive gate.

@@ -3,14 +3,13 @@ import { workloadNames } from '../config/lists.ts';
 import { seedTableSize } from './seed-scale.ts';
 import type { Workload, WorkloadName } from './workload.ts';
 
-// τ for smoke, on the log scale (0.009 ≈ 0.9 pp): the method-of-moments estimate from the 40 SQL_ERROR_LOG null
-// controls of bench:coverage on 2026-12-01 (their estimates scattered with sd 1.6 pp; their own standard errors
-// said 1.3 pp). docs/measurements/2026-12-01-coverage-smoke.md has the coverage with and without it.
+// τ for smoke, on the log scale (0.009 ≈ 0.9 pp): the method-of-moments estimate from bench:coverage's SQL_ERROR_LOG
+// null controls, whose estimates scattered more than their own standard errors said.
+// docs/measurements/2026-12-01-coverage-smoke.md has the figures, and the coverage with and without it.
 const TAU_SMOKE = 0.009;
-// τ for standard in its aligned design: the method-of-moments estimate from its 20 null controls of bench:coverage on
-// 2026-12-02 (A/A and SQL_ERROR_LOG, 10 quiet and 10 under load; 0.0089 quiet, 0 under load). With it all 20
-// intervals, and the 20 of the dropped-second design measured in the same minutes, contained 0:
-// docs/measurements/2026-12-02-coverage-standard.md.
+// τ for standard in its aligned design: the method-of-moments estimate from its null controls of bench:coverage (A/A
+// and SQL_ERROR_LOG, quiet and under load). With it every interval of both designs measured in the same minutes
+// contained 0: docs/measurements/2026-12-02-coverage-standard.md.
 const TAU_STANDARD = 0.006;
 
 /** The named workloads, smallest first. */
@@ -22,9 +21,9 @@ const smoke: Workload = {
   tableSize: 10_000,
   threads: 4,
   // 2 s segments switched on sysbench's report boundaries (aligned, issue 25): 12 pairs in 48 s, no second dropped.
-  // Short segments keep each pair inside one of this VM's speed regimes (they change every minute or two). In 40
-  // live null controls on 2026-12-02 its intervals were 0.61-0.76x as wide as 8 pairs of 3 s with each switch's
-  // second dropped, and all contained 0 (docs/measurements/2026-12-02-coverage-aligned-smoke.md).
+  // Short segments keep each pair inside one of this VM's speed regimes (they change every minute or two). On live
+  // null controls its intervals were narrower than 8 pairs of 3 s with each switch's second dropped, and all
+  // contained 0 (docs/measurements/2026-12-02-coverage-aligned-smoke.md).
   design: { kind: 'toggle', segmentS: 2, aligned: true },
   durationS: 10,
   // Loading the tables leaves dirty pages that InnoDB flushes over the next seconds; in CI the first (A/A) block
@@ -53,8 +52,8 @@ export const workloads: Record<WorkloadName, Workload> = {
   // short block; an unclear one gets more blocks within smoke's budget, so what it decides is still decided. Its
   // warm-up ends after two 3 s chunks that agree (6 s, not 10), and a run of the separate-runs design (an arm
   // switched by restarts) lasts 6 s. A PR gate on it gets 45 s: a warm-up and two blocks, enough for a clear
-  // regression, while a null change ends inconclusive rather than measured. Before 2026-12-04 a block was 6 pairs,
-  // a warm-up chunk 5 s and the gate 60 s, and `./auditbench test` took 38 minutes (issue "Test in half the time").
+  // regression, while a null change ends inconclusive rather than measured. Blocks of 6 pairs, 5 s warm-up chunks and
+  // a 60 s gate made `./auditbench test` too long (docs/measurements/2026-12-04-test-time.md).
   quick: {
     ...smoke,
     name: 'quick',
@@ -72,8 +71,8 @@ export const workloads: Record<WorkloadName, Workload> = {
     tableSize: 100_000,
     threads: 8,
     // 2 s segments switched on sysbench's report boundaries, so no second is dropped (aligned, issue 25), up to 60
-    // pairs within the budget. In the same minutes on 2026-12-02 a 60 s block gave 0.59x the within-run half-width of
-    // 10 pairs of 3 s with each switch's second dropped (1.33 against 2.25 pp, quiet).
+    // pairs within the budget. Measured in the same minutes, a 60 s block of it was much narrower within the run than
+    // 10 pairs of 3 s with each switch's second dropped (docs/measurements/2026-12-02-coverage-standard.md).
     design: { kind: 'toggle', segmentS: 2, aligned: true },
     durationS: 30,
     // 8 × 100k rows outgrow the buffer pool: give flushing and the page cache longer than smoke.
@@ -85,11 +84,10 @@ export const workloads: Record<WorkloadName, Workload> = {
     // A block is 10 pairs (40 s): the A/A's one block, and the first of a gate's. The budget (warm-up included) then
     // leaves room for one shorter block, 14-15 pairs in all, so ./auditbench bench measures four plugins, two A/As
     // and their lifecycles in 8 minutes. More pairs buy little in what is reported: τ adds ±1.2 pp to every interval
-    // whatever the pairs, so a gate at ±1.3 within its run reports ±1.75, and one at ±1.0 reports ±1.55. On
-    // 2026-12-02 (fresh clones, one machine) a 180 s budget spent 29-36 pairs for ±1.2-1.45 within the run and the
-    // command took 13 minutes; 72 s took 6 min 48 s, of which 164 s were not the four gates, but left no room for a
-    // second block after a 15 s warm-up. 75 s fits one of 4 pairs there. Seconds a gate leaves unused go to the gates
-    // after it (src/bench/time-bank.ts), up to 150 s for one gate.
+    // whatever the pairs, so a gate at ±1.3 within its run reports ±1.75, and one at ±1.0 reports ±1.55. A budget of
+    // 180 s bought little precision for nearly twice the command's time; 72 s left no room for a second block after a
+    // 15 s warm-up, and 75 s fits one of 4 pairs (docs/measurements/2026-12-02-bench-time.md). Seconds a gate leaves
+    // unused go to the gates after it (src/bench/time-bank.ts), up to 150 s for one gate.
     pairs: 10,
     maxPairs: 60,
     budgetS: 75,
@@ -98,10 +96,9 @@ export const workloads: Record<WorkloadName, Workload> = {
     targetHalfWidthPct: 1,
     runToRunSdLog: TAU_STANDARD,
     // The PR gate measures base beside head in one run, usually for one changed run: up to 4 minutes (warm-up
-    // included) until that contrast is within ±1.0 pp in its own run. At 75 s, on 2026-12-02, a null change reached
-    // ±1.45 pp after 14 pairs; the half-width shrinks with √pairs, so ±1.0 needs about 30 on such an hour, and about
-    // 50 fit in 240 s (a null change on a noisy afternoon used all 50 for ±2.07 pp). A gate stops as soon as it is
-    // decisive and that precise.
+    // included) until that contrast is within ±1.0 pp in its own run. The half-width shrinks with √pairs: 75 s left a
+    // null change short of ±1.0, which needs about twice the pairs on a quiet hour, and about 50 fit in 240 s
+    // (docs/measurements/2026-12-02-pr-gate-budget.md). A gate stops as soon as it is decisive and that precise.
     gate: { budgetS: 240, targetHalfWidthPct: 1 },
     pinCpus: true,
     maxIgnoredErrorPct: 0.5,
