@@ -17,7 +17,7 @@ import { getWorkload } from '../src/workload/workloads.ts';
 const config = loadEnvironment();
 const workload = getWorkload(config.workload);
 // AUDITBENCH_DOCKER=0 is the user's opt-out of containers (scripts/setup.sh reads it too).
-const targets = await matrixTargets(config, borrowedPlugins, {
+const targets = await matrixTargets(config, borrowedPlugins(profiles), {
   optedOut: config.dockerOptOut,
 });
 const plan = planMatrix(targets, matrixProfiles(profiles), config.matrix);

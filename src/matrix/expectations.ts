@@ -21,10 +21,8 @@ export function expectedOutcome(
 export const matrixProfiles = (registry: Readonly<Record<string, PluginProfile>>): PluginProfile[] =>
   Object.values(registry).filter((p) => p.matrix?.crossed === true);
 
-/**
- * Libraries lent to images that lack them, so the matrix can try one server's plugin on another: MariaDB's
- * server_audit.so on MySQL is the seed's version-mismatch case. Paths are on the machine running the suites.
- */
-export const borrowedPlugins: { file: string; into: (image: string) => boolean }[] = [
-  { file: '/usr/lib/mysql/plugin/server_audit.so', into: (image) => /mysql|percona/i.test(image) },
-];
+/** The libraries the crossed profiles lend to images that lack them (`matrix.lend`). */
+export const borrowedPlugins = (
+  registry: Readonly<Record<string, PluginProfile>>,
+): { file: string; into: (image: string) => boolean }[] =>
+  matrixProfiles(registry).flatMap((p) => (p.matrix?.lend ? [p.matrix.lend] : []));

@@ -125,6 +125,11 @@ export interface MatrixPlacement {
   /** Crossed with every server: it can be tried live with what Debian ships. */
   crossed: boolean;
   expectations: CellExpectation[];
+  /**
+   * The plugin's library, lent to container images that lack it (a path on the machine running the suites), so the
+   * matrix can try it on servers it was not built for: MariaDB's server_audit.so on MySQL is the seed's case.
+   */
+  lend?: { file: string; into: (image: string) => boolean };
 }
 
 /**
