@@ -67,3 +67,15 @@ test('nothing counted, nothing shown', () => {
   expect(formatCountedText([])).toBe('');
   expect(formatCountedMarkdown([])).toEqual([]);
 });
+
+test('the method says when some arm could not count every connection thread’s writes', () => {
+  const [first] = results();
+  if (!first?.counted) throw new Error('the fixture has no counted result');
+  const arms = first.counted.arms.map((a, i) => ({ ...a, lostThreads: i === 0 ? 5 : 0 }));
+  // The discarded warm-up's threads do not matter; a measured arm's do.
+  expect(countedMethod({ ...first.counted, arms })).not.toContain('NOT complete');
+  arms[1] = { ...(arms[1] as (typeof arms)[number]), lostThreads: 1 };
+  expect(countedMethod({ ...first.counted, arms })).toContain(
+    '; write syscalls and bytes NOT complete: 1 connection thread in 1 arm exited or came and went unread;',
+  );
+});

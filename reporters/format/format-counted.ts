@@ -61,11 +61,19 @@ function idsText(c: CountedRecord): string {
   return parts.length > 0 ? `; ${parts.join(', ')}` : '';
 }
 
+/** Said where a measured arm could not count every connection thread's writes (`lostThreads`). */
+function lostText(c: CountedRecord): string {
+  const arms = c.arms.filter((a) => !a.warmup && a.lostThreads > 0);
+  if (arms.length === 0) return '';
+  const threads = arms.reduce((n, a) => n + a.lostThreads, 0);
+  return `; write syscalls and bytes NOT complete: ${threads} connection thread${threads === 1 ? '' : 's'} in ${arms.length} arm${arms.length === 1 ? '' : 's'} exited or came and went unread`;
+}
+
 /** How the figures were counted, in one line. */
 export function countedMethod(c: CountedRecord): string {
   const spread = c.figures.instructions.spreadPct;
   const pct = (v: number | null) => (v === null ? '–' : `${v.toFixed(2)}%`);
-  return `callgrind, ${c.identity.workload}, ${c.pairs} ABBA pair${c.pairs === 1 ? '' : 's'} after a discarded arm; arms within ${pct(spread.off)} (off) and ${pct(spread.on)} (on) of their means${idsText(c)}; ${Math.round(c.wallS)} s`;
+  return `callgrind, ${c.identity.workload}, ${c.pairs} ABBA pair${c.pairs === 1 ? '' : 's'} after a discarded arm; arms within ${pct(spread.off)} (off) and ${pct(spread.on)} (on) of their means${idsText(c)}${lostText(c)}; ${Math.round(c.wallS)} s`;
 }
 
 /** The functions whose own instructions the subject adds most, with their object file. */

@@ -21,9 +21,10 @@ import {
   dumpBase,
   ZERO_MARKER,
 } from './callgrind-server.ts';
+import { ownThread, pollConnectionThreads, threadsCreated } from './connection-threads.ts';
 import { abbaOrder, type CountedArm } from './counted-stats.ts';
 import { alignIds, connectionIds, type IdAlignment, type IdSource, queryIds } from './id-widths.ts';
-import { ioBetween, readThreadIo } from './thread-io.ts';
+import { armWrites, type NotServing, readThreadIo } from './thread-io.ts';
 
 /** What a counted A/B runs: the same fixed transactions per arm, `pairs` ABBA pairs after one discarded arm. */
 export interface CountedPlan {
@@ -69,12 +70,17 @@ export interface CountedServer {
   server: StartedServer;
   dumpDir: string;
   application: ConnectionOptions;
+  /** The threads it ran once set up, before any client but the harness connected: never counted as serving one. */
+  background: ReadonlySet<number>;
 }
 
 /** One arm as counted, with the callgrind dump it wrote. */
 export interface CountedArmReading extends CountedArm {
   dump: CallgrindDump;
-  /** Threads whose syscall counters were lost (they exited before the reading): their writes are missing. */
+  /**
+   * Connection threads whose writes the arm could not count: ones that exited before the second reading, and ones
+   * the server created in the arm that the reading never saw.
+   */
   lostThreads: number;
 }
 
@@ -153,11 +159,18 @@ export async function startCountedServer(
       pool.loaded ? `buffer pool reloaded in ${pool.waitedS} s` : `buffer pool not reloaded: ${pool.status}`,
     );
     await runSteps(server, subject.setup, `Setting up ${subject.label} on the counted server`);
-    return { server, dumpDir, application };
+    return { server, dumpDir, application, background: await backgroundThreads(server) };
   } catch (error) {
     await server.stop();
     throw error;
   }
+}
+
+/** The server's threads while only the harness is connected: its background threads, and the harness's own. */
+async function backgroundThreads(server: StartedServer): Promise<Set<number>> {
+  const pid = server.processId?.();
+  if (!pid) throw new Error('The counted server is not running');
+  return new Set((await readThreadIo(pid)).keys());
 }
 
 /**
@@ -200,8 +213,8 @@ export async function countArms(
   const started = Date.now();
   const order = ['off' as const, ...abbaOrder(plan.pairs)];
   const readings: CountedArmReading[] = [];
-  // sysbench's connection threads, learnt in the warm-up; later arms' connections reuse them from the thread cache.
-  const tids = new Set<number>();
+  const own = await ownThread(server);
+  const threads = { own: own.tid, ownId: own.id, background: counted.background, polled: new Set<number>() };
   const ids = [connectionIds(server), queryIds(server, WARMUP_ARMS)] as const;
   const beforeWarmup = await Promise.all(ids.map((source) => source.read()));
   let aligned: (Omit<IdAlignment, 'last'> | null)[] = [];
@@ -212,7 +225,7 @@ export async function countArms(
       kind === 'on' ? subject.arms.on : subject.arms.off,
       `Switching ${subject.label} ${kind}`,
     );
-    const arm = { kind, tids, learn: index === 0 };
+    const arm = { kind, threads, learn: index === 0 };
     readings.push(await countOneArm(counted, workload, subject, plan, arm, added));
     const last = readings.at(-1) as CountedArmReading;
     const ir = Math.round(last.totals.instructions / last.transactions);
@@ -266,12 +279,18 @@ async function alignAll(
   return out;
 }
 
+/** The threads of one counted server's arms: the harness's own and the server's, and those the warm-up saw serving. */
+interface CountedThreads extends NotServing {
+  ownId: number;
+  polled: Set<number>;
+}
+
 async function countOneArm(
   { server, dumpDir, application }: CountedServer,
   workload: SysbenchJob,
   subject: CountedSubject,
   plan: CountedPlan,
-  { kind, tids, learn }: { kind: 'off' | 'on'; tids: Set<number>; learn: boolean },
+  { kind, threads, learn }: { kind: 'off' | 'on'; threads: CountedThreads; learn: boolean },
   added: CountedAdded | null,
 ): Promise<CountedArmReading> {
   const pid = server.processId?.();
@@ -280,10 +299,12 @@ async function countOneArm(
   const logFiles = subject.log ? await listLogFiles(server, subject.log) : [];
   const growth = new LogGrowth(logFiles);
   const eventsBefore = subject.log ? await eventCount(server, subject.log) : 0;
+  const createdBefore = await threadsCreated(server);
   await server.query(ZERO_MARKER);
   const ioBefore = await readThreadIo(pid);
-  // Only the warm-up asks the server which threads serve sysbench: a query in a measured arm would be counted.
-  const polling = learn ? pollConnectionThreads(server, await connectionId(server), tids) : null;
+  // Only the warm-up asks the server which threads serve sysbench (a query in a measured arm would be counted), to
+  // check that none of them is one the count leaves out as the server's own.
+  const polling = learn ? pollConnectionThreads(server, threads.ownId, threads.polled) : null;
   let transactions: number;
   try {
     // The warm-up sends three arms' worth: the first arms after a start count up to 5% more (caches still filling).
@@ -294,27 +315,37 @@ async function countOneArm(
     polling?.stop();
     await polling?.done;
   }
-  if (tids.size === 0)
-    throw new Error('The counted warm-up saw no connection of sysbench in the processlist');
+  if (learn) checkPolled(threads);
   const ioAfter = await readThreadIo(pid);
   if (subject.log) growth.observe(await listLogFiles(server, subject.log));
   await server.query(DUMP_MARKER);
   const dump = await waitForNewDump(dumpDir, dumpsBefore);
-  const { io, lostThreads } = ioBetween(ioBefore, ioAfter, tids);
+  const writes = armWrites(ioBefore, ioAfter, threads, (await threadsCreated(server)) - createdBefore);
   const eventsAfter = subject.log ? await eventCount(server, subject.log) : 0;
   return {
     kind,
     transactions,
     totals: {
       instructions: dump.totalIr,
-      writeCalls: io.writeCalls,
-      writeBytes: io.writeBytes,
+      writeCalls: writes.io.writeCalls,
+      writeBytes: writes.io.writeBytes,
       logBytes: growth.bytesWritten,
       events: Math.max(0, eventsAfter - eventsBefore),
     },
     dump,
-    lostThreads: lostThreads.length + idleThreads(ioBefore, ioAfter, tids),
+    lostThreads: writes.exited.length + writes.unseen,
   };
+}
+
+/** The warm-up's sysbench connections, as the processlist showed them, must be threads the count includes. */
+function checkPolled(threads: CountedThreads): void {
+  if (threads.polled.size === 0)
+    throw new Error('The counted warm-up saw no connection of sysbench in the processlist');
+  const left = [...threads.polled].filter((tid) => threads.background.has(tid) || tid === threads.own);
+  if (left.length > 0)
+    throw new Error(
+      `The counted warm-up saw sysbench served by thread ${left.join(', ')}, which the count leaves out as the server's own or the harness's: the server had clients other than the harness when it was set up`,
+    );
 }
 
 /** The arm's added operations; one that fails makes the arms unlike, so the counted run stops. */
@@ -332,52 +363,9 @@ async function sendAdded(
     );
 }
 
-/** Learnt threads that read nothing in this arm: sysbench was served by another thread, whose writes are missed. */
-function idleThreads(
-  before: ReadonlyMap<number, { readCalls: number }>,
-  after: ReadonlyMap<number, { readCalls: number }>,
-  tids: Iterable<number>,
-): number {
-  let idle = 0;
-  for (const tid of tids) {
-    const a = after.get(tid);
-    if (a && a.readCalls === (before.get(tid)?.readCalls ?? 0)) idle++;
-  }
-  return idle;
-}
-
 async function eventCount(server: StartedServer, profile: PluginProfile): Promise<number> {
   if (profile.log.format === null) return 0;
   return (await readLogEvents(server, profile)).events.length;
-}
-
-async function connectionId(server: StartedServer): Promise<number> {
-  const { rows } = await server.query('SELECT CONNECTION_ID() AS id');
-  return Number(rows[0]?.id);
-}
-
-/** Collects the OS thread ids of the connections other than the harness's own while sysbench runs. */
-function pollConnectionThreads(
-  server: StartedServer,
-  ownId: number,
-  tids: Set<number>,
-): { stop(): void; done: Promise<void> } {
-  let stopped = false;
-  const done = (async () => {
-    while (!stopped) {
-      const { rows } = await server.query(
-        `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
-      );
-      for (const row of rows) tids.add(Number(row.tid));
-      await sleep(20);
-    }
-  })();
-  return {
-    stop: () => {
-      stopped = true;
-    },
-    done,
-  };
 }
 
 async function listDumps(dir: string): Promise<Set<string>> {

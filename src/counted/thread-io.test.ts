@@ -1,27 +1,84 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { ioBetween, parseProcIo } from './thread-io.ts';
+import { armWrites, parseProcIo, type ThreadIo } from './thread-io.ts';
 
 const io = (syscw: number, wchar: number, syscr = 0) =>
   parseProcIo(
     `rchar: 1\nwchar: ${wchar}\nsyscr: ${syscr}\nsyscw: ${syscw}\nread_bytes: 0\nwrite_bytes: 4096\n`,
   );
 
+/** A counted server's arms as recorded from /proc/<pid>/task/<tid>/io (fixtures/proc/thread-io, see its README). */
+interface Recorded {
+  own: number;
+  background: number[];
+  arms: {
+    kind: 'off' | 'on';
+    warmup: boolean;
+    polled: number[];
+    threadsCreated?: number;
+    before: Record<string, [number, number, number]>;
+    after: Record<string, [number, number, number]>;
+  }[];
+}
+
+const recorded = (name: string): Recorded =>
+  JSON.parse(
+    readFileSync(new URL(`../../fixtures/proc/thread-io/${name}.json`, import.meta.url), 'utf8'),
+  ) as Recorded;
+
+const reading = (threads: Record<string, [number, number, number]>): Map<number, ThreadIo> =>
+  new Map(
+    Object.entries(threads).map(([tid, [syscr, syscw, wchar]]) => [Number(tid), io(syscw, wchar, syscr)]),
+  );
+
+/** What the channel counted before 2026-12-05: the threads the warm-up's processlist showed, summed the long way. */
+function learntOnly(before: Map<number, ThreadIo>, after: Map<number, ThreadIo>, learnt: number[]) {
+  let writeCalls = 0;
+  let writeBytes = 0;
+  for (const tid of learnt) {
+    writeCalls += (after.get(tid)?.writeCalls ?? 0) - (before.get(tid)?.writeCalls ?? 0);
+    writeBytes += (after.get(tid)?.writeBytes ?? 0) - (before.get(tid)?.writeBytes ?? 0);
+  }
+  return { writeCalls, writeBytes };
+}
+
 test('parses write calls and bytes from /proc/<pid>/task/<tid>/io', () => {
   expect(io(7, 900, 3)).toEqual({ writeCalls: 7, writeBytes: 900, readCalls: 3 });
 });
 
-test('sums the chosen threads between two readings; a new thread counts from zero, an exited one is lost', () => {
+test('counts every thread but the background and the harness; a new one from zero, an exited one is lost', () => {
   const before = new Map([
     [1, io(10, 1000)],
     [2, io(50, 5000)],
+    [5, io(1, 1)],
+    [6, io(0, 0)],
   ]);
   const after = new Map([
     [1, io(15, 1600)],
     [2, io(90, 9000)],
     [3, io(4, 400)],
+    [5, io(9, 9)],
   ]);
-  expect(ioBetween(before, after, [1, 3, 4])).toEqual({
-    io: { writeCalls: 9, writeBytes: 1000, readCalls: 0 },
-    lostThreads: [4],
-  });
+  const writes = armWrites(before, after, { background: new Set([2]), own: 5 }, 2);
+  expect(writes.io).toEqual({ writeCalls: 9, writeBytes: 1000, readCalls: 0 });
+  expect(writes.served).toEqual([1, 3]);
+  // Thread 6 exited in the arm; of the two threads the server created, the second reading found one (3).
+  expect(writes).toMatchObject({ exited: [6], unseen: 1 });
 });
+
+test.for(['no-added-traffic', 'added-connections-no-churn'])(
+  '%s: where the warm-up learnt every connection thread, the arms count what they counted before',
+  (name) => {
+    const r = recorded(name);
+    const not = { background: new Set(r.background), own: r.own };
+    const [warmup, ...arms] = r.arms;
+    for (const arm of arms) {
+      const before = reading(arm.before);
+      const after = reading(arm.after);
+      const writes = armWrites(before, after, not, arm.threadsCreated ?? 0);
+      expect(writes.served.sort()).toEqual([...(warmup?.polled ?? [])].sort());
+      expect(writes.io).toMatchObject(learntOnly(before, after, warmup?.polled ?? []));
+      expect(writes.exited).toEqual([]);
+    }
+  },
+);

@@ -28,27 +28,51 @@ export async function readThreadIo(pid: number): Promise<Map<number, ThreadIo>> 
   return out;
 }
 
+/** The threads an arm's writes are not counted for. */
+export interface NotServing {
+  /** Every thread the server ran before any client but the harness connected: InnoDB's, the main thread, timers. */
+  background: ReadonlySet<number>;
+  /** The harness's own connection, which sends the markers (null where the server does not show its thread id). */
+  own: number | null;
+}
+
+/** One arm's writes by the threads that served clients, and how many such threads exited before the second reading. */
+export interface ArmWrites {
+  io: ThreadIo;
+  /** The threads counted. */
+  served: number[];
+  /** Connection threads of the first reading missing from the second: what they did in the arm is lost. */
+  exited: number[];
+  /** Connection threads the server created in the arm that the second reading did not find (they came and went). */
+  unseen: number;
+}
+
 /**
- * What the given threads did between two readings. A thread missing from the first reading started since (it
- * counts from zero); one missing from the second exited, and its counts are lost, which the caller is told.
+ * What the connection threads did between two readings, whichever connection threads those were: every thread of the
+ * second reading except the server's background ones and the harness's own. A connection thread lives on in the
+ * server's thread cache after its client leaves and serves a later client, so any of them may serve an arm's
+ * sysbench or added connections; an idle one adds only what valgrind's scheduler does (one-byte pipe reads and
+ * writes). A thread that started since the first reading counts from zero. `createdThreads` is the growth of the
+ * server's Threads_created counter over the arm: created threads the second reading does not show are `unseen`.
  */
-export function ioBetween(
+export function armWrites(
   before: ReadonlyMap<number, ThreadIo>,
   after: ReadonlyMap<number, ThreadIo>,
-  tids: Iterable<number>,
-): { io: ThreadIo; lostThreads: number[] } {
+  not: NotServing,
+  createdThreads: number,
+): ArmWrites {
+  const connection = (tid: number) => !not.background.has(tid) && tid !== not.own;
   const io = { ...NONE };
-  const lostThreads: number[] = [];
-  for (const tid of tids) {
-    const end = after.get(tid);
-    if (!end) {
-      lostThreads.push(tid);
-      continue;
-    }
+  const served: number[] = [];
+  for (const [tid, end] of after) {
+    if (!connection(tid)) continue;
     const start = before.get(tid) ?? NONE;
+    served.push(tid);
     io.writeCalls += end.writeCalls - start.writeCalls;
     io.writeBytes += end.writeBytes - start.writeBytes;
     io.readCalls += end.readCalls - start.readCalls;
   }
-  return { io, lostThreads };
+  const exited = [...before.keys()].filter((tid) => connection(tid) && !after.has(tid));
+  const started = served.filter((tid) => !before.has(tid)).length;
+  return { io, served, exited, unseen: Math.max(0, createdThreads - started) };
 }

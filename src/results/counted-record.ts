@@ -53,6 +53,11 @@ export const countedArmSchema = z.object({
   writeBytes: z.number(),
   logBytes: z.number(),
   events: z.number(),
+  /**
+   * Connection threads whose write syscalls and bytes the arm could not count: they exited before its second reading
+   * of /proc, or the server created them in the arm and that reading never saw them. 0 in every arm: the write figures
+   * are complete.
+   */
   lostThreads: z.number().int(),
 });
 

@@ -1,0 +1,43 @@
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { StartedServer } from '../servers/started-server.ts';
+
+/** The harness's own connection: its processlist id and OS thread id (null where the server shows no TID). */
+export async function ownThread(server: StartedServer): Promise<{ id: number; tid: number | null }> {
+  const { rows } = await server.query(
+    'SELECT ID AS id, TID AS tid FROM information_schema.PROCESSLIST WHERE ID = CONNECTION_ID()',
+  );
+  const row = rows[0];
+  if (!row)
+    throw new Error('The counted server did not show the harness its own connection in the processlist');
+  return { id: Number(row.id), tid: row.tid === null || row.tid === undefined ? null : Number(row.tid) };
+}
+
+/** The server's Threads_created counter: connection threads started since it came up. */
+export async function threadsCreated(server: StartedServer): Promise<number> {
+  const { rows } = await server.query("SHOW GLOBAL STATUS LIKE 'Threads_created'");
+  return Number(rows[0]?.Value ?? 0);
+}
+
+/** Collects the OS thread ids of the connections other than the harness's own while sysbench runs. */
+export function pollConnectionThreads(
+  server: StartedServer,
+  ownId: number,
+  tids: Set<number>,
+): { stop(): void; done: Promise<void> } {
+  let stopped = false;
+  const done = (async () => {
+    while (!stopped) {
+      const { rows } = await server.query(
+        `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
+      );
+      for (const row of rows) tids.add(Number(row.tid));
+      await sleep(20);
+    }
+  })();
+  return {
+    stop: () => {
+      stopped = true;
+    },
+    done,
+  };
+}
