@@ -296,10 +296,11 @@ async function countOneArm(
   const pid = server.processId?.();
   if (!pid) throw new Error('The counted server is not running');
   const dumpsBefore = await listDumps(dumpDir);
+  // Read before the log's size and after its events: a plugin may log the statement itself.
+  const createdBefore = await threadsCreated(server);
   const logFiles = subject.log ? await listLogFiles(server, subject.log) : [];
   const growth = new LogGrowth(logFiles);
   const eventsBefore = subject.log ? await eventCount(server, subject.log) : 0;
-  const createdBefore = await threadsCreated(server);
   await server.query(ZERO_MARKER);
   const ioBefore = await readThreadIo(pid);
   // Only the warm-up asks the server which threads serve sysbench (a query in a measured arm would be counted), to
@@ -320,8 +321,8 @@ async function countOneArm(
   if (subject.log) growth.observe(await listLogFiles(server, subject.log));
   await server.query(DUMP_MARKER);
   const dump = await waitForNewDump(dumpDir, dumpsBefore);
-  const writes = armWrites(ioBefore, ioAfter, threads, (await threadsCreated(server)) - createdBefore);
   const eventsAfter = subject.log ? await eventCount(server, subject.log) : 0;
+  const writes = armWrites(ioBefore, ioAfter, threads, (await threadsCreated(server)) - createdBefore);
   return {
     kind,
     transactions,
