@@ -23,18 +23,17 @@ const subject = {
   log: profile,
 };
 const quiet = () => () => {};
-const host = await startCountedServer(
-  loadEnvironment(),
+const host = await startCountedServer(loadEnvironment(), {
   workload,
   subject,
-  async (s) => s.connection,
-  quiet(),
-);
+  loader: async (s) => s.connection,
+  progress: quiet(),
+});
 const perTx: { off: number[]; on: number[] } = { off: [], on: [] };
 try {
   console.log('A/B\toff/tx\ton/tx\tadded %\t95% CI\tspread off %\tspread on %\twall s');
   for (let i = 1; i <= repeats; i++) {
-    const out = await countArms(host, workload, subject, plan, quiet());
+    const out = await countArms(host, { workload, subject, plan, progress: quiet() });
     for (const arm of out.arms) perTx[arm.kind].push(arm.totals.instructions / arm.transactions);
     const f = countedFigures(out.arms).instructions;
     const ci = f.pctCi95 ? `[${f.pctCi95[0].toFixed(2)}, ${f.pctCi95[1].toFixed(2)}]` : '–';

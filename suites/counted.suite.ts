@@ -50,7 +50,12 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
       arms: { off: [], on: [] },
       log: null,
     };
-    host = await startCountedServer(config, oltp, setup, async (s) => s.connection, console.log);
+    host = await startCountedServer(config, {
+      workload: oltp,
+      subject: setup,
+      loader: async (s) => s.connection,
+      progress: console.log,
+    });
   });
   afterAll(() => host?.server.stop());
 
@@ -58,7 +63,7 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
     if (!host) throw new Error('The counted server did not start; see the first error');
     const started = Date.now();
     const subject = { label, setup: [], arms: { off: profile.disable, on: profile.enable }, log: profile };
-    const outcome = await countArms(host, workload, subject, plan, console.log);
+    const outcome = await countArms(host, { workload, subject, plan, progress: console.log });
     const identity = await countedIdentity(
       host.server,
       profile.soname,

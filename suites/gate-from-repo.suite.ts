@@ -214,10 +214,9 @@ test('the Action on a push to main measures the configured runs, counted, and th
     expect(instructions.pctCi95?.[0]).toBeGreaterThan(1);
     expect(instructions.spreadPct.off).toBeLessThanOrEqual(1);
     expect(instructions.spreadPct.on).toBeLessThanOrEqual(1);
-    // Write syscalls are counted over every connection thread since the warm-up's learnt threads missed churned ones
-    // (docs/measurement.md, "Write syscalls with added connections"); no live run has checked that yet, so this
-    // run's write figure is read, not judged: +29 a transaction in most runs before, −16.5 [−284, 252] in one.
-    expect(writeCalls.addedPerTx).toEqual(expect.any(Number));
+    // Write syscalls are counted over every connection thread, whichever served an arm (docs/measurement.md, "Write
+    // syscalls with added connections"): +31.8 and +34.6 a transaction in two live runs of this configuration.
+    expect(writeCalls.addedPerTx).toBeGreaterThan(10);
     expect(logBytes.addedPerTx).toBeGreaterThan(500);
     expect(added.addedPerTx).toBeGreaterThan(10);
     expect(counted.entryPoints.map((e) => e.fn)).toContain('auditing');

@@ -89,7 +89,10 @@ async function gateSuite(planFile: string): Promise<void> {
         progress(`${comparison.why}; ${comparison.differences.join(', ')}`);
         // The head's traffic (its accounts, added load, script): the one the branch will run under.
         const { application } = await trafficConnections(started(), head.traffic.accounts);
-        const traffic = measuredRunTraffic(started(), head, application, plan.headConfig);
+        const traffic = measuredRunTraffic(started(), head, {
+          application,
+          configPath: plan.headConfig,
+        });
         // A head's script builds its own tables (beforeAll loaded the OLTP ones), as in the runs suite. Before the
         // install: its restarts then happen before the plugin is in.
         const tables = planFor({ workload, traffic: traffic.traffic, comparison: 'toggle' });

@@ -60,7 +60,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
   async function measure(r: ResolvedRun, context: { task: { meta: object } }) {
     const { server, connections } = started();
     const progress = log(r.id);
-    const measured = measuredRunTraffic(server, r, connections.application, configPath);
+    const measured = measuredRunTraffic(server, r, { application: connections.application, configPath });
     const planned = planFor({ workload, traffic: measured.traffic, arms: pluginSubject(r.profile).arms });
     if (planned.job.script) await prepareMeasurement(server, planned, progress, measured.runner);
     const measurement = await measureRun(server, r.profile, planned, {

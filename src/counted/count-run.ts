@@ -52,10 +52,21 @@ export async function countRun(
 ): Promise<CountedRecord> {
   const counted = countedJob(workload);
   const started = Date.now();
-  const host = await startCountedServer(config, counted, opts.subject, opts.application, opts.progress);
+  const host = await startCountedServer(config, {
+    workload: counted,
+    subject: opts.subject,
+    loader: opts.application,
+    progress: opts.progress,
+  });
   try {
     const added = opts.added ?? null;
-    const outcome = await countArms(host, counted, opts.subject, opts.plan, opts.progress, added);
+    const outcome = await countArms(host, {
+      workload: counted,
+      subject: opts.subject,
+      plan: opts.plan,
+      added,
+      progress: opts.progress,
+    });
     const described = describeCounted(counted, opts.plan, added);
     const identity = await countedIdentity(host.server, opts.soname, opts.configHash, described);
     const record = countedRecord(outcome, {

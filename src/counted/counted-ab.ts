@@ -118,10 +118,18 @@ export function countedJob(job: SysbenchJob): SysbenchJob {
  */
 export async function startCountedServer(
   config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
-  workload: SysbenchJob,
-  subject: CountedSubject,
-  loader: ConnectionOptions | ((server: StartedServer) => Promise<ConnectionOptions>),
-  progress: (message: string) => void,
+  {
+    workload,
+    subject,
+    loader,
+    progress,
+  }: {
+    workload: SysbenchJob;
+    subject: CountedSubject;
+    /** The account the tables are loaded as, or how to make it once the server runs. */
+    loader: ConnectionOptions | ((server: StartedServer) => Promise<ConnectionOptions>);
+    progress: (message: string) => void;
+  },
 ): Promise<CountedServer> {
   let counting = false;
   let dumpDir = '';
@@ -200,15 +208,21 @@ async function waitForPoolLoad(
   };
 }
 
+/** What the arms on a counted server count: the job, the subject's two arms, the plan and the added traffic. */
+export interface CountedArms {
+  workload: SysbenchJob;
+  subject: CountedSubject;
+  plan: CountedPlan;
+  added?: CountedAdded | null;
+  progress: (message: string) => void;
+}
+
 /** Runs the discarded arm and the ABBA arms on a counted server, reading each arm's dump as it is written. */
 export async function countArms(
   counted: CountedServer,
-  workload: SysbenchJob,
-  subject: CountedSubject,
-  plan: CountedPlan,
-  progress: (message: string) => void,
-  added: CountedAdded | null = null,
+  what: CountedArms,
 ): Promise<Omit<CountedRunOutcome, 'server'>> {
+  const { subject, plan, progress } = what;
   const { server } = counted;
   const started = Date.now();
   const order = ['off' as const, ...abbaOrder(plan.pairs)];
@@ -226,7 +240,7 @@ export async function countArms(
       `Switching ${subject.label} ${kind}`,
     );
     const arm = { kind, threads, learn: index === 0 };
-    readings.push(await countOneArm(counted, workload, subject, plan, arm, added));
+    readings.push(await countOneArm(counted, what, arm));
     const last = readings.at(-1) as CountedArmReading;
     const ir = Math.round(last.totals.instructions / last.transactions);
     progress(
@@ -287,11 +301,8 @@ interface CountedThreads extends NotServing {
 
 async function countOneArm(
   { server, dumpDir, application }: CountedServer,
-  workload: SysbenchJob,
-  subject: CountedSubject,
-  plan: CountedPlan,
+  { workload, subject, plan, added = null }: CountedArms,
   { kind, threads, learn }: { kind: 'off' | 'on'; threads: CountedThreads; learn: boolean },
-  added: CountedAdded | null,
 ): Promise<CountedArmReading> {
   const pid = server.processId?.();
   if (!pid) throw new Error('The counted server is not running');

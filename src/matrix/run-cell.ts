@@ -89,19 +89,28 @@ export async function runCell(
   }
   const sessions = [accountSession(connections.checks), accountSession(connections.application)] as const;
   try {
-    return await measureCell(server, profile, options, cell, connections.application, sessions);
+    return await measureCell(server, profile, options, {
+      cell,
+      application: connections.application,
+      sessions,
+    });
   } finally {
     for (const session of sessions) await session.close();
   }
+}
+
+/** The cell as recorded so far, the application account and the checks' and application's sessions. */
+interface CellAccounts {
+  cell: MatrixCell;
+  application: ConnectionOptions;
+  sessions: readonly [AccountSession, AccountSession];
 }
 
 async function measureCell(
   server: StartedServer,
   profile: PluginProfile,
   options: CellOptions,
-  cell: MatrixCell,
-  application: ConnectionOptions,
-  [checks, app]: readonly [AccountSession, AccountSession],
+  { cell, application, sessions: [checks, app] }: CellAccounts,
 ): Promise<MatrixCell> {
   const context = lifecycleContext(server, profile, { checks, application: app });
   const results: LifecycleCheck[] = [];

@@ -232,7 +232,11 @@ export function runsOnServer(
     const traffic = () => {
       if (!connections)
         throw new Error(`${run.id}: the traffic's accounts were not created; see the first test`);
-      return measuredRunTraffic(started(), run, connections.application, config.configPath, sysbench);
+      return measuredRunTraffic(started(), run, {
+        application: connections.application,
+        configPath: config.configPath,
+        inner: sysbench,
+      });
     };
     // A previous point may have pinned the server: `all` gives it every CPU back.
     const unpin = async (point: ConcurrencyPoint) => {

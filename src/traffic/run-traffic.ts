@@ -53,9 +53,17 @@ export interface MeasuredRunTraffic {
 export function measuredRunTraffic(
   server: StartedServer,
   run: Pick<ResolvedRun, 'traffic'>,
-  application: ConnectionOptions,
-  configPath: string,
-  inner: SysbenchRunner = realSysbench,
+  {
+    application,
+    configPath,
+    inner = realSysbench,
+  }: {
+    /** The account sysbench logs in as. */
+    application: ConnectionOptions;
+    /** The configuration file, which a traffic script's path is relative to. */
+    configPath: string;
+    inner?: SysbenchRunner;
+  },
 ): MeasuredRunTraffic {
   const runner = withAddedTraffic(runnerAs(application, inner), server, run.traffic, application);
   const accounts = [...new Set([application.user, ...runner.accounts])];
