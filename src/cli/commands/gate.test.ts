@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { expect, test } from 'vitest';
 import type { GateSelection } from '../../gate/select.ts';
 import type { CliContext } from '../context.ts';
@@ -62,4 +65,23 @@ test('--help prints the usage and exits 0', async () => {
   const help = context();
   expect(await runGate(['--help'], help.ctx)).toBe(0);
   expect(help.out.join('')).toContain('usage: auditbench gate [--list] [--base <ref>]');
+});
+
+test("the policy is read from the user's configuration, where the command runs, not the package's", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-gate-policy-'));
+  try {
+    const defineConfig = path.resolve('src/runs/define-config.ts');
+    await writeFile(
+      path.join(dir, 'auditbench.config.ts'),
+      `import { defineConfig } from ${JSON.stringify(defineConfig)};\nexport default defineConfig({ runs: [{ plugin: 'general_log' }], maxRegressionPp: 3 });\n`,
+    );
+    const { ctx, out } = context({ AUDITBENCH_MAX_REGRESSION_PP: '5' });
+    // Not a git repository: the selection fails after the policy was read and said.
+    await runGate(['--list'], { ...ctx, userDir: dir }).catch(() => {});
+    expect(out.join('')).toContain(
+      "AUDITBENCH_MAX_REGRESSION_PP=5 is used over auditbench.config.ts's maxRegressionPp (3)",
+    );
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
 });

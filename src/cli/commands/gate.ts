@@ -89,7 +89,11 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
   const configPath = context.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
   // Every setting is checked up front, as one line naming it (src/config/env.ts).
   const config = loadEnvironment(context.env);
-  const policy = await loadPolicy(config, { say: (line) => context.stdout(`${line}\n`) });
+  // The user's configuration, where they run the command (the CLI itself runs in the package's folder).
+  const policy = await loadPolicy(
+    { ...config, configPath: path.resolve(context.userDir, configPath) },
+    { say: (line) => context.stdout(`${line}\n`) },
+  );
   const allowedPp = policy.history.maxRegressionPp ?? DEFAULT_MAX_REGRESSION_PP;
   const selection = await selectForGate({
     userDir: context.userDir,
