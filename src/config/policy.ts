@@ -14,6 +14,13 @@ export interface RunPolicy {
 
 export const defaultRunPolicy: RunPolicy = { inconclusive: 'fail', idle: 'fail', interference: 'warn' };
 
+/** The fields given, and the defaults for the rest. */
+export const runPolicyOf = (given: Partial<RunPolicy>): RunPolicy => ({
+  inconclusive: given.inconclusive ?? defaultRunPolicy.inconclusive,
+  idle: given.idle ?? defaultRunPolicy.idle,
+  interference: given.interference ?? defaultRunPolicy.interference,
+});
+
 /** How the history judges this run against the base branch's (top level of auditbench.config.ts only). */
 export interface HistoryPolicy {
   /** Largest allowed rise of a run's overhead over the base branch, in percentage points; null gates nothing. */

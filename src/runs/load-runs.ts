@@ -14,10 +14,10 @@ import {
 import { OptionFileError, parseOptionFile } from '../config/option-file.ts';
 import {
   defaultHistoryPolicy,
-  defaultRunPolicy,
   type HistoryPolicy,
   historyPolicySchema,
   type RunPolicy,
+  runPolicyOf,
   runPolicySchema,
 } from '../config/policy.ts';
 import { type ProjectionTraffic, trafficSchema } from '../config/projection-traffic.ts';
@@ -310,11 +310,7 @@ export async function loadPolicy(
       maxRegressionPp: config.maxRegressionPp ?? fromFile,
       maxCountedRisePp: parsed.maxCountedRisePp ?? defaultHistoryPolicy.maxCountedRisePp,
     },
-    run: {
-      inconclusive: parsed.inconclusive ?? defaultRunPolicy.inconclusive,
-      idle: parsed.idle ?? defaultRunPolicy.idle,
-      interference: parsed.interference ?? defaultRunPolicy.interference,
-    },
+    run: runPolicyOf(parsed),
   };
 }
 

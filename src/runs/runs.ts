@@ -3,7 +3,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { type Cores, threadList } from '../config/concurrency.ts';
 import { type MeasuredTraffic, mergeMeasuredTraffic } from '../config/measured-traffic.ts';
 import type { OptionFileSettings } from '../config/option-file.ts';
-import { defaultRunPolicy, type RunPolicy } from '../config/policy.ts';
+import { type RunPolicy, runPolicyOf } from '../config/policy.ts';
 import {
   displayValue,
   normaliseName,
@@ -159,11 +159,7 @@ export function resolveRun(
       ? { path: optionFile.path, sha256: createHash('sha256').update(optionFile.text).digest('hex'), ignored }
       : null,
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
-    policy: {
-      inconclusive: run.inconclusive ?? defaultRunPolicy.inconclusive,
-      idle: run.idle ?? defaultRunPolicy.idle,
-      interference: run.interference ?? defaultRunPolicy.interference,
-    },
+    policy: runPolicyOf(run),
     ...(run.maxP99IncreasePct !== undefined && { maxP99IncreasePct: run.maxP99IncreasePct }),
     traffic,
     threads: run.threads === undefined ? null : threadList(run.threads),
