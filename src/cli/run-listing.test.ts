@@ -26,6 +26,7 @@ test('a run lists its settings, accounts, changed expectations, limit and whethe
   expect(text).toContain('accounts        application auditbench_app, checks auditbench_checks');
   expect(text).toContain('load            OLTP (oltp_read_write)');
   expect(text).toContain(`limit           ${profiles.server_audit.maxOverheadPct}% of baseline TPS`);
+  expect(text).toContain('if doubtful     inconclusive fail, idle fail, interference warn');
   expect(text).toContain('here            measured');
   expect(text).toContain('1 run(s) in /ops/auditbench.config.ts; threads as the standard workload runs them');
 });

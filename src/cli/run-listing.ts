@@ -22,6 +22,8 @@ export interface ListedRun {
   /** Expectations this run changes from its profile's (derived from its settings or given in `expected`). */
   expectedChanges: Partial<PluginExpectations>;
   limitPct: number;
+  /** What a doubtful measurement does to the run (its own fields, the configuration's top level, the defaults). */
+  policy: ResolvedRun['policy'];
   /** The points it is measured at (threads, cores, the open loop), in one phrase; '' when not given. */
   concurrency: string;
   /** Why this machine would skip the run, or null when it would be measured. */
@@ -58,6 +60,7 @@ export function listedRun(
     load: describeLoad(run.traffic),
     expectedChanges: expectationChanges(base?.expected ?? null, run.profile.expected),
     limitPct: run.maxOverheadPct,
+    policy: run.policy,
     concurrency,
     skipped,
   };
@@ -121,6 +124,8 @@ export function formatListing(configPath: string, runs: ListedRun[], workloadNam
     }
     if (run.concurrency) lines.push(`  points          ${run.concurrency}`);
     lines.push(`  limit           ${run.limitPct}% of baseline TPS`);
+    const { inconclusive, idle, interference } = run.policy;
+    lines.push(`  if doubtful     inconclusive ${inconclusive}, idle ${idle}, interference ${interference}`);
     lines.push(`  here            ${run.skipped ? `skipped: ${run.skipped}` : 'measured'}`);
     return lines.join('\n');
   });
