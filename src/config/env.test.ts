@@ -13,12 +13,6 @@ describe('loadEnvironment', () => {
     },
   );
 
-  test('the line names the variable, the field that replaced it and the value', () => {
-    expect(() => loadEnvironment({ AUDITBENCH_INCONCLUSIVE: 'pass' })).toThrow(
-      "AUDITBENCH_INCONCLUSIVE is no longer read: set `inconclusive: 'pass'` (top level or a run) in auditbench.config.ts instead; unset it (got 'pass')",
-    );
-  });
-
   test('defaults', () => {
     expect(loadEnvironment({})).toEqual({
       workload: 'smoke',
