@@ -101,6 +101,21 @@ const fields = {
   workload: { schema: z.enum(workloadNames), expects: `must be one of ${workloadNames.join(', ')}` },
   docker: { schema: z.enum(['0', '1']), expects: 'must be 0 (no containers) or 1 (containers wanted)' },
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
+  restartCmd: {
+    schema: z
+      .string()
+      .trim()
+      .min(1, 'must not be empty')
+      .superRefine((command, ctx) => {
+        // The two values the command used to read as variables come as arguments now: a command written for them
+        // would restart with an empty mode and option file.
+        const used = /\$\{?AUDITBENCH_(RESTART|CNF)\b/.exec(command)?.[1];
+        if (used === undefined) return;
+        const now = used === 'RESTART' ? '$1 (graceful or kill)' : '$2 (the option file to add)';
+        ctx.addIssue({ code: 'custom', message: `reads a variable auditbench no longer sets: use ${now}` });
+      }),
+    expects: 'must not be empty',
+  },
   percentagePoints: {
     schema: z.string().trim().regex(decimal).transform(Number).pipe(z.number().gt(0).max(100)),
     expects: 'must be a number of percentage points above 0 and at most 100, e.g. 5',
@@ -245,7 +260,7 @@ export function loadEnvironment(env: Env = process.env): Environment {
     target,
     images: read(env, 'AUDITBENCH_IMAGES', fields.images, ['auditbench/mariadb:10.11']),
     dsn,
-    restartCmd: read(env, 'AUDITBENCH_RESTART_CMD', fields.nonEmpty, null),
+    restartCmd: read(env, 'AUDITBENCH_RESTART_CMD', fields.restartCmd, null),
   };
 }
 

@@ -233,6 +233,11 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: 'AUDITBENCH_RESTART_CMD must not be empty',
     },
     {
+      what: 'restart command written for the mode and option file as variables',
+      env: { AUDITBENCH_RESTART_CMD: 'cp "$AUDITBENCH_CNF" /etc/mysql/conf.d/ && systemctl restart mariadb' },
+      says: 'AUDITBENCH_RESTART_CMD reads a variable auditbench no longer sets: use $2 (the option file to add)',
+    },
+    {
       what: 'blank base ref',
       env: { AUDITBENCH_BASE_REF: ' ' },
       says: 'AUDITBENCH_BASE_REF must not be empty',
