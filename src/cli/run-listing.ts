@@ -1,11 +1,6 @@
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
-import {
-  type ConcurrencyPoint,
-  concurrencyPoints,
-  OPEN_LOOP_PCT,
-  openLoopPoint,
-} from '../workload/threads.ts';
+import { concurrencyPoints, OPEN_LOOP_PCT, openLoopPoint } from '../workload/threads.ts';
 import type { Workload } from '../workload/workload.ts';
 
 /** One configured run as `auditbench list` shows it: resolved, and whether this machine would skip it. */
