@@ -9,6 +9,7 @@ const proc = (pid: number, ppid: number, comm: string, cpuTicks: number, startTi
   ppid,
   comm,
   cpuTicks,
+  userTicks: cpuTicks,
   startTicks,
 });
 

@@ -19,8 +19,13 @@ describe('parseProcStat', () => {
     expect(times.total).toBe(10_331 + 6146 + 24_313 + 1053 + 230 + 10);
   });
 
+  test('reads one CPU’s line when asked for it', () => {
+    expect(parseProcStat(fixture('stat.txt'), 0)).toMatchObject({ user: 4624, idle: 13_847, iowait: 80 });
+    expect(() => parseProcStat(fixture('stat.txt'), 7)).toThrow("no 'cpu7 ' line");
+  });
+
   test.for([
-    ['no cpu line', 'intr 1 2 3\n', "no aggregate 'cpu ' line"],
+    ['no cpu line', 'intr 1 2 3\n', "no 'cpu ' line"],
     ['too few numbers', 'cpu  1 2 3\n', 'at least 8 numbers'],
   ])('names the problem: %s', ([, text, message]) => {
     expect(() => parseProcStat(text as string)).toThrow(message as string);
@@ -44,6 +49,7 @@ describe('parseProcessStat', () => {
       comm: 'process_api',
       ppid: 0,
       cpuTicks: 38 + 154,
+      userTicks: 38,
       startTicks: 22,
     });
   });

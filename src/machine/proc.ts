@@ -16,10 +16,11 @@ export interface CpuTimes {
   total: number;
 }
 
-/** Parses the first (aggregate) `cpu` line of /proc/stat. */
-export function parseProcStat(text: string): CpuTimes {
-  const line = text.split('\n').find((l) => l.startsWith('cpu '));
-  if (!line) throw new Error(`/proc/stat has no aggregate 'cpu ' line; got '${text.slice(0, 80)}'`);
+/** Parses the aggregate `cpu` line of /proc/stat, or with `cpu` that one CPU's line (`cpu0`). */
+export function parseProcStat(text: string, cpu?: number): CpuTimes {
+  const name = cpu === undefined ? 'cpu' : `cpu${cpu}`;
+  const line = text.split('\n').find((l) => l.startsWith(`${name} `));
+  if (!line) throw new Error(`/proc/stat has no '${name} ' line; got '${text.slice(0, 80)}'`);
   const values = line.trim().split(/\s+/).slice(1).map(Number);
   if (values.length < 8 || values.some((v) => !Number.isFinite(v))) {
     throw new Error(`/proc/stat 'cpu' line needs at least 8 numbers (up to steal); got '${line}'`);
@@ -52,6 +53,8 @@ export interface ProcessTimes {
   ppid: number;
   /** User + system ticks of every thread of the process (its reaped children are not included). */
   cpuTicks: number;
+  /** The user part of cpuTicks; for /proc/<pid>/task/<tid>/stat, that thread's own. */
+  userTicks: number;
   /** Ticks after boot when the process started: tells a new process from a recycled pid. */
   startTicks: number;
 }
@@ -77,5 +80,12 @@ export function parseProcessStat(text: string): ProcessTimes | null {
   if (![pid, ppid, utime, stime, startTicks].every(Number.isFinite) || rest.length < 20) {
     throw new Error(`/proc/<pid>/stat is too short or not numeric; got '${text.slice(0, 120)}'`);
   }
-  return { pid, comm: text.slice(open + 1, close), ppid, cpuTicks: utime + stime, startTicks };
+  return {
+    pid,
+    comm: text.slice(open + 1, close),
+    ppid,
+    cpuTicks: utime + stime,
+    userTicks: utime,
+    startTicks,
+  };
 }
