@@ -61,6 +61,51 @@ export const countedArmSchema = z.object({
   lostThreads: z.number().int(),
 });
 
+/**
+ * What a plugin-off run on the wall-clock server says of this machine (src/counted/machine-rates.ts): what its CPU
+ * spends per transaction, and what one write() of the plugin's record size costs the kernel.
+ */
+export const machineRatesSchema = z.object({
+  /** sysbench's transactions and the seconds between the two readings of /proc. */
+  transactions: z.number(),
+  seconds: z.number(),
+  /** CPU seconds per transaction of the whole server process: every thread, user and system. */
+  serverCpuPerTx: z.number(),
+  /** User CPU seconds per transaction of the threads that served sysbench's connections. */
+  connectionUserPerTx: z.number(),
+  /** Cores the server kept busy on average, and how many it had: 1 when pinned. */
+  coresUsed: z.number(),
+  coresAvailable: z.number(),
+  /**
+   * The share of the server's cores (CPU 0 when pinned) that sat idle during the run: under 10%, the core had nothing
+   * to give and the server's CPU set its pace. What neither the server nor idle took went to other processes.
+   */
+  idleShare: z.number(),
+  /** Kernel seconds per write() at `writeSize` bytes on the data directory's filesystem; null when none was timed. */
+  secondsPerWrite: z.number().nullable(),
+  writeSize: z.number().nullable(),
+  /** Why the readings could not be taken; null when they were. */
+  failed: z.string().nullable(),
+});
+
+/**
+ * The counted figures priced at this machine's rates (src/counted/prediction.ts), beside the wall-clock overhead.
+ * `unexplainedPp` is measured − predicted where the two intervals do not overlap.
+ */
+export const predictionSchema = z.object({
+  rates: machineRatesSchema,
+  secondsPerInstruction: z.number().nullable(),
+  predictedPct: z.number().nullable(),
+  predictedCi95: ci95,
+  measuredPct: z.number().nullable(),
+  measuredCi95: ci95,
+  unexplainedPp: z.number().nullable(),
+  unexplainedCi95: ci95,
+  judgement: z.enum(['explained', 'under-predicted', 'over-predicted', 'not predicted']),
+  /** The one line the terminal, summary.md and index.html give. */
+  line: z.string(),
+});
+
 export const countedSchema = z.object({
   /** What the arms switched: the plugin off/on, or base/head in a gate. */
   subject: z.string(),
@@ -116,6 +161,8 @@ export const countedSchema = z.object({
     .object({ wallClockEventsPerTx: z.number().nullable(), refused: z.string().nullable() })
     .optional(),
   identity: countedIdentitySchema,
+  /** The counts turned into an expected wall-clock overhead on this machine; absent where no wall clock ran first. */
+  prediction: predictionSchema.optional(),
   wallS: z.number(),
   /** What the figures leave out, said with them. */
   limits: z.array(z.string()),
@@ -123,3 +170,5 @@ export const countedSchema = z.object({
 
 export type CountedRecord = z.infer<typeof countedSchema>;
 export type CountedIdentity = z.infer<typeof countedIdentitySchema>;
+export type MachineRates = z.infer<typeof machineRatesSchema>;
+export type Prediction = z.infer<typeof predictionSchema>;
