@@ -7,6 +7,7 @@ import { afterGate, bankLine } from '../bench/time-bank.ts';
 import type { Environment } from '../config/env.ts';
 import { policyOn } from '../config/policy.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
+import { readMachineRates, withPrediction } from '../counted/machine-rates.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../counted/run-counted.ts';
 import type { Clock } from '../machine/clock.ts';
 import type { Probe } from '../machine/sampled-block.ts';
@@ -376,6 +377,16 @@ export function runsOnServer(
       return measurePoint(point, { ratePerS: openLoopRate(baseline.baselineTps), baseline });
     }
 
+    async function machineRates(point: ConcurrencyPoint) {
+      const { traffic: measuredTraffic, runner } = traffic();
+      return readMachineRates(started(), {
+        job: planFor({ workload, point, traffic: measuredTraffic }).job,
+        pinned: point.cores === 'pinned',
+        turnOff: profile.disable,
+        runner,
+      });
+    }
+
     // The counted channel: a server of its own under callgrind, after the wall clock has finished with the CPUs.
     async function count(): Promise<Outcome> {
       const why = await countedUnavailable(config);
@@ -385,7 +396,9 @@ export function runsOnServer(
       // counted on arms must log the audit events per transaction the wall clock logged.
       const own = points.find((p) => isDefaultPoint(p, workload, external)) ?? points[0];
       const measured = own ? measuredAt.get(pointLabel(own)) : undefined;
-      const counted = await countPluginRun(config, run, {
+      // The machine's rates, read on the wall-clock server while it is warm and before the counted one starts.
+      const rates = own && measured ? await machineRates(own) : null;
+      const countedAlone = await countPluginRun(config, run, {
         workload,
         configHash: key().configHash ?? null,
         wallClock: {
@@ -394,7 +407,15 @@ export function runsOnServer(
         },
         progress,
       });
+      const counted =
+        rates && measured
+          ? await withPrediction(started(), countedAlone, rates, {
+              pct: measured.overheadPct,
+              ci95: measured.overheadCi95,
+            })
+          : countedAlone;
       progress(`counted: ${countedLine(counted)}`);
+      if (counted.prediction) progress(counted.prediction.line);
       return { record: { ...key(), kind: 'counted', counted } };
     }
 

@@ -1,0 +1,180 @@
+import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
+import { availableParallelism } from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa } from 'execa';
+import type { SysbenchRunner } from '../bench/subject.ts';
+import { parseProcessStat, parseProcStat } from '../machine/proc.ts';
+import { runSteps, type Step } from '../plugins/steps.ts';
+import type { CountedRecord, MachineRates } from '../results/counted-record.ts';
+import { serverProcessUnder } from '../servers/resident-memory.ts';
+import type { StartedServer } from '../servers/started-server.ts';
+import type { SysbenchJob } from '../workload/workload.ts';
+import { ownThread } from './connection-threads.ts';
+import { predict } from './prediction.ts';
+
+/** Seconds of plugin-off sysbench the readings span: ~1,000 clock ticks of a saturated core. */
+export const RATES_RUN_S = 10;
+/** write() calls the microbenchmark times, three times over; the median is kept. */
+const TIMED_WRITES = 20_000;
+
+interface TaskTicks {
+  user: number;
+}
+
+/**
+ * Every thread's user ticks, the whole process's user + system ticks (exited threads included), and the idle and
+ * total ticks of the server's core (`core`; every CPU when it is not pinned).
+ */
+async function readTicks(
+  pid: number,
+  core: number | undefined,
+): Promise<{ tasks: Map<number, TaskTicks>; process: number; core: { idle: number; total: number } }> {
+  const tasks = new Map<number, TaskTicks>();
+  for (const tid of await readdir(`/proc/${pid}/task`)) {
+    const stat = parseProcessStat(await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => ''));
+    if (stat) tasks.set(Number(tid), { user: stat.userTicks });
+  }
+  const own = parseProcessStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
+  if (!own) throw new Error(`the server process ${pid} exited`);
+  const cpu = parseProcStat(await readFile('/proc/stat', 'utf8'), core);
+  return { tasks, process: own.cpuTicks, core: { idle: cpu.idle + cpu.iowait, total: cpu.total } };
+}
+
+/** The connections sysbench holds for its whole run: the processlist's OS thread ids, other than the harness's. */
+async function connectionTids(server: StartedServer, ownId: number): Promise<number[]> {
+  const { rows } = await server.query(
+    `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
+  );
+  return rows.map((row) => Number(row.tid));
+}
+
+const ticksPerSecond = async (): Promise<number> => {
+  const { stdout } = await execa('getconf', ['CLK_TCK']);
+  const value = Number(stdout.trim());
+  if (!(value > 0)) throw new Error(`getconf CLK_TCK gave '${stdout.trim()}'`);
+  return value;
+};
+
+/**
+ * Kernel seconds per write() of `size` bytes appended to a file in `dir`: the median of three timings of
+ * TIMED_WRITES calls, by this process's system time. Its user time is left out: it is Node's own, and the libc wrapper
+ * a server calls costs next to nothing beside the kernel's share.
+ */
+export function timeWrites(dir: string, size: number): number {
+  const file = path.join(dir, `auditbench-write-timing-${process.pid}.tmp`);
+  const record = Buffer.alloc(Math.max(1, Math.round(size)), 0x61);
+  const timings: number[] = [];
+  try {
+    for (let round = 0; round < 3; round++) {
+      const fd = openSync(file, 'a');
+      try {
+        const before = process.cpuUsage();
+        for (let i = 0; i < TIMED_WRITES; i++) writeSync(fd, record);
+        timings.push(process.cpuUsage(before).system / 1e6 / TIMED_WRITES);
+      } finally {
+        closeSync(fd);
+      }
+    }
+  } finally {
+    rmSync(file, { force: true });
+  }
+  return timings.sort((a, b) => a - b)[1] as number;
+}
+
+/**
+ * Reads this machine's rates on the wall-clock server, right after its measurement: the plugin off, sysbench runs
+ * the measured job for RATES_RUN_S with the server pinned as the measurement pinned it, and /proc gives the whole
+ * server's CPU and the user CPU of the threads that served sysbench. A reading that cannot be taken is said in
+ * `failed`, never thrown: the count it goes with stands without it.
+ */
+export async function readMachineRates(
+  server: StartedServer,
+  opts: { job: SysbenchJob; pinned: boolean; turnOff: Step[]; runner: SysbenchRunner },
+): Promise<MachineRates> {
+  const none = (failed: string): MachineRates => ({
+    transactions: 0,
+    seconds: 0,
+    serverCpuPerTx: 0,
+    connectionUserPerTx: 0,
+    coresUsed: 0,
+    coresAvailable: 0,
+    idleShare: 1,
+    secondsPerWrite: null,
+    writeSize: null,
+    failed,
+  });
+  const root = server.processId?.() ?? null;
+  const pid = root === null ? null : await serverProcessUnder(root);
+  if (pid === null) return none('the server process was not found, so its CPU could not be read');
+  await runSteps(server, opts.turnOff, 'Turning the plugin off for the machine rates');
+  const pinned = opts.pinned && server.pinCpus !== undefined && availableParallelism() > 1;
+  if (pinned) await server.pinCpus?.('0');
+  const coresAvailable = pinned ? 1 : availableParallelism();
+  const hz = await ticksPerSecond();
+  const own = await ownThread(server);
+  const core = pinned ? 0 : undefined;
+  // The first reading once sysbench's threads are connected: its start-up would count as the core's idle time.
+  let before: ReturnType<typeof readTicks> | undefined;
+  let startedMs = 0;
+  const running = opts.runner.run(server.connection, opts.job, {
+    durationS: RATES_RUN_S,
+    ...(pinned ? { cpus: '1' } : {}),
+    onThreadsStarted: () => {
+      startedMs = Date.now();
+      before = readTicks(pid, core);
+    },
+  });
+  // sysbench keeps its connections for the whole run; one look, once they are up, finds their threads.
+  await sleep(Math.min(3000, (RATES_RUN_S * 1000) / 3));
+  const tids = await connectionTids(server, own.id).catch(() => []);
+  const run = await running;
+  const after = await readTicks(pid, core);
+  const seconds = (Date.now() - startedMs) / 1000;
+  if (!run.ok) return none(`the plugin-off sysbench run failed: ${run.reason}`);
+  if (!before) return none("sysbench never said its threads had started, so the run's span is unknown");
+  const first = await before;
+  if (tids.length === 0) return none('the processlist showed no thread serving sysbench');
+  const transactions = run.result.transactions;
+  const userTicks = tids.reduce(
+    (sum, tid) => sum + (after.tasks.get(tid)?.user ?? 0) - (first.tasks.get(tid)?.user ?? 0),
+    0,
+  );
+  const serverS = (after.process - first.process) / hz;
+  return {
+    transactions,
+    seconds,
+    serverCpuPerTx: serverS / transactions,
+    connectionUserPerTx: userTicks / hz / transactions,
+    coresUsed: serverS / seconds,
+    coresAvailable,
+    idleShare: (after.core.idle - first.core.idle) / Math.max(1, after.core.total - first.core.total),
+    secondsPerWrite: null,
+    writeSize: null,
+    failed: null,
+  };
+}
+
+/**
+ * The counted record with its prediction: the write() cost timed at the arms' added record size on the server's
+ * data directory (where the stock plugins write their logs), then the counts priced at the machine's rates beside the
+ * measured overhead. A record refused as not comparable gets none: its figures are not the plugin's cost.
+ */
+export async function withPrediction(
+  server: StartedServer,
+  counted: CountedRecord,
+  rates: MachineRates,
+  measured: { pct: number; ci95: [number, number] | null } | null,
+): Promise<CountedRecord> {
+  if (counted.comparable?.refused) return counted;
+  const { writeCalls, writeBytes } = counted.figures;
+  const writeSize = writeCalls.addedPerTx >= 1 ? writeBytes.addedPerTx / writeCalls.addedPerTx : null;
+  let priced = rates;
+  if (!rates.failed && writeSize !== null && writeSize > 0) {
+    const { rows } = await server.query('SELECT @@datadir AS dir');
+    const dir = String(rows[0]?.dir ?? '');
+    priced = { ...rates, writeSize, secondsPerWrite: timeWrites(dir, writeSize) };
+  }
+  return { ...counted, prediction: predict({ rates: priced, figures: counted.figures, measured }) };
+}
