@@ -16,6 +16,20 @@ test('the terminal shows each counted run: how it was counted, the per-transacti
   expect(text).toMatch(/entered through auditing\(\) 79\.3 times a transaction/);
 });
 
+test('the counts priced at the machine’s rates stand beside the wall clock, with the rates they used', () => {
+  const text = formatCountedText(results());
+  // One recorded pair: no interval on the counts, so none on the prediction.
+  expect(text).toContain(
+    "- counted work predicts 13.9% at this machine's rates, the wall clock measured 7.3% [-24.7, 31.0]: explained by counted work",
+  );
+  expect(text).toContain(
+    '- rates from 10 s plugin off on the wall-clock server: an instruction 0.21 ns, a 47-byte write() 1.9 µs, the server 0.98 of its core at 1170 µs a transaction',
+  );
+  expect(formatCountedMarkdown(results()).join('\n')).toMatch(/; counted work predicts/);
+  const section = countedSection(results(), null);
+  expect(section?.tables?.[0]?.notes?.some((n) => n.startsWith('Counted work predicts'))).toBe(true);
+});
+
 test('summary.md gets a table with a row per quantity and the method under it', () => {
   const md = formatCountedMarkdown(results()).join('\n');
   expect(md).toContain('### Counted cost per transaction (callgrind)');

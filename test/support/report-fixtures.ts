@@ -4,10 +4,12 @@ import type { HtmlReportInput } from '../../reporters/format/html-report.ts';
 import { parseCallgrindDump } from '../../src/counted/callgrind-dump.ts';
 import { countedRecord } from '../../src/counted/count-run.ts';
 import type { CountedArmReading } from '../../src/counted/counted-ab.ts';
+import { predict } from '../../src/counted/prediction.ts';
 import { compareWithBase } from '../../src/history/compare.ts';
 import { toHistoryEntries } from '../../src/history/entry.ts';
 import { parseHistory } from '../../src/history/parse-history.ts';
 import { serverAudit } from '../../src/profiles/server-audit.ts';
+import type { MachineRates } from '../../src/results/counted-record.ts';
 import {
   type AuditEvents,
   type PluginResult,
@@ -319,6 +321,26 @@ export function countedReportInput(): HtmlReportInput {
     { warmup: arms[0] as CountedArmReading, arms, wallS: 60, queryIds: null, connectionIds: null },
     { subject: 'server_audit', plan, identity, soname: 'server_audit.so', startedMs: Date.now() },
   );
-  const results = [{ ...measured, counted }, ...input.file.results.slice(1)];
+  const wall = measured.measurement;
+  const prediction = predict({
+    rates: recordedRates,
+    figures: counted.figures,
+    measured: wall ? { pct: wall.overheadPct, ci95: wall.overheadCi95 } : null,
+  });
+  const results = [{ ...measured, counted: { ...counted, prediction } }, ...input.file.results.slice(1)];
   return { ...input, file: { ...input.file, results } };
 }
+
+/** Machine rates as readMachineRates read them on this project's VM (server_audit's smoke run, 2026-12-05). */
+export const recordedRates: MachineRates = {
+  transactions: 8_610,
+  seconds: 10.3,
+  serverCpuPerTx: 0.00117,
+  connectionUserPerTx: 0.00058,
+  coresUsed: 0.98,
+  coresAvailable: 1,
+  idleShare: 0.02,
+  secondsPerWrite: 1.9e-6,
+  writeSize: 47,
+  failed: null,
+};
