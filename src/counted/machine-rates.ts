@@ -116,18 +116,24 @@ export async function readMachineRates(
   const own = await ownThread(server);
   const core = pinned ? 0 : undefined;
   // The first reading once sysbench's threads are connected: its start-up would count as the core's idle time.
-  let before: ReturnType<typeof readTicks> | undefined;
+  let before: Promise<Awaited<ReturnType<typeof readTicks>> | null> | undefined;
   let startedMs = 0;
+  let threadsUp: () => void = () => {};
+  const connected = new Promise<void>((resolve) => {
+    threadsUp = resolve;
+  });
   const running = opts.runner.run(server.connection, opts.job, {
     durationS: RATES_RUN_S,
     ...(pinned ? { cpus: '1' } : {}),
     onThreadsStarted: () => {
       startedMs = Date.now();
-      before = readTicks(pid, core);
+      before = readTicks(pid, core).catch(() => null);
+      threadsUp();
     },
   });
   // sysbench keeps its connections for the whole run; one look, once they are up, finds their threads.
-  await sleep(Math.min(3000, (RATES_RUN_S * 1000) / 3));
+  await Promise.race([connected, running]);
+  await sleep(1000);
   const tids = await connectionTids(server, own.id).catch(() => []);
   const run = await running;
   const after = await readTicks(pid, core);
@@ -135,6 +141,7 @@ export async function readMachineRates(
   if (!run.ok) return none(`the plugin-off sysbench run failed: ${run.reason}`);
   if (!before) return none("sysbench never said its threads had started, so the run's span is unknown");
   const first = await before;
+  if (!first) return none('the server process could not be read when sysbench started');
   if (tids.length === 0) return none('the processlist showed no thread serving sysbench');
   const transactions = run.result.transactions;
   const userTicks = tids.reduce(
