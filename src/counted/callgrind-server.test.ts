@@ -1,16 +1,21 @@
 import { expect, test } from 'vitest';
-import { bufferPoolFor, callgrindWrapper, toggleFunctions } from './callgrind-server.ts';
+import { bufferPoolFor, callgrindWrapper, checkCollected, toggleFunctions } from './callgrind-server.ts';
 import { PINNED_GLIBC_TUNABLES } from './identity.ts';
 import { threadHandlingOf } from './run-counted.ts';
 
 test('connection threads are counted from their top function; the thread pool from its own entry points', () => {
   expect(toggleFunctions(null)).toEqual(['do_handle_one_connection*']);
   expect(toggleFunctions('one-thread-per-connection')).toEqual(['do_handle_one_connection*']);
-  expect(toggleFunctions('pool-of-threads')).toEqual([
-    'threadpool_add_connection*',
-    'threadpool_process_request*',
-    'threadpool_remove_connection*',
-  ]);
+  // Not threadpool_add_connection and the others: static, so unnamed in a stripped mariadbd (nothing was counted).
+  expect(toggleFunctions('pool-of-threads')).toEqual(['tp_callback*']);
+});
+
+test('an arm that counted nothing is refused, naming the toggle functions that never ran', () => {
+  expect(() => checkCollected(436_157_897, 'pool-of-threads')).not.toThrow();
+  expect(() => checkCollected(0, 'pool-of-threads')).toThrow(
+    /counted no instruction .*--toggle-collect=tp_callback\* ran \(thread_handling pool-of-threads\)/,
+  );
+  expect(() => checkCollected(0, null)).toThrow(/do_handle_one_connection\* ran \(thread_handling default\)/);
 });
 
 test("valgrind's command line: markers, dumps in the server's folder, glibc pinned, code re-checked when patched", () => {
@@ -23,7 +28,9 @@ test("valgrind's command line: markers, dumps in the server's folder, glibc pinn
   expect(plain.env).toEqual({ GLIBC_TUNABLES: PINNED_GLIBC_TUNABLES });
   const patched = callgrindWrapper({ dir: '/d', selfModifyingCode: true, threadHandling: 'pool-of-threads' });
   expect(patched.args).toContain('--smc-check=all');
-  expect(patched.args.filter((a) => a.startsWith('--toggle-collect='))).toHaveLength(3);
+  expect(patched.args.filter((a) => a.startsWith('--toggle-collect='))).toEqual([
+    '--toggle-collect=tp_callback*',
+  ]);
 });
 
 test('the buffer pool holds the counted tables, in 128 MiB steps', () => {

@@ -11,11 +11,24 @@ export const DUMP_MARKER = 'SELECT BENCHMARK(0,1)';
  * Where a connection's work starts, by thread handling. --toggle-collect flips collection on entry and off on
  * exit, so each list names entry points that never nest: a connection thread (one-thread-per-connection) is counted
  * from its top function, which also holds its login, its failed logins and its disconnect, not only its commands.
+ * The thread pool runs each of a connection's events (its login, a request, its end) in one call of `tp_callback`, an
+ * exported symbol: the static functions it calls have no name in a stripped server, so callgrind never enters them.
  */
 export function toggleFunctions(threadHandling: string | null | undefined): string[] {
-  if (threadHandling === 'pool-of-threads')
-    return ['threadpool_add_connection*', 'threadpool_process_request*', 'threadpool_remove_connection*'];
+  if (threadHandling === 'pool-of-threads') return ['tp_callback*'];
   return ['do_handle_one_connection*'];
+}
+
+/**
+ * An arm's dump that counted no instruction: no toggle function ran, so the server's binary does not name them and
+ * every figure would read zero. Thrown, naming the functions, rather than recorded.
+ */
+export function checkCollected(instructions: number, threadHandling: string | null | undefined): void {
+  if (instructions > 0) return;
+  const toggles = toggleFunctions(threadHandling).map((fn) => `--toggle-collect=${fn}`);
+  throw new Error(
+    `callgrind counted no instruction in the arm: none of ${toggles.join(', ')} ran (thread_handling ${threadHandling ?? 'default'}); the server's binary may not name them (static or inlined): check with nm -D`,
+  );
 }
 
 export interface CallgrindOptions {

@@ -16,6 +16,7 @@ import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
 import {
   bufferPoolFor,
   callgrindWrapper,
+  checkCollected,
   countedServerOptions,
   DUMP_MARKER,
   dumpBase,
@@ -332,6 +333,7 @@ async function countOneArm(
   if (subject.log) growth.observe(await listLogFiles(server, subject.log));
   await server.query(DUMP_MARKER);
   const dump = await waitForNewDump(dumpDir, dumpsBefore);
+  checkCollected(dump.totalIr, subject.threadHandling);
   const eventsAfter = subject.log ? await eventCount(server, subject.log) : 0;
   const writes = armWrites(ioBefore, ioAfter, threads, (await threadsCreated(server)) - createdBefore);
   return {
