@@ -24,7 +24,7 @@ import {
 } from './callgrind-server.ts';
 import { ownThread, pollConnectionThreads, threadsCreated } from './connection-threads.ts';
 import { abbaOrder, type CountedArm } from './counted-stats.ts';
-import { alignIds, connectionIds, type IdAlignment, type IdSource, queryIds } from './id-widths.ts';
+import { alignIds, connectionIds, digitsOf, type IdAlignment, type IdSource, queryIds } from './id-widths.ts';
 import { armWrites, type NotServing, readThreadIo } from './thread-io.ts';
 
 /** What a counted A/B runs: the same fixed transactions per arm, `pairs` ABBA pairs after one discarded arm. */
@@ -266,8 +266,9 @@ export async function countArms(
 }
 
 /**
- * Before the first measured arm: moves query ids past a power of ten the arms would cross (`alignIds`), so every
- * arm's audit lines carry query ids of one width; connection ids are read, and reported as they fall.
+ * Before the first measured arm: moves connection ids (quick logins) and query ids (a loop) past a power of ten the
+ * arms would cross (`alignIds`), so every arm's audit lines carry ids of one width. Connection ids go first: each
+ * login takes no query id, and the query ids are read again before they move.
  */
 async function alignAll(
   sources: readonly IdSource[],
@@ -288,6 +289,10 @@ async function alignAll(
     if (alignment.advancedBy > 0)
       progress(
         `${source.what} moved ${alignment.advancedBy} on in ${seconds.toFixed(1)} s: the arms take ids from ${alignment.first}, at most ${alignment.boundIds} of them, all of one width`,
+      );
+    else if (digitsOf(alignment.first) !== digitsOf(alignment.first + alignment.boundIds - 1))
+      progress(
+        `${source.what} not moved: the arms take ids from ${alignment.first}, up to ${alignment.boundIds} of them, across a power of ten, and moving past it would take more than ${source.maxUseUp} ids`,
       );
     out.push(alignment);
   }

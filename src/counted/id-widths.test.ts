@@ -1,5 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import { alignIds, armsIdBound, digitsOf, type IdSource, skipIterations, widthSkip } from './id-widths.ts';
+import {
+  alignIds,
+  armsIdBound,
+  digitsOf,
+  type IdSource,
+  MAX_MOVE_LOGINS,
+  skipIterations,
+  widthSkip,
+} from './id-widths.ts';
 
 /** The long way: walk the ids one by one and report the first start from which `statements` ids keep one width. */
 function naiveSkip(nextId: number, statements: number): number {
@@ -76,6 +84,59 @@ describe('ids of one width', () => {
     };
     const aligned = await alignIds(source, { before: 4, after: 5 }, 6);
     expect(aligned).toMatchObject({ afterWarmup: 5, warmupIds: 1, boundIds: 9, advancedBy: 4, first: 10 });
+  });
+
+  test.for([
+    // No added traffic: the warm-up opens sysbench's one connection, so six arms take at most 1 × 6 × 1.5 = 9 ids.
+    { last: 5, warmupIds: 1, logins: 4 },
+    { last: 12, warmupIds: 1, logins: 0 },
+    { last: 93, warmupIds: 1, logins: 6 },
+    // 20 added connections a second at 1,500 TPS: 2 an arm, 6 in the warm-up, 7 ids in all; the bound is 63.
+    { last: 20, warmupIds: 7, logins: 0 },
+    { last: 40, warmupIds: 7, logins: 59 },
+    { last: 5, warmupIds: 7, logins: 4 },
+  ])(
+    'connection id $last after a warm-up that took $warmupIds: $logins logins first',
+    ({ last, warmupIds, logins }) => {
+      const bound = armsIdBound(warmupIds, 1, 6);
+      expect(widthSkip(last + 1, bound)).toBe(logins);
+      expect(logins).toBeLessThanOrEqual(MAX_MOVE_LOGINS);
+    },
+  );
+
+  test('connection ids move by one login each, re-read after the logins', async () => {
+    let id = 40;
+    let logins = 0;
+    const source: IdSource = {
+      what: 'connection id',
+      read: async () => id,
+      useUp: async (count) => {
+        logins += count;
+        id += count;
+      },
+      maxUseUp: MAX_MOVE_LOGINS,
+      warmupArmsWorth: 1,
+    };
+    const aligned = await alignIds(source, { before: 33, after: 40 }, 6);
+    expect(aligned).toMatchObject({ warmupIds: 7, boundIds: 63, advancedBy: 59, first: 100 });
+    expect(logins).toBe(59);
+  });
+
+  test('a skip larger than the source may take leaves the ids where they are', async () => {
+    let id = 950;
+    const source: IdSource = {
+      what: 'connection id',
+      read: async () => id,
+      useUp: async (count) => {
+        id += count;
+      },
+      maxUseUp: 20,
+      warmupArmsWorth: 1,
+    };
+    // 135 ids from 951 cross 1,000: 49 logins, more than 20.
+    const aligned = await alignIds(source, { before: 935, after: 950 }, 6);
+    expect(aligned).toMatchObject({ boundIds: 135, advancedBy: 0, first: 951 });
+    expect(id).toBe(950);
   });
 
   test('a source that takes fewer ids than asked is asked again until the width holds', async () => {

@@ -1,3 +1,4 @@
+import { SqlSession } from '../servers/sql-session.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 
 /**
@@ -69,6 +70,8 @@ export interface IdSource {
   read(): Promise<number | null>;
   /** Takes about `count` ids, never more; absent: the ids are read and reported, never moved. */
   useUp?(count: number): Promise<void>;
+  /** The most ids one move may use up; a larger skip leaves the ids where they are (reported, not one width). */
+  maxUseUp?: number;
   /** How many arms' worth of these ids the warm-up takes. */
   warmupArmsWorth: number;
 }
@@ -106,16 +109,34 @@ export function queryIds(server: StartedServer, warmupArmsWorth: number): IdSour
 }
 
 /**
- * Connection ids: the server's `Connections` counter is the id it gave the latest connection. They are read and
- * reported, not moved: using them up takes a login each, and a hundred quick logins leave several threads in the
- * server's thread cache, so later arms' sysbench connections land on threads the warm-up did not learn and their
- * write syscalls go uncounted (a gate-from-repo run read 0.2 writes per transaction where server_audit makes ~29).
- * The warm-up opens the arm's own connections once and the added traffic's three times over: one arm's worth.
+ * Logins one move of connection ids may take: about 10 s under callgrind (100 took 1 s). A skip ends on the power of
+ * ten the arms would cross, so it stays below the bound of their ids (or 100, from a one-digit id): a handful without
+ * added traffic, some dozens with 20 connections a second. Only a bound in the thousands is left unmoved.
+ */
+export const MAX_MOVE_LOGINS = 1_000;
+
+/**
+ * Connection ids: the server's `Connections` counter is the id it gave the latest connection, used up by quick
+ * logins of the harness's own account, one after another (a handshake each, no statement). Their threads stay in
+ * the server's thread cache and may serve a later arm's sysbench; writes are counted over every connection thread
+ * (`armWrites`), so that arm's writes still count. The warm-up opens the arm's own connections once and the added
+ * traffic's three times over: one arm's worth, at least.
  */
 export function connectionIds(server: StartedServer): IdSource {
   return {
     what: 'connection id',
     read: () => readNumber(server, "SHOW GLOBAL STATUS LIKE 'Connections'", 'Value'),
+    async useUp(count) {
+      for (let i = 0; i < count; i++) {
+        const session = new SqlSession(server.connection);
+        try {
+          await session.connectionId();
+        } finally {
+          await session.close();
+        }
+      }
+    },
+    maxUseUp: MAX_MOVE_LOGINS,
     warmupArmsWorth: 1,
   };
 }
@@ -137,7 +158,7 @@ export async function alignIds(
   let id = start;
   for (let round = 0; round < 100; round++) {
     const skip = widthSkip(id + 1, boundIds);
-    if (skip === 0 || !source.useUp) {
+    if (skip === 0 || !source.useUp || skip > (source.maxUseUp ?? Number.POSITIVE_INFINITY)) {
       const seconds = (Date.now() - started) / 1000;
       return {
         afterWarmup: warmup.after,
