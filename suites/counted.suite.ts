@@ -85,13 +85,17 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
     });
     for (const arm of record.arms)
       expect(arm.lostThreads, `${label}: an arm lost its threads' syscalls`).toBe(0);
-    // Every arm's audit lines carry query ids of one width; connection ids are read and reported, not moved
-    // (src/counted/id-widths.ts).
-    expect(record.connectionIds, `${label}: the connection ids around the arms were not read`).toBeTruthy();
-    const ids = record.queryIds;
-    expect(ids, `${label}: the query ids around the arms were not read`).toBeTruthy();
-    if (ids)
-      expect(String(ids.last).length, `${label}: ${JSON.stringify(ids)}`).toBe(String(ids.first).length);
+    // Every arm's audit lines carry query and connection ids of one width (src/counted/id-widths.ts).
+    for (const [what, ids] of [
+      ['query', record.queryIds],
+      ['connection', record.connectionIds],
+    ] as const) {
+      expect(ids, `${label}: the ${what} ids around the arms were not read`).toBeTruthy();
+      if (ids)
+        expect(String(ids.last).length, `${label}: ${what} ids ${JSON.stringify(ids)}`).toBe(
+          String(ids.first).length,
+        );
+    }
     return record;
   }
 
