@@ -23,7 +23,7 @@ test('the counts priced at the machine’s rates stand beside the wall clock, wi
     "- counted work predicts 13.9% at this machine's rates, the wall clock measured 7.3% [-24.7, 31.0]: explained by counted work",
   );
   expect(text).toContain(
-    '- rates from 10 s plugin off on the wall-clock server: an instruction 0.21 ns, a 47-byte write() 1.9 µs, the server 0.98 of its core at 1170 µs a transaction',
+    "- rates from 10 s plugin off on the wall-clock server (which kept 0.98 of its core busy): an instruction 0.21 ns, a 47-byte write() 1.9 µs; the plugin adds 42 µs of instructions and 146 µs of write() to the server's 1170 µs a transaction",
   );
   expect(formatCountedMarkdown(results()).join('\n')).toMatch(/; counted work predicts/);
   const section = countedSection(results(), null);

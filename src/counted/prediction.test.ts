@@ -52,6 +52,8 @@ describe('the calibration arithmetic', () => {
     expect(p.predictedPct).toBeCloseTo((100 * 145) / 1145, 6);
     expect(p.predictedCi95?.[0]).toBeCloseTo((100 * (42 + 96)) / (1000 + 42 + 96), 6);
     expect(p.predictedCi95?.[1]).toBeCloseTo((100 * (48 + 104)) / (1000 + 48 + 104), 6);
+    expect(p.addedS?.instructions).toBeCloseTo(45e-6, 12);
+    expect(p.addedS?.writes).toBeCloseTo(100e-6, 12);
     expect(p.judgement).toBe('explained');
     expect(p.unexplainedPp).toBeNull();
     expect(p.line).toBe(

@@ -52,6 +52,7 @@ export function predict(input: {
   const base = {
     rates,
     secondsPerInstruction: null,
+    addedS: null,
     predictedPct: null,
     predictedCi95: null,
     measuredPct: measured?.pct ?? null,
@@ -81,7 +82,16 @@ export function predict(input: {
           added(ir.addedCi95?.[1] ?? ir.addedPerTx, writes.addedCi95?.[1] ?? writes.addedPerTx),
         ]
       : null;
-  const predicted = { ...base, secondsPerInstruction: perInstruction, predictedPct, predictedCi95 };
+  const predicted = {
+    ...base,
+    secondsPerInstruction: perInstruction,
+    addedS: {
+      instructions: ir.addedPerTx * perInstruction,
+      writes: Math.max(0, writes.addedPerTx) * perWrite,
+    },
+    predictedPct,
+    predictedCi95,
+  };
   const others = 1 - rates.idleShare - rates.coresUsed / rates.coresAvailable;
   const shared =
     others > SHARED_ABOVE ? ` (other processes took ${pct(100 * others)} of the server's core)` : '';

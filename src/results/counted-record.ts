@@ -95,6 +95,8 @@ export const machineRatesSchema = z.object({
 export const predictionSchema = z.object({
   rates: machineRatesSchema,
   secondsPerInstruction: z.number().nullable(),
+  /** CPU seconds the counts add to a transaction at these rates: instructions, and write() calls; null unpriced. */
+  addedS: z.object({ instructions: z.number(), writes: z.number() }).nullable(),
   predictedPct: z.number().nullable(),
   predictedCi95: ci95,
   measuredPct: z.number().nullable(),
