@@ -164,15 +164,18 @@ export async function readMachineRates(
 }
 
 /**
- * The counted record with its prediction: the write() cost timed at the arms' added record size on the server's
- * data directory (where the stock plugins write their logs), then the counts priced at the machine's rates beside the
- * measured overhead. A record refused as not comparable gets none: its figures are not the plugin's cost.
+ * The counted record with its prediction: the write() cost timed at the arms' added record size in the directory
+ * of the plugin's log (the data directory where it has no file of its own), then the counts priced at the machine's
+ * rates beside the measured overhead. A record refused as not comparable gets none: its figures are not the
+ * plugin's cost.
  */
 export async function withPrediction(
   server: StartedServer,
   counted: CountedRecord,
   rates: MachineRates,
   measured: { pct: number; ci95: [number, number] | null } | null,
+  /** The plugin's log file, relative to the data directory (the profile's `log.file`), or null. */
+  logFile: string | null,
 ): Promise<CountedRecord> {
   if (counted.comparable?.refused) return counted;
   const { writeCalls, writeBytes } = counted.figures;
@@ -180,7 +183,7 @@ export async function withPrediction(
   let priced = rates;
   if (!rates.failed && writeSize !== null && writeSize > 0) {
     const { rows } = await server.query('SELECT @@datadir AS dir');
-    const dir = String(rows[0]?.dir ?? '');
+    const dir = path.join(String(rows[0]?.dir ?? ''), logFile ? path.dirname(logFile) : '.');
     priced = { ...rates, writeSize, secondsPerWrite: timeWrites(dir, writeSize) };
   }
   return { ...counted, prediction: predict({ rates: priced, figures: counted.figures, measured }) };

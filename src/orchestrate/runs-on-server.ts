@@ -409,10 +409,13 @@ export function runsOnServer(
       });
       const counted =
         rates && measured
-          ? await withPrediction(started(), countedAlone, rates, {
-              pct: measured.overheadPct,
-              ci95: measured.overheadCi95,
-            })
+          ? await withPrediction(
+              started(),
+              countedAlone,
+              rates,
+              { pct: measured.overheadPct, ci95: measured.overheadCi95 },
+              profile.log.file,
+            )
           : countedAlone;
       progress(`counted: ${countedLine(counted)}`);
       if (counted.prediction) progress(counted.prediction.line);
