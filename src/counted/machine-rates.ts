@@ -89,25 +89,38 @@ export function timeWrites(dir: string, size: number): number {
  * server's CPU and the user CPU of the threads that served sysbench. A reading that cannot be taken is said in
  * `failed`, never thrown: the count it goes with stands without it.
  */
-export async function readMachineRates(
-  server: StartedServer,
-  opts: { job: SysbenchJob; pinned: boolean; turnOff: Step[]; runner: SysbenchRunner },
-): Promise<MachineRates> {
-  const none = (failed: string): MachineRates => ({
-    transactions: 0,
-    seconds: 0,
-    serverCpuPerTx: 0,
-    connectionUserPerTx: 0,
-    coresUsed: 0,
-    coresAvailable: 0,
-    idleShare: 1,
-    secondsPerWrite: null,
-    writeSize: null,
-    failed,
-  });
+export async function readMachineRates(server: StartedServer, opts: RatesOptions): Promise<MachineRates> {
+  try {
+    return await readRates(server, opts);
+  } catch (error) {
+    return unread(`the readings failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}
+
+interface RatesOptions {
+  job: SysbenchJob;
+  pinned: boolean;
+  turnOff: Step[];
+  runner: SysbenchRunner;
+}
+
+const unread = (failed: string): MachineRates => ({
+  transactions: 0,
+  seconds: 0,
+  serverCpuPerTx: 0,
+  connectionUserPerTx: 0,
+  coresUsed: 0,
+  coresAvailable: 0,
+  idleShare: 1,
+  secondsPerWrite: null,
+  writeSize: null,
+  failed,
+});
+
+async function readRates(server: StartedServer, opts: RatesOptions): Promise<MachineRates> {
   const root = server.processId?.() ?? null;
   const pid = root === null ? null : await serverProcessUnder(root);
-  if (pid === null) return none('the server process was not found, so its CPU could not be read');
+  if (pid === null) return unread('the server process was not found, so its CPU could not be read');
   await runSteps(server, opts.turnOff, 'Turning the plugin off for the machine rates');
   const pinned = opts.pinned && server.pinCpus !== undefined && availableParallelism() > 1;
   if (pinned) await server.pinCpus?.('0');
@@ -138,11 +151,11 @@ export async function readMachineRates(
   const run = await running;
   const after = await readTicks(pid, core);
   const seconds = (Date.now() - startedMs) / 1000;
-  if (!run.ok) return none(`the plugin-off sysbench run failed: ${run.reason}`);
-  if (!before) return none("sysbench never said its threads had started, so the run's span is unknown");
+  if (!run.ok) return unread(`the plugin-off sysbench run failed: ${run.reason}`);
+  if (!before) return unread("sysbench never said its threads had started, so the run's span is unknown");
   const first = await before;
-  if (!first) return none('the server process could not be read when sysbench started');
-  if (tids.length === 0) return none('the processlist showed no thread serving sysbench');
+  if (!first) return unread('the server process could not be read when sysbench started');
+  if (tids.length === 0) return unread('the processlist showed no thread serving sysbench');
   const transactions = run.result.transactions;
   const userTicks = tids.reduce(
     (sum, tid) => sum + (after.tasks.get(tid)?.user ?? 0) - (first.tasks.get(tid)?.user ?? 0),
@@ -184,7 +197,12 @@ export async function withPrediction(
   if (!rates.failed && writeSize !== null && writeSize > 0) {
     const { rows } = await server.query('SELECT @@datadir AS dir');
     const dir = path.join(String(rows[0]?.dir ?? ''), logFile ? path.dirname(logFile) : '.');
-    priced = { ...rates, writeSize, secondsPerWrite: timeWrites(dir, writeSize) };
+    try {
+      priced = { ...rates, writeSize, secondsPerWrite: timeWrites(dir, writeSize) };
+    } catch (error) {
+      const why = error instanceof Error ? error.message : String(error);
+      priced = { ...rates, failed: `write() could not be timed in ${dir}: ${why}` };
+    }
   }
   return { ...counted, prediction: predict({ rates: priced, figures: counted.figures, measured }) };
 }
