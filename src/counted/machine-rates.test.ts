@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { timeWrites } from './machine-rates.ts';
+import { timeWrites, writePriceAt } from './machine-rates.ts';
 
 test('timing write() gives kernel seconds per call and leaves no file behind', () => {
   const dir = mkdtempSync(path.join(tmpdir(), 'auditbench-writes-'));
@@ -15,4 +15,17 @@ test('timing write() gives kernel seconds per call and leaves no file behind', (
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test('a write()’s price at the arms’ record size lies on the line between the sizes timed, the nearest outside them', () => {
+  const timings = [
+    { bytes: 128, seconds: 2e-6 },
+    { bytes: 32, seconds: 1e-6 },
+    { bytes: 512, seconds: 4e-6 },
+  ];
+  expect(writePriceAt(timings, 80)).toBeCloseTo(1.5e-6, 15);
+  expect(writePriceAt(timings, 320)).toBeCloseTo(3e-6, 15);
+  expect(writePriceAt(timings, 8)).toBe(1e-6);
+  expect(writePriceAt(timings, 4096)).toBe(4e-6);
+  expect(writePriceAt([], 47)).toBeNull();
 });

@@ -16,8 +16,10 @@ import { predict } from './prediction.ts';
 
 /** Seconds of plugin-off sysbench the readings span: ~1,000 clock ticks of a saturated core. */
 export const RATES_RUN_S = 10;
-/** write() calls the microbenchmark times, three times over; the median is kept. */
-const TIMED_WRITES = 20_000;
+/** write() calls the microbenchmark times at each size, three times over; the median is kept. */
+const TIMED_WRITES = 50_000;
+/** The record sizes write() is timed at, right after the rates run; the arms' size is interpolated between them. */
+export const WRITE_SIZES = [32, 128, 512];
 
 interface TaskTicks {
   user: number;
@@ -83,10 +85,34 @@ export function timeWrites(dir: string, size: number): number {
   return timings.sort((a, b) => a - b)[1] as number;
 }
 
+/** A write()'s price at `size` bytes: linear between the timed sizes, the nearest one's outside them. */
+export function writePriceAt(
+  timings: readonly { bytes: number; seconds: number }[],
+  size: number,
+): number | null {
+  const sorted = [...timings].sort((a, b) => a.bytes - b.bytes);
+  const first = sorted[0];
+  const last = sorted.at(-1);
+  if (!first || !last) return null;
+  if (size <= first.bytes) return first.seconds;
+  if (size >= last.bytes) return last.seconds;
+  const upper = sorted.findIndex((t) => t.bytes >= size);
+  const lo = sorted[upper - 1] as { bytes: number; seconds: number };
+  const hi = sorted[upper] as { bytes: number; seconds: number };
+  return lo.seconds + ((hi.seconds - lo.seconds) * (size - lo.bytes)) / (hi.bytes - lo.bytes);
+}
+
+/** The directory the plugin's log is written to (`logFile` relative to the data directory), or the data directory. */
+async function logDirectory(server: StartedServer, logFile: string | null): Promise<string> {
+  const { rows } = await server.query('SELECT @@datadir AS dir');
+  return path.join(String(rows[0]?.dir ?? ''), logFile ? path.dirname(logFile) : '.');
+}
+
 /**
  * Reads this machine's rates on the wall-clock server, right after its measurement: the plugin off, sysbench runs
  * the measured job for RATES_RUN_S with the server pinned as the measurement pinned it, and /proc gives the whole
- * server's CPU and the user CPU of the threads that served sysbench. A reading that cannot be taken is said in
+ * server's CPU and the user CPU of the threads that served sysbench; then write() is timed beside the plugin's log
+ * at WRITE_SIZES. A reading that cannot be taken is said in
  * `failed`, never thrown: the count it goes with stands without it.
  */
 export async function readMachineRates(server: StartedServer, opts: RatesOptions): Promise<MachineRates> {
@@ -102,6 +128,8 @@ interface RatesOptions {
   pinned: boolean;
   turnOff: Step[];
   runner: SysbenchRunner;
+  /** The plugin's log file relative to the data directory (the profile's `log.file`): write() is timed beside it. */
+  logFile: string | null;
 }
 
 const unread = (failed: string): MachineRates => ({
@@ -112,6 +140,7 @@ const unread = (failed: string): MachineRates => ({
   coresUsed: 0,
   coresAvailable: 0,
   idleShare: 1,
+  writeTimings: [],
   secondsPerWrite: null,
   writeSize: null,
   failed,
@@ -126,6 +155,7 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
   if (pinned) await server.pinCpus?.('0');
   const coresAvailable = pinned ? 1 : availableParallelism();
   const hz = await ticksPerSecond();
+  const dir = await logDirectory(server, opts.logFile);
   const own = await ownThread(server);
   const core = pinned ? 0 : undefined;
   // The first reading once sysbench's threads are connected: its start-up would count as the core's idle time.
@@ -170,6 +200,8 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
     coresUsed: serverS / seconds,
     coresAvailable,
     idleShare: (after.core.idle - first.core.idle) / Math.max(1, after.core.total - first.core.total),
+    // Timed now, in the same minute as the transaction's cost, at sizes around any plugin's record.
+    writeTimings: WRITE_SIZES.map((bytes) => ({ bytes, seconds: timeWrites(dir, bytes) })),
     secondsPerWrite: null,
     writeSize: null,
     failed: null,
@@ -177,32 +209,19 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
 }
 
 /**
- * The counted record with its prediction: the write() cost timed at the arms' added record size in the directory
- * of the plugin's log (the data directory where it has no file of its own), then the counts priced at the machine's
- * rates beside the measured overhead. A record refused as not comparable gets none: its figures are not the
- * plugin's cost.
+ * The counted record with its prediction: a write()'s price at the arms' added record size (added bytes ÷ added
+ * calls, between the sizes timed with the rates), then the counts priced at the machine's rates beside the measured
+ * overhead. A record refused as not comparable gets none: its figures are not the plugin's cost.
  */
-export async function withPrediction(
-  server: StartedServer,
+export function withPrediction(
   counted: CountedRecord,
   rates: MachineRates,
   measured: { pct: number; ci95: [number, number] | null } | null,
-  /** The plugin's log file, relative to the data directory (the profile's `log.file`), or null. */
-  logFile: string | null,
-): Promise<CountedRecord> {
+): CountedRecord {
   if (counted.comparable?.refused) return counted;
   const { writeCalls, writeBytes } = counted.figures;
   const writeSize = writeCalls.addedPerTx >= 1 ? writeBytes.addedPerTx / writeCalls.addedPerTx : null;
-  let priced = rates;
-  if (!rates.failed && writeSize !== null && writeSize > 0) {
-    const { rows } = await server.query('SELECT @@datadir AS dir');
-    const dir = path.join(String(rows[0]?.dir ?? ''), logFile ? path.dirname(logFile) : '.');
-    try {
-      priced = { ...rates, writeSize, secondsPerWrite: timeWrites(dir, writeSize) };
-    } catch (error) {
-      const why = error instanceof Error ? error.message : String(error);
-      priced = { ...rates, failed: `write() could not be timed in ${dir}: ${why}` };
-    }
-  }
+  const price = writeSize === null ? null : writePriceAt(rates.writeTimings, writeSize);
+  const priced = price === null ? rates : { ...rates, writeSize, secondsPerWrite: price };
   return { ...counted, prediction: predict({ rates: priced, figures: counted.figures, measured }) };
 }

@@ -12,6 +12,7 @@ const rates: MachineRates = {
   coresUsed: 0.98,
   coresAvailable: 1,
   idleShare: 0.01,
+  writeTimings: [],
   secondsPerWrite: 2e-6,
   writeSize: 50,
   failed: null,

@@ -384,6 +384,7 @@ export function runsOnServer(
         pinned: point.cores === 'pinned',
         turnOff: profile.disable,
         runner,
+        logFile: profile.log.file,
       });
     }
 
@@ -409,13 +410,7 @@ export function runsOnServer(
       });
       const counted =
         rates && measured
-          ? await withPrediction(
-              started(),
-              countedAlone,
-              rates,
-              { pct: measured.overheadPct, ci95: measured.overheadCi95 },
-              profile.log.file,
-            )
+          ? withPrediction(countedAlone, rates, { pct: measured.overheadPct, ci95: measured.overheadCi95 })
           : countedAlone;
       progress(`counted: ${countedLine(counted)}`);
       if (counted.prediction) progress(counted.prediction.line);

@@ -81,7 +81,9 @@ export const machineRatesSchema = z.object({
    * to give and the server's CPU set its pace. What neither the server nor idle took went to other processes.
    */
   idleShare: z.number(),
-  /** Kernel seconds per write() at `writeSize` bytes on the data directory's filesystem; null when none was timed. */
+  /** Kernel seconds per write() at a few record sizes, appended to a file beside the plugin's log, right after. */
+  writeTimings: z.array(z.object({ bytes: z.number(), seconds: z.number() })),
+  /** The price of one write() at `writeSize`, the arms' added bytes per added call; null where they add no write. */
   secondsPerWrite: z.number().nullable(),
   writeSize: z.number().nullable(),
   /** Why the readings could not be taken; null when they were. */

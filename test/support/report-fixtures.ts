@@ -340,6 +340,11 @@ export const recordedRates: MachineRates = {
   coresUsed: 0.98,
   coresAvailable: 1,
   idleShare: 0.02,
+  writeTimings: [
+    { bytes: 32, seconds: 1.8e-6 },
+    { bytes: 128, seconds: 2.0e-6 },
+    { bytes: 512, seconds: 2.6e-6 },
+  ],
   secondsPerWrite: 1.9e-6,
   writeSize: 47,
   failed: null,
