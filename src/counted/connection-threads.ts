@@ -18,6 +18,14 @@ export async function threadsCreated(server: StartedServer): Promise<number> {
   return Number(rows[0]?.Value ?? 0);
 }
 
+/** The OS thread ids of the connections other than the harness's own (`ownId`), as the processlist shows them now. */
+export async function connectionTids(server: StartedServer, ownId: number): Promise<number[]> {
+  const { rows } = await server.query(
+    `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
+  );
+  return rows.map((row) => Number(row.tid));
+}
+
 /** Collects the OS thread ids of the connections other than the harness's own while sysbench runs. */
 export function pollConnectionThreads(
   server: StartedServer,
@@ -27,10 +35,7 @@ export function pollConnectionThreads(
   let stopped = false;
   const done = (async () => {
     while (!stopped) {
-      const { rows } = await server.query(
-        `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
-      );
-      for (const row of rows) tids.add(Number(row.tid));
+      for (const tid of await connectionTids(server, ownId)) tids.add(tid);
       await sleep(20);
     }
   })();

@@ -11,7 +11,7 @@ import type { CountedRecord, MachineRates } from '../results/counted-record.ts';
 import { serverProcessUnder } from '../servers/resident-memory.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import type { SysbenchJob } from '../workload/workload.ts';
-import { ownThread } from './connection-threads.ts';
+import { connectionTids, ownThread } from './connection-threads.ts';
 import { predict } from './prediction.ts';
 
 /** Seconds of plugin-off sysbench the readings span: ~1,000 clock ticks of a saturated core. */
@@ -42,14 +42,6 @@ async function readTicks(
   if (!own) throw new Error(`the server process ${pid} exited`);
   const cpu = parseProcStat(await readFile('/proc/stat', 'utf8'), core);
   return { tasks, process: own.cpuTicks, core: { idle: cpu.idle + cpu.iowait, total: cpu.total } };
-}
-
-/** The connections sysbench holds for its whole run: the processlist's OS thread ids, other than the harness's. */
-async function connectionTids(server: StartedServer, ownId: number): Promise<number[]> {
-  const { rows } = await server.query(
-    `SELECT TID AS tid FROM information_schema.PROCESSLIST WHERE ID <> ${ownId} AND COMMAND <> 'Daemon' AND TID IS NOT NULL`,
-  );
-  return rows.map((row) => Number(row.tid));
 }
 
 const ticksPerSecond = async (): Promise<number> => {
@@ -174,7 +166,7 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
       threadsUp();
     },
   });
-  // sysbench keeps its connections for the whole run; one look, once they are up, finds their threads.
+  // sysbench keeps its connections for the whole run; one look at the processlist, once they are up, finds them.
   await Promise.race([connected, running]);
   await sleep(1000);
   const tids = await connectionTids(server, own.id).catch(() => []);
