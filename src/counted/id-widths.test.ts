@@ -24,6 +24,23 @@ function naiveSkip(nextId: number, statements: number): number {
   }
 }
 
+/** A connection-id source over a counter that moves by one a login; `logins()` says how many it made. */
+function counterSource(start: number, maxUseUp?: number) {
+  let id = start;
+  let logins = 0;
+  const source: IdSource = {
+    what: 'connection id',
+    read: async () => id,
+    useUp: async (count) => {
+      logins += count;
+      id += count;
+    },
+    ...(maxUseUp === undefined ? {} : { maxUseUp }),
+    warmupArmsWorth: 1,
+  };
+  return { source, logins: () => logins, id: () => id };
+}
+
 describe('ids of one width', () => {
   test.for([
     [1, 1],
@@ -73,15 +90,7 @@ describe('ids of one width', () => {
 
   test('a connection id at 5 with six arms of one connection each moves on to 10', async () => {
     // The warm-up took 1 id (sysbench's connection): the bound is 1 × 6 arms × 1.5 = 9, and 6..14 crosses 10.
-    let id = 5;
-    const source: IdSource = {
-      what: 'connection id',
-      read: async () => id,
-      useUp: async (count) => {
-        id += count;
-      },
-      warmupArmsWorth: 1,
-    };
+    const { source } = counterSource(5);
     const aligned = await alignIds(source, { before: 4, after: 5 }, 6);
     expect(aligned).toMatchObject({ afterWarmup: 5, warmupIds: 1, boundIds: 9, advancedBy: 4, first: 10 });
   });
@@ -105,38 +114,18 @@ describe('ids of one width', () => {
   );
 
   test('connection ids move by one login each, re-read after the logins', async () => {
-    let id = 40;
-    let logins = 0;
-    const source: IdSource = {
-      what: 'connection id',
-      read: async () => id,
-      useUp: async (count) => {
-        logins += count;
-        id += count;
-      },
-      maxUseUp: MAX_MOVE_LOGINS,
-      warmupArmsWorth: 1,
-    };
+    const { source, logins } = counterSource(40, MAX_MOVE_LOGINS);
     const aligned = await alignIds(source, { before: 33, after: 40 }, 6);
     expect(aligned).toMatchObject({ warmupIds: 7, boundIds: 63, advancedBy: 59, first: 100 });
-    expect(logins).toBe(59);
+    expect(logins()).toBe(59);
   });
 
   test('a skip larger than the source may take leaves the ids where they are', async () => {
-    let id = 950;
-    const source: IdSource = {
-      what: 'connection id',
-      read: async () => id,
-      useUp: async (count) => {
-        id += count;
-      },
-      maxUseUp: 20,
-      warmupArmsWorth: 1,
-    };
+    const { source, id } = counterSource(950, 20);
     // 135 ids from 951 cross 1,000: 49 logins, more than 20.
     const aligned = await alignIds(source, { before: 935, after: 950 }, 6);
     expect(aligned).toMatchObject({ boundIds: 135, advancedBy: 0, first: 951 });
-    expect(id).toBe(950);
+    expect(id()).toBe(950);
   });
 
   test('a source that takes fewer ids than asked is asked again until the width holds', async () => {
