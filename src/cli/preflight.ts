@@ -1,10 +1,13 @@
 import { constants } from 'node:fs';
-import { access, stat } from 'node:fs/promises';
+import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
 import { type Environment, loadEnvironment } from '../config/env.ts';
+import { bufferPoolProblem, memAvailableBytes } from '../config/memory-guard.ts';
 import { profiles } from '../profiles/index.ts';
 import { loadProjectionTraffic, loadRuns } from '../runs/load-runs.ts';
+import { localOptionCatalogue } from '../servers/option-catalogue.ts';
+import { pluginDirOptions } from '../servers/plugin-dir.ts';
 import { serverOsUser } from '../servers/server-account.ts';
 import { findServerBinary } from '../servers/server-binary.ts';
 
@@ -32,8 +35,19 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<En
   if (config.pluginDir)
     await checkDir('AUDITBENCH_PLUGIN_DIR', config.pluginDir, 'the folder holding the plugin .so');
   if (!options.servers) return config;
-  await loadRuns(config, profiles);
+  const runs = await loadRuns(config, profiles);
   await loadProjectionTraffic(config);
+  if (config.pluginDir) {
+    await pluginDirOptions(
+      config.pluginDir,
+      await localOptionCatalogue(config.mysqldPath, config.searchPath),
+    );
+  }
+  if (!config.largePool && config.target !== 'external') {
+    const available = memAvailableBytes(await readFile('/proc/meminfo', 'utf8').catch(() => ''));
+    const problem = available && bufferPoolProblem(runs, available, 'AUDITBENCH_LARGE_POOL');
+    if (problem) throw new Error(problem);
+  }
   if (config.target === 'local') {
     await findServerBinary(config.mysqldPath, config.searchPath, options.probeMs ?? PROBE_MS);
     if (await serverOsUser()) await checkReachableByOthers(tmpDir);

@@ -1,3 +1,4 @@
+import { leftOutLine, movedLine } from '../config/outside-options.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { concurrencyPoints, OPEN_LOOP_PCT, openLoopPoint } from '../workload/threads.ts';
@@ -11,6 +12,9 @@ export interface ListedRun {
   settings: Record<string, string>;
   startupOptions: Record<string, string>;
   optionFile: { path: string; sha256: string; ignored: string[] } | null;
+  /** Options from outside left out (the place, network, account, other hosts) and log paths moved, one line each. */
+  leftOut: string[];
+  moved: string[];
   accounts: { application: string; checks: string };
   /** What the measurement sends besides the accounts, as one phrase ('OLTP' alone when nothing is added). */
   load: string;
@@ -51,6 +55,8 @@ export function listedRun(
     settings: run.settings,
     startupOptions: run.startupOptions,
     optionFile: run.optionFile,
+    leftOut: run.outsideOptions.leftOut.map(leftOutLine),
+    moved: run.outsideOptions.moved.map(movedLine),
     accounts: run.traffic.accounts,
     load: describeLoad(run.traffic),
     expectedChanges: expectationChanges(base?.expected ?? null, run.profile.expected),
@@ -111,6 +117,8 @@ export function formatListing(configPath: string, runs: ListedRun[], workloadNam
         `  option file     ${run.optionFile.path} (sha256 ${run.optionFile.sha256.slice(0, 12)})${ignored}`,
       );
     }
+    for (const line of run.leftOut) lines.push(`  left out        ${line}`);
+    for (const line of run.moved) lines.push(`  moved           ${line}`);
     lines.push(`  accounts        application ${run.accounts.application}, checks ${run.accounts.checks}`);
     lines.push(`  load            ${run.load}`);
     const changes = Object.entries(run.expectedChanges);

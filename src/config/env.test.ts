@@ -35,6 +35,7 @@ describe('loadEnvironment', () => {
       matrix: { kind: 'sample' },
       settingsSweep: 'small',
       counted: 'auto',
+      largePool: false,
     });
   });
 
@@ -89,6 +90,7 @@ describe('loadEnvironment', () => {
       matrix: { kind: 'shard', index: 2, count: 3 },
       settingsSweep: 'full',
       counted: 'auto',
+      largePool: false,
     });
   });
 

@@ -54,6 +54,11 @@ export interface Environment {
    * valgrind is installed and the target is local, and says why not elsewhere; on fails a run it cannot count.
    */
   counted: 'auto' | 'on' | 'off';
+  /**
+   * AUDITBENCH_LARGE_POOL=1: a run may ask for an InnoDB buffer pool larger than the host's MemAvailable (refused
+   * otherwise, so that a production option file never starves the live server beside it).
+   */
+  largePool: boolean;
 }
 
 export type { TargetName };
@@ -100,6 +105,10 @@ export const someOf = <T extends string>(names: readonly [T, ...T[]]): Field<T[]
 const fields = {
   workload: { schema: z.enum(workloadNames), expects: `must be one of ${workloadNames.join(', ')}` },
   docker: { schema: z.enum(['0', '1']), expects: 'must be 0 (no containers) or 1 (containers wanted)' },
+  largePool: {
+    schema: z.enum(['0', '1']),
+    expects: "must be 1 (a run's buffer pool may exceed MemAvailable) or 0",
+  },
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
   restartCmd: {
     schema: z
@@ -284,6 +293,7 @@ function commonSettings(env: Env): Omit<Environment, 'target' | 'images' | 'dsn'
     matrix: read(env, 'AUDITBENCH_MATRIX', fields.matrix, { kind: 'sample' } as MatrixSelection),
     settingsSweep: read(env, 'AUDITBENCH_SETTINGS_SWEEP', fields.settingsSweep, 'small'),
     counted: read(env, 'AUDITBENCH_COUNTED', fields.counted, 'auto'),
+    largePool: read(env, 'AUDITBENCH_LARGE_POOL', fields.largePool, '0') === '1',
     reportDir: read(env, 'AUDITBENCH_REPORT_DIR', fields.nonEmpty, 'reports'),
     pluginDir: read(env, 'AUDITBENCH_PLUGIN_DIR', fields.nonEmpty, null),
     searchPath: env.PATH ?? '',

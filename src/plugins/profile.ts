@@ -187,6 +187,11 @@ export interface PluginProfile {
   loggingVariable: string | null;
   /** Values of loggingVariable that mean logging is on; default ['ON']. */
   loggingOnValues?: string[];
+  /**
+   * The plugin's variables that name its log file: a DBA's value is moved into the run's data directory (file name
+   * kept), so a production path like /var/log/mysql/audit.log is never written (src/config/outside-options.ts).
+   */
+  logPathOptions?: readonly string[];
   log: PluginOutput;
   /** Overhead limit for the gate, in percent of baseline TPS. */
   maxOverheadPct: number;

@@ -23,6 +23,7 @@ import {
 import { type ProjectionTraffic, trafficSchema } from '../config/projection-traffic.ts';
 import { settingProblem } from '../config/settings.ts';
 import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
+import { localOptionCatalogue } from '../servers/option-catalogue.ts';
 import { defaultTraffic } from './default-traffic.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import { defaultRunId, type LoadedOptionFile, type ResolvedRun, RUN_ID, resolveRun } from './runs.ts';
@@ -56,7 +57,13 @@ const p99IncreaseLimitPct = z
 const runSchemaFor = (builtIn: readonly string[] | null) =>
   z.strictObject({
     id: z.string().regex(RUN_ID, 'must be 1–64 lowercase letters, digits, . _ or -').optional(),
-    title: z.string().trim().min(1).optional(),
+    title: z
+      .string()
+      .trim()
+      .min(1)
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+      .refine((title) => !/[\u0000-\u001f\u007f]/.test(title), 'must be one line, without control characters')
+      .optional(),
     plugin: z.unknown().transform((plugin, ctx) => {
       if (typeof plugin === 'string') {
         const key = plugin.trim().toLowerCase();
@@ -242,11 +249,17 @@ const definedFields = (run: object) =>
  * `plugin: 'name'` is looked up in `registry` (the project's is src/profiles/index.ts).
  */
 export async function loadRuns(
-  config: Pick<Environment, 'configPath' | 'runIds'>,
+  config: Pick<Environment, 'configPath' | 'runIds'> &
+    Partial<Pick<Environment, 'mysqldPath' | 'searchPath'>>,
   registry: ProfileRegistry,
 ): Promise<ResolvedRun[]> {
   const file = path.resolve(config.configPath);
   const parsed = await readConfigFile(file, Object.keys(registry));
+  // The server's own option names classify a DBA's options (abbreviations included); read only when some are given.
+  const hasOutside = parsed.runs.some((run) => run.cnf || run.startupOptions || run.settings);
+  const catalogue = hasOutside
+    ? await localOptionCatalogue(config.mysqldPath ?? null, config.searchPath ?? '')
+    : null;
   const runs: ResolvedRun[] = [];
   for (const [index, run] of parsed.runs.entries()) {
     const base: PluginProfile =
@@ -265,6 +278,7 @@ export async function loadRuns(
       base,
       optionFile,
       traffic,
+      { where, catalogue },
     );
     const twin = runs.find((r) => r.id === resolved.id);
     if (twin) {

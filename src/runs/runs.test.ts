@@ -56,9 +56,13 @@ describe('resolveRun', () => {
       { kind: 'config', edit: { set: { 'loose-server_audit_events': 'CONNECT' } } },
       { kind: 'restart' },
     ]);
-    expect(run.optionFile?.ignored).toEqual([
-      'plugin_load_add: auditbench installs the plugin itself',
-      'server_audit_logging: auditbench switches logging on and off to measure',
+    expect(run.outsideOptions.leftOut).toEqual([
+      { source: 'ops/audit.cnf', name: 'plugin_load_add', why: 'auditbench installs the plugin itself' },
+      {
+        source: 'ops/audit.cnf',
+        name: 'server_audit_logging',
+        why: 'auditbench switches logging on and off to measure',
+      },
     ]);
     expect(run.profile.expected).toMatchObject({
       logsSuccessfulQueries: false,

@@ -2,8 +2,15 @@ import { createHash } from 'node:crypto';
 import { isDeepStrictEqual } from 'node:util';
 import { type Cores, threadList } from '../config/concurrency.ts';
 import { type MeasuredTraffic, mergeMeasuredTraffic } from '../config/measured-traffic.ts';
-import type { OptionFileSettings } from '../config/option-file.ts';
+import { OptionFileError, type OptionFileSettings } from '../config/option-file.ts';
+import {
+  classifyOutsideOptions,
+  type LeftOutOption,
+  type MovedOption,
+  type OutsideOption,
+} from '../config/outside-options.ts';
 import { type RunPolicy, runPolicyOf } from '../config/policy.ts';
+import type { OptionCatalogue } from '../config/server-help.ts';
 import {
   displayValue,
   normaliseName,
@@ -33,6 +40,11 @@ export interface ResolvedRun {
   /** my.cnf options, the option file's included, as written (loose- prefixed). */
   startupOptions: Record<string, string>;
   optionFile: { path: string; sha256: string; ignored: string[] } | null;
+  /**
+   * What auditbench did with the options from outside (option file, startup options, the log path settings): left out,
+   * with why, and moved into the run's data directory (src/config/outside-options.ts).
+   */
+  outsideOptions: { leftOut: LeftOutOption[]; moved: MovedOption[] };
   /** The run's limit: its own, else the configuration's top-level `maxOverheadPct`, else the profile's. */
   maxOverheadPct: number;
   /** What a doubtful measurement does to the run: its own fields, else the top level's, else fail, fail, warn. */
@@ -72,16 +84,71 @@ export interface LoadedOptionFile {
 
 export const RUN_ID = /^[a-z0-9][a-z0-9._-]{0,63}$/;
 
-/** Settings from a DBA's option file that auditbench drives itself and so leaves out. */
-function managedBy(profile: PluginProfile, name: string): string | null {
-  const key = normaliseName(name);
-  if (/^(plugin_load|plugin_load_add|plugin_maturity)$/.test(key))
-    return 'auditbench installs the plugin itself';
-  if (profile.loggingVariable && key === profile.loggingVariable.toLowerCase()) {
-    return 'auditbench switches logging on and off to measure';
+/** Options auditbench drives itself for this plugin, and why: its logging switch and its name. */
+function managedOptions(profile: PluginProfile): Map<string, string> {
+  const managed = new Map<string, string>();
+  if (profile.loggingVariable) {
+    managed.set(normaliseName(profile.loggingVariable), 'auditbench switches logging on and off to measure');
   }
-  if (profile.name && key === profile.name.toLowerCase()) return 'auditbench installs the plugin itself';
-  return null;
+  if (profile.name) managed.set(normaliseName(profile.name), 'auditbench installs the plugin itself');
+  return managed;
+}
+
+/** Where a run's options come from, for the lines that name them, and the server's option names. */
+export interface OutsideContext {
+  /** `auditbench.config.ts: runs[0]`: names the run's own fields in a line. */
+  where: string;
+  catalogue: OptionCatalogue | null;
+}
+
+/**
+ * The run's option file and startup options, classified (src/config/outside-options.ts), and its settings that name
+ * the plugin's log file moved the same way; the first refusal is thrown as one line.
+ */
+function classifyRunOptions(
+  run: RunConfig,
+  base: PluginProfile,
+  optionFile: LoadedOptionFile | null,
+  outside: OutsideContext,
+): { startup: Record<string, string>; settings: Settings; leftOut: LeftOutOption[]; moved: MovedOption[] } {
+  const given: OutsideOption[] = [
+    ...Object.entries(optionFile?.parsed.options ?? {}).map(([name, value]) => ({
+      source: optionFile?.path ?? '',
+      name,
+      value,
+    })),
+    ...Object.entries(run.startupOptions ?? {}).map(([name, value]) => ({
+      source: `${outside.where}.startupOptions`,
+      name,
+      value: displayValue(value),
+    })),
+  ];
+  const logPathOptions = base.logPathOptions ?? [];
+  const context = { catalogue: outside.catalogue, logPathOptions, managed: managedOptions(base) };
+  const classified = classifyOutsideOptions(given, context);
+  // A log path given as a setting (SET GLOBAL) would write production's file just the same.
+  const logSettings = Object.entries(run.settings ?? {}).filter(([name]) =>
+    logPathOptions.some((option) => normaliseName(option) === normaliseName(name)),
+  );
+  const movedSettings = classifyOutsideOptions(
+    logSettings.map(([name, value]) => ({
+      source: `${outside.where}.settings`,
+      name,
+      value: displayValue(value),
+    })),
+    context,
+  );
+  const refusal = classified.refusals[0] ?? movedSettings.refusals[0];
+  if (refusal) throw new OptionFileError(refusal);
+  const others = Object.entries(run.settings ?? {}).filter(
+    ([name]) => !logSettings.some(([n]) => n === name),
+  );
+  return {
+    startup: classified.kept,
+    settings: { ...Object.fromEntries(others), ...movedSettings.kept },
+    leftOut: classified.leftOut,
+    moved: [...classified.moved, ...movedSettings.moved],
+  };
 }
 
 /** What a setting reads as for expectation rules: SQL literals unquoted, names normalised. */
@@ -104,19 +171,16 @@ const titleOf = (profile: PluginProfile, shown: Record<string, string>): string 
  * option file, already read.
  */
 export function resolveRun(
-  run: RunConfig,
+  given: RunConfig,
   base: PluginProfile,
   optionFile: LoadedOptionFile | null,
   traffic: MeasuredTraffic = mergeMeasuredTraffic(undefined, undefined, null),
+  outside: OutsideContext = { where: 'the configuration', catalogue: null },
 ): ResolvedRun {
-  const fromFile: Record<string, string> = {};
   const ignored = [...(optionFile?.parsed.ignored ?? [])];
-  for (const [name, value] of Object.entries(optionFile?.parsed.options ?? {})) {
-    const why = managedBy(base, name);
-    if (why) ignored.push(`${name}: ${why}`);
-    else fromFile[name] = value;
-  }
-  const startup: Settings = { ...fromFile, ...run.startupOptions };
+  const classified = classifyRunOptions(given, base, optionFile, outside);
+  const startup: Settings = classified.startup;
+  const run: RunConfig = { ...given, settings: classified.settings };
   // A startup option wins over the profile's default SET GLOBAL of the same variable, which would undo it.
   const startupNames = new Set(Object.keys(startup).map(normaliseName));
   const defaults = Object.fromEntries(
@@ -158,6 +222,7 @@ export function resolveRun(
     optionFile: optionFile
       ? { path: optionFile.path, sha256: createHash('sha256').update(optionFile.text).digest('hex'), ignored }
       : null,
+    outsideOptions: { leftOut: classified.leftOut, moved: classified.moved },
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
     policy: runPolicyOf(run),
     ...(run.maxP99IncreasePct !== undefined && { maxP99IncreasePct: run.maxP99IncreasePct }),

@@ -14,6 +14,7 @@ import {
   setRootPassword,
 } from './local-init.ts';
 import { applyEdit, optionKey, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { optionCatalogueOf } from './option-catalogue.ts';
 import { mergePluginDirs, pluginDirOptions } from './plugin-dir.ts';
 import { residentBytesOf, serverProcessUnder } from './resident-memory.ts';
 import { newPassword, redact, serverOsUser } from './server-account.ts';
@@ -62,9 +63,9 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
     let options = applyEdit(base, { set: opts.options ?? {} });
     if (opts.pluginDir) {
       const merged = await mergePluginDirs(binary.path, opts.pluginDir, path.join(dir, 'plugins'));
-      options = applyEdit(options, {
-        set: { ...(await pluginDirOptions(opts.pluginDir)), plugin_dir: merged },
-      });
+      const supplied = await pluginDirOptions(opts.pluginDir, await optionCatalogueOf(binary.path));
+      for (const line of supplied.lines) process.stderr.write(`auditbench: ${line}\n`);
+      options = applyEdit(options, { set: { ...supplied.options, plugin_dir: merged } });
     }
     await writeFile(paths.myCnf, renderMyCnf(options));
     await chownTree(dir, osUser);

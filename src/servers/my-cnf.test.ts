@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { applyEdit, parseMysqldGroup, renderMyCnf } from './my-cnf.ts';
+import { applyEdit, renderMyCnf } from './my-cnf.ts';
 
 test('edits replace options whatever their dash style, and unset removes them', () => {
   const base = new Map<string, string | null>([
@@ -19,13 +19,10 @@ test('edits replace options whatever their dash style, and unset removes them', 
   expect(base.size).toBe(2);
 });
 
-test.for<[string, Record<string, string | null>]>([
-  ['[mysqld]\nloose-audit_offsets=1, 2,3\n', { 'loose-audit_offsets': '1, 2,3' }],
-  [
-    '# offsets\n[client]\nport=1\n[mysqld]\nskip-name-resolve\n; note\nport = 4000\n',
-    { 'skip-name-resolve': null, port: '4000' },
-  ],
-  ['port=1\n', {}],
-])('the [mysqld] group of %j', ([text, options]) => {
-  expect(parseMysqldGroup(text)).toEqual(options);
+test.for([
+  ['init_connect', 'x\nplugin_load_add=evil.so'],
+  ['a\nb', '1'],
+  ['!include', null],
+])('a line break or a non-name never reaches my.cnf: %j', ([name, value]) => {
+  expect(() => renderMyCnf(new Map([[name as string, value as string | null]]))).toThrow(/my\.cnf option/);
 });

@@ -18,24 +18,15 @@ export function applyEdit(
 
 export function renderMyCnf(options: ServerOptions): string {
   const lines = ['# written by auditbench; every run gets its own', '[mysqld]'];
-  for (const [name, value] of options) lines.push(value === null ? name : `${name}=${value}`);
-  return `${lines.join('\n')}\n`;
-}
-
-/** The [mysqld] options of an option file (`name=value`, or a bare flag); comments and other groups are ignored. */
-export function parseMysqldGroup(text: string): Record<string, string | null> {
-  const options: Record<string, string | null> = {};
-  let group = '';
-  for (const raw of text.split('\n')) {
-    const line = raw.trim();
-    if (line === '' || line.startsWith('#') || line.startsWith(';')) continue;
-    const header = /^\[(.+)\]$/.exec(line);
-    if (header) group = header[1]?.trim() ?? '';
-    else if (group === 'mysqld') {
-      const eq = line.indexOf('=');
-      if (eq < 0) options[line] = null;
-      else options[line.slice(0, eq).trim()] = line.slice(eq + 1).trim();
+  for (const [name, value] of options) {
+    // The last guard: a line break in a name or value would add a line of its own (option files are checked first).
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
+    if (/[\u0000-\u001f\u007f]/.test(`${name}${value ?? ''}`) || !/^[A-Za-z0-9_-]+$/.test(name)) {
+      throw new Error(
+        `my.cnf option ${JSON.stringify(name)} or its value holds a control character or is not a name`,
+      );
     }
+    lines.push(value === null ? name : `${name}=${value}`);
   }
-  return options;
+  return `${lines.join('\n')}\n`;
 }

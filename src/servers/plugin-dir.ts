@@ -1,7 +1,14 @@
 import { mkdir, readdir, readFile, stat, symlink } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { parseMysqldGroup } from './my-cnf.ts';
+import { parseOptionFile } from '../config/option-file.ts';
+import {
+  classifyOutsideOptions,
+  leftOutLine,
+  movedLine,
+  type OutsideOption,
+} from '../config/outside-options.ts';
+import type { OptionCatalogue } from '../config/server-help.ts';
 
 /** The plugin directory a server binary was built with, from `--verbose --help`. */
 export async function defaultPluginDir(binary: string): Promise<string> {
@@ -35,15 +42,36 @@ export async function mergePluginDirs(binary: string, userDir: string, target: s
   return target;
 }
 
+/** The options of a supplied plugin's `*.cnf` files, classified as a DBA's option file is. */
+export interface PluginDirOptions {
+  options: Record<string, string>;
+  /** One line each: what was left out, moved, or not followed (`!include`). */
+  lines: string[];
+}
+
 /**
  * [mysqld] options a supplied library needs when the server starts, from the `*.cnf` files beside it: e.g. the
  * structure offsets a plugin must be given for a server build it does not know (`loose-` options stay harmless
- * until it is installed). INSTALL PLUGIN re-reads the server's option file, so they need no restart either.
+ * until it is installed). INSTALL PLUGIN re-reads the server's option file, so they need no restart either. They are
+ * read as a DBA's option file is ([mysqld], [mariadb], [server]; no `!include` followed) and classified the same way
+ * (src/config/outside-options.ts): a place, port or plugin_load_add there is left out, a refusal is thrown as one line.
  */
-export async function pluginDirOptions(userDir: string): Promise<Record<string, string | null>> {
+export async function pluginDirOptions(
+  userDir: string,
+  catalogue: OptionCatalogue | null,
+): Promise<PluginDirOptions> {
   const names = (await readdir(userDir).catch(() => [])).filter((name) => name.endsWith('.cnf')).sort();
-  const options: Record<string, string | null> = {};
-  for (const name of names)
-    Object.assign(options, parseMysqldGroup(await readFile(path.join(userDir, name), 'utf8')));
-  return options;
+  const given: OutsideOption[] = [];
+  const lines: string[] = [];
+  for (const name of names) {
+    const file = path.join(userDir, name);
+    const parsed = parseOptionFile(await readFile(file, 'utf8'), file);
+    lines.push(...parsed.ignored);
+    for (const [option, value] of Object.entries(parsed.options))
+      given.push({ source: file, name: option, value });
+  }
+  const classified = classifyOutsideOptions(given, { catalogue });
+  if (classified.refusals[0]) throw new Error(`AUDITBENCH_PLUGIN_DIR: ${classified.refusals[0]}`);
+  lines.push(...classified.leftOut.map(leftOutLine), ...classified.moved.map(movedLine));
+  return { options: classified.kept, lines };
 }

@@ -130,6 +130,11 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: "AUDITBENCH_COUNTED must be auto (count local runs where valgrind is installed), on (count every local run, or fail it) or off; got 'yes'",
     },
     {
+      what: 'a large-pool switch that is not 0 or 1',
+      env: { AUDITBENCH_LARGE_POOL: 'yes' },
+      says: "AUDITBENCH_LARGE_POOL must be 1 (a run's buffer pool may exceed MemAvailable) or 0; got 'yes'",
+    },
+    {
       what: 'the retired precision variable',
       env: { AUDITBENCH_PRECISION_AA_RUNS: '4' },
       says: "AUDITBENCH_PRECISION_AA_RUNS is no longer read: set AUDITBENCH_STUDY='aa-runs=N' instead",
