@@ -202,8 +202,11 @@ export function resolveRun(
   const expectedOn = Object.fromEntries(
     Object.entries(base.expectedOn ?? {}).map(([flavor, partial]) => [flavor, { ...partial, ...override }]),
   );
+  // Measured where the configuration puts the log (server_audit_file_path=audit.log), as the lifecycle checks read it.
+  const logFile = override.logFile;
   const profile: PluginProfile = {
     ...base,
+    ...(logFile !== undefined && base.log.file !== null ? { log: { ...base.log, file: logFile } } : {}),
     install: [...configureStartup, ...base.install],
     uninstall: [...removeStartup, ...base.uninstall],
     enable: base.enableFor?.(plain) ?? base.enable,
