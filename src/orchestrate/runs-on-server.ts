@@ -5,6 +5,7 @@ import { calibrate, limitFailure, measureRun } from '../bench/pipeline.ts';
 import { pluginSubject, realSysbench, type SysbenchRunner } from '../bench/subject.ts';
 import { afterGate, bankLine } from '../bench/time-bank.ts';
 import type { Environment } from '../config/env.ts';
+import { leftOutLine, movedLine } from '../config/outside-options.ts';
 import { policyOn } from '../config/policy.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { readMachineRates, withPrediction } from '../counted/machine-rates.ts';
@@ -474,6 +475,9 @@ export function runsOnServer(
         });
         skipReason = await unavailableReason(started(), profile);
         progress(skipReason ? `skipped: ${skipReason}` : `run ${run.id}, limit ${limitPct}%`);
+        // What the run's option file would have aimed at production, and where this run keeps it instead.
+        for (const line of run.outsideOptions.moved.map(movedLine)) progress(line);
+        for (const line of run.outsideOptions.leftOut.map(leftOutLine)) progress(line);
       },
       async perform(planned) {
         if (skipReason) return { skip: skipReason };
