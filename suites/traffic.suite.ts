@@ -27,8 +27,8 @@ import { getWorkload } from '../src/workload/workloads.ts';
 // What a configuration logged of the traffic it was measured under, and traffic that holds what it logs
 // (docs/traffic.md). Three runs of suites/traffic/auditbench.config.ts on one local server, each gate one block of
 // the quick workload (4 pairs, 16 s, after a 6 s warm-up): these tests check what was logged and sent, not a
-// verdict's precision. CONNECT only with new connections added is the example sweep's server_audit-connect, which the
-// runs suite measures (and fails, were it idle); it is not measured here a second time.
+// verdict's precision. CONNECT only with new connections added is measured from a production option file by
+// suites/beside-production.suite.ts (which fails, were it idle); it is not measured here a second time.
 const config = loadEnvironment();
 const configPath = fileURLToPath(new URL('./traffic/auditbench.config.ts', import.meta.url));
 const runs = await loadRuns({ configPath, runIds: null }, profiles);

@@ -2,7 +2,7 @@ import { defineConfig } from '../../src/runs/define-config.ts';
 
 // The three kinds of run suites/traffic.suite.ts measures: a configuration whose checks depend on the query-length
 // limit, a CONNECT-only configuration under persistent connections (idle), and a DBA's own sysbench script. (CONNECT
-// only with new connections added is examples/server-audit-sweep.config.ts's server_audit-connect.)
+// only with new connections added is suites/beside-production.suite.ts's production run.)
 export default defineConfig({
   runs: [
     {
