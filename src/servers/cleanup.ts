@@ -1,8 +1,13 @@
 import { spawn } from 'node:child_process';
-import { readdir, readFile, rm } from 'node:fs/promises';
+import { lstat, readdir, rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
+import { mountsUnder } from './mounts.ts';
+import { notOwnedWhy } from './owned-path.ts';
+import { type OwnerRecord, ownerRunning, readOwnerRecord } from './owner-record.ts';
+import { processesWithArg, processState, startTicksOf } from './proc-table.ts';
 
 /** Prefix of every private temp dir a local server lives in. */
 export const tempPrefix = 'auditbench-';
@@ -35,61 +40,102 @@ function installSignalHandlers(): void {
   }
 }
 
-// The fault phase (src/faults) loop-mounts filesystems inside the temp dir: thawed before the server is stopped (a
-// frozen write would hold it), unmounted after it (lazily if still busy), so rm never crosses into a mount.
-const mountsUnder = `findmnt -rn -o TARGET | grep -F -- "$2/"`;
-const thawMounts = `${mountsUnder} | while read -r m; do fsfreeze -u "$m" 2>/dev/null; done`;
-const unmountAll = `${mountsUnder} | sort -r | while read -r m; do umount "$m" 2>/dev/null || umount -l "$m"; done`;
+const reaperScript = fileURLToPath(new URL('./reaper.sh', import.meta.url));
+
+/** The argument that names a run's server: exactly this, compared as a whole string, never as a pattern. */
+export const defaultsFileArg = (dir: string): string => `--defaults-file=${dir}/my.cnf`;
 
 /**
- * Starts a detached watchdog that outlives this process: once this process is gone (even by SIGKILL) and the
- * temp dir still exists, it kills the server started with that dir's my.cnf and deletes the dir.
+ * Starts a detached watchdog (reaper.sh) that outlives this process: once this process is gone (even by SIGKILL) and
+ * the folder still exists, it ends the processes whose argv names the folder's my.cnf, unmounts, and deletes it.
  */
-export function startReaper(dir: string): void {
-  const script = `
-    while kill -0 "$1" 2>/dev/null && [ -d "$2" ]; do sleep 1; done
-    [ -d "$2" ] || exit 0
-    ${thawMounts}
-    pkill -TERM -f -- "--defaults-file=$2/my.cnf"
-    for i in 1 2 3 4 5 6 7 8 9 10; do pgrep -f -- "--defaults-file=$2/my.cnf" >/dev/null || break; sleep 1; done
-    pkill -KILL -f -- "--defaults-file=$2/my.cnf"
-    ${unmountAll}
-    rm -rf -- "$2"`;
-  const child = spawn('sh', ['-c', script, 'auditbench-reaper', String(process.pid), dir], {
+export async function startReaper(dir: string): Promise<void> {
+  // mountinfo escapes some characters and the script compares raw fields: a folder holding one is refused here.
+  if (!/^[A-Za-z0-9_./-]+$/.test(dir)) {
+    throw new Error(
+      `The run's folder ${JSON.stringify(dir)} holds characters other than letters, digits and _ . / -: set TMPDIR to a plain path`,
+    );
+  }
+  const born = await startTicksOf(process.pid);
+  const child = spawn('sh', [reaperScript, String(process.pid), born === null ? '' : String(born), dir], {
     detached: true,
     stdio: 'ignore',
   });
   child.unref();
 }
 
-/** Whether a process exists (signal 0 checks without sending anything). */
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
+/** A stale run's folder that was removed, with the processes that named its my.cnf and were ended. */
+export interface SweptRun {
+  dir: string;
+  endedPids: number[];
+}
+
+/** What a sweep did: folders removed, and auditbench-* folders left alone with why. */
+export interface SweepOutcome {
+  removed: SweptRun[];
+  left: { dir: string; why: string }[];
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Ends the processes whose argv names the folder's my.cnf exactly and that started no earlier than the recorded
+ * owner (a process older than the run cannot be one of its servers); waits up to 5 s for them to be gone.
+ */
+async function endServers(dir: string, record: OwnerRecord): Promise<number[]> {
+  const since = record.owner.startTicks;
+  const victims = (await processesWithArg(defaultsFileArg(dir))).filter(
+    (p) => since === null || (p.startTicks !== null && p.startTicks >= since),
+  );
+  for (const { pid } of victims) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {}
+  }
+  for (let waitedMs = 0; waitedMs < 5_000; waitedMs += 100) {
+    const states = await Promise.all(victims.map((p) => processState(p.pid)));
+    if (states.every((state) => !state.running)) break;
+    await sleep(100);
+  }
+  return victims.map((p) => p.pid);
+}
+
+/** Thaws and lazily unmounts the fault phase's filesystems under a folder, so rm never crosses into one. */
+async function releaseMounts(dir: string, step: 'thaw' | 'unmount'): Promise<void> {
+  for (const mount of await mountsUnder(dir)) {
+    const [file, args] = step === 'thaw' ? ['fsfreeze', ['-u', mount]] : ['umount', ['-l', mount]];
+    await execa(file, args, { reject: false });
   }
 }
 
-/** Removes temp dirs (and their servers) left by runs that were killed before their reaper could act. */
-export async function sweepStale(tmpDir = os.tmpdir()): Promise<string[]> {
-  const removed: string[] = [];
+/**
+ * Removes the folders (and ends the servers) of runs killed before their reaper could act. A folder is a stale run
+ * only if it is ours (owned by the running user, writable by no one else, not a symlink), holds an owner record,
+ * and its recorded owner no longer runs (same pid and start time). Another user's folder is never touched.
+ */
+export async function sweepStale(
+  tmpDir = os.tmpdir(),
+  say: (line: string) => void = (line) => process.stderr.write(`auditbench: ${line}\n`),
+): Promise<SweepOutcome> {
+  const outcome: SweepOutcome = { removed: [], left: [] };
   for (const name of await readdir(tmpDir)) {
     if (!name.startsWith(tempPrefix)) continue;
     const dir = path.join(tmpDir, name);
-    const owner = Number(await readFile(path.join(dir, 'owner.pid'), 'utf8').catch(() => 'NaN'));
-    if (!Number.isInteger(owner) || isAlive(owner)) continue;
-    const mounts = `findmnt -rn -o TARGET | grep -F -- "$1/"`;
-    await execa('sh', ['-c', `${mounts} | while read -r m; do fsfreeze -u "$m"; done`, 'sh', dir], {
-      reject: false,
-    });
-    await execa('pkill', ['-KILL', '-f', '--', `--defaults-file=${dir}/my.cnf`], { reject: false });
-    await execa('sh', ['-c', `${mounts} | while read -r m; do umount -l "$m"; done`, 'sh', dir], {
-      reject: false,
-    });
+    const info = await lstat(dir).catch(() => null);
+    const why = info && notOwnedWhy(info, 'folder');
+    if (why) {
+      outcome.left.push({ dir, why });
+      continue;
+    }
+    const record = await readOwnerRecord(dir);
+    if (!record || (await ownerRunning(record))) continue;
+    await releaseMounts(dir, 'thaw');
+    const endedPids = await endServers(dir, record);
+    await releaseMounts(dir, 'unmount');
     await rm(dir, { recursive: true, force: true });
-    removed.push(dir);
+    outcome.removed.push({ dir, endedPids });
+    const ended = endedPids.length > 0 ? `, ended pid ${endedPids.join(', ')}` : '';
+    say(`removed the stale run folder ${dir} (its owner, pid ${record.owner.pid}, is gone${ended})`);
   }
-  return removed;
+  return outcome;
 }

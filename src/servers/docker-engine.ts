@@ -2,8 +2,8 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import os from 'node:os';
 import { type ContainerRuntimeClient, getContainerRuntimeClient } from 'testcontainers';
 import { applyContainerRuntimeDefaults } from '../config/env.ts';
-import { isAlive } from './cleanup.ts';
 import { demuxDockerLog } from './docker-log.ts';
+import { isAlive } from './proc-table.ts';
 import { tailLines } from './tail.ts';
 
 /** Every container the harness starts carries these; the run label names the owning process. */

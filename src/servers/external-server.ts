@@ -12,6 +12,7 @@ import {
   readLocalFile,
 } from './local-datadir.ts';
 import { applyEdit, renderMyCnf, type ServerOptions } from './my-cnf.ts';
+import { writeOwnerRecord } from './owner-record.ts';
 import { residentBytesOf } from './resident-memory.ts';
 import { type RestartMode, runRestartCommand, waitUntilRestarted } from './restart-command.ts';
 import { identify } from './server-identity.ts';
@@ -48,7 +49,7 @@ export async function startExternalServer(opts: ExternalServerOptions): Promise<
   const logError = locality.local ? await errorLogPath(session, locality.datadir) : null;
   // Only the option file given to the restart command lives here; the server's own files are not ours.
   const dir = await mkdtemp(path.join(os.tmpdir(), `${tempPrefix}external-`));
-  await writeFile(path.join(dir, 'owner.pid'), String(process.pid));
+  await writeOwnerRecord(dir);
   const cnf = path.join(dir, 'auditbench.cnf');
   const label = `${info.flavor} ${info.version} (external, ${where})`;
   let options: ServerOptions = new Map();

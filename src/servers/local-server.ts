@@ -15,6 +15,7 @@ import {
 } from './local-init.ts';
 import { applyEdit, optionKey, renderMyCnf, type ServerOptions } from './my-cnf.ts';
 import { optionCatalogueOf } from './option-catalogue.ts';
+import { recordServer, writeOwnerRecord } from './owner-record.ts';
 import { mergePluginDirs, pluginDirOptions } from './plugin-dir.ts';
 import { residentBytesOf, serverProcessUnder } from './resident-memory.ts';
 import { newPassword, redact, serverOsUser } from './server-account.ts';
@@ -54,8 +55,8 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
   await sweepStale();
   const dir = await mkdtemp(path.join(os.tmpdir(), tempPrefix));
   try {
-    await writeFile(path.join(dir, 'owner.pid'), String(process.pid));
-    startReaper(dir);
+    await writeOwnerRecord(dir);
+    await startReaper(dir);
     const paths = privatePaths(dir);
     await mkdir(paths.datadir);
     await mkdir(paths.files);
@@ -126,6 +127,7 @@ async function runningServer(opts: RunningOptions): Promise<StartedServer> {
       await writeFile(paths.myCnf, renderMyCnf(options));
       const logStart = (await stat(paths.errorLog).catch(() => null))?.size ?? 0;
       proc = launch(binary.path, paths.myCnf, wrapperNow?.() ?? undefined);
+      if (proc.child.pid !== undefined) await recordServer(paths.dir, proc.child.pid);
       const outcome = await waitUntilReady(proc, connection(), startTimeoutMs);
       if (outcome.ready) {
         session = new SqlSession(connection());
