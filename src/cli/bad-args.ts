@@ -30,6 +30,15 @@ export function describeParseError(error: unknown, options: Options, positionalH
   return said.split('\n')[0]?.replace(/\.$/, '') ?? said;
 }
 
+/** The first option given an empty value, said in a line: `--base ''` would otherwise read as "not given". */
+function emptyValue(values: Record<string, unknown>): string | null {
+  for (const [name, value] of Object.entries(values)) {
+    const given = Array.isArray(value) ? value : [value];
+    if (given.includes('')) return `--${name} was given an empty value: give one, or leave --${name} out`;
+  }
+  return null;
+}
+
 /**
  * A subcommand's own options, parsed strictly: the values, or the line that refuses them. `positionalHint` follows
  * a stray argument's name (e.g. " (the base branch is --base <ref>)"); without `allowPositionals` every one is stray.
@@ -47,7 +56,8 @@ export function parseOwnArgs<O extends Options>(
   | { ok: false; problem: string } {
   try {
     const { values, positionals } = parseArgs({ args: argv, options, strict: true, allowPositionals });
-    return { ok: true, values, positionals };
+    const empty = emptyValue(values);
+    return empty ? { ok: false, problem: empty } : { ok: true, values, positionals };
   } catch (error) {
     return { ok: false, problem: describeParseError(error, options, positionalHint) };
   }

@@ -74,6 +74,7 @@ describe('bad command lines', () => {
     [['list', '--jsn'], 'list', "unknown option '--jsn' (did you mean --json?)"],
     [['list', '--json=yes'], 'list', '--json takes no value'],
     [['list', '--config'], 'list', '--config needs a value'],
+    [['list', '--config', ''], 'list', '--config was given an empty value: give one, or leave --config out'],
     [['list', 'runs'], 'list', "unexpected argument 'runs' (this command takes options only)"],
     [
       ['gate', 'main'],
@@ -83,10 +84,13 @@ describe('bad command lines', () => {
     [['gate', '--bogus'], 'gate', "unknown option '--bogus'"],
     [['gate', '--lst'], 'gate', "unknown option '--lst' (did you mean --list?)"],
     [['gate', '--base'], 'gate', '--base needs a value'],
+    [['gate', '--base', ''], 'gate', '--base was given an empty value: give one, or leave --base out'],
+    [['gate', '--base=', '--list'], 'gate', '--base was given an empty value: give one, or leave --base out'],
     [['gate', '--', '--bogus'], 'gate', "unknown option '--bogus'"],
     [['matrix', '--bogus'], 'matrix', "unknown option '--bogus'"],
     [['matrix', 'now'], 'matrix', "unexpected argument 'now' (this command takes options only)"],
     [['matrix', '--shard', '4/3'], 'matrix', "--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got '4/3'"],
+    [['matrix', '--shard', ''], 'matrix', '--shard was given an empty value: give one, or leave --shard out'],
     [['matrix', '--shard', 'all'], 'matrix', "--shard must be <i>/<n> with 1 ≤ i ≤ n, e.g. 2/3; got 'all'"],
     [
       ['matrix', '--shard', '1/2', '--merge-reports', 'blobs'],
