@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterEach, expect, test } from 'vitest';
-import { checkOutBase, defaultBranchRef, openRepo } from './repo.ts';
+import { checkOutBase, defaultBranchRef, openRepo, resolveBase } from './repo.ts';
 
 // A real git repository in the temp directory: the base checkout is git's own worktree, nothing is faked.
 const made: string[] = [];
@@ -46,4 +46,38 @@ test('the default branch: main, else master; none outside a repository', async (
   const plain = await mkdtemp(path.join(tmpdir(), 'auditbench-no-repo-'));
   made.push(plain);
   expect(await defaultBranchRef(plain)).toBeNull();
+});
+
+/** A second commit on main, then a clone of `root` one commit deep (file://, so git makes it shallow). */
+async function shallowCloneOf(root: string): Promise<string> {
+  await writeFile(path.join(root, 'b'), 'b');
+  await execa('git', ['add', '-A'], { cwd: root });
+  await execa('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'b'], {
+    cwd: root,
+  });
+  const clone = await mkdtemp(path.join(tmpdir(), 'auditbench-shallow-'));
+  made.push(clone);
+  await execa('git', ['clone', '-q', '--depth', '1', `file://${root}`, clone]);
+  return clone;
+}
+
+test('a shallow clone is refused up front, naming fetch-depth: 0', async () => {
+  const clone = await shallowCloneOf(await repoWith({ a: '' }));
+  await expect(resolveBase(await openRepo(clone), null)).rejects.toThrow(
+    /is a shallow clone, so its merge base with origin\/main is not there: check it out with its history \(actions\/checkout with fetch-depth: 0, or git fetch --unshallow\)$/,
+  );
+});
+
+test("a failing git command says git's stderr; a base with no commit in common says so", async () => {
+  const root = await repoWith({ a: '' });
+  const repo = await openRepo(root);
+  await expect(checkOutBase(repo, 'f'.repeat(40))).rejects.toThrow(
+    /^git worktree add --detach --quiet .* failed: fatal: invalid reference: f{40}$/,
+  );
+  const git = (...args: string[]) => execa('git', args, { cwd: root });
+  await git('checkout', '-q', '--orphan', 'unrelated');
+  await git('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'unrelated');
+  await expect(resolveBase(repo, { ref: 'main', from: '--base' })).rejects.toThrow(
+    'auditbench gate: main and HEAD share no commit',
+  );
 });

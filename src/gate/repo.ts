@@ -9,10 +9,16 @@ export interface Repo {
   root: string;
 }
 
+/** A failed git command in a line: git's own stderr, or its exit code when git said nothing (merge-base does). */
+const gitFailure = (cwd: string, args: string[], result: { exitCode?: number; stderr: string }): Error => {
+  const said = result.stderr.trim().split('\n').join(' ');
+  const why = said || `exit code ${result.exitCode}, and git said nothing`;
+  return new Error(`git ${args.join(' ')} in ${cwd} failed: ${why}`);
+};
+
 async function git(cwd: string, args: string[]): Promise<string> {
   const result = await execa('git', args, { cwd, reject: false });
-  if (result.exitCode !== 0)
-    throw new Error(`git ${args.join(' ')} in ${cwd} failed: ${result.stderr.trim()}`);
+  if (result.exitCode !== 0) throw gitFailure(cwd, args, result);
   return result.stdout.trim();
 }
 
@@ -76,7 +82,21 @@ export async function resolveBase(
       `auditbench gate: ${repo.root} has no origin/HEAD, main or master to diff against: pass --base <branch>`,
     );
   }
-  return { ref, mergeBase: await git(repo.root, ['merge-base', ref, 'HEAD']) };
+  // A shallow clone (actions/checkout's default depth of 1) has no merge base to find: say so before git fails.
+  if ((await git(repo.root, ['rev-parse', '--is-shallow-repository'])) === 'true') {
+    throw new Error(
+      `auditbench gate: ${repo.root} is a shallow clone, so its merge base with ${ref} is not there: check it out with its history (actions/checkout with fetch-depth: 0, or git fetch --unshallow)`,
+    );
+  }
+  const args = ['merge-base', ref, 'HEAD'];
+  const found = await execa('git', args, { cwd: repo.root, reject: false });
+  if (found.exitCode === 0) return { ref, mergeBase: found.stdout.trim() };
+  if (found.exitCode === 1 && found.stderr.trim() === '') {
+    throw new Error(
+      `auditbench gate: ${ref} and HEAD share no commit in ${repo.root}, so there is no merge base to diff from: pass --base <a branch this one grew from>`,
+    );
+  }
+  throw gitFailure(repo.root, args, found);
 }
 
 /** Files changed since the merge base, repo-relative: commits, uncommitted edits and new untracked files alike. */
