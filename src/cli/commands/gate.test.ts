@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import type { GateSelection } from '../../gate/select.ts';
 import type { CliContext } from '../context.ts';
-import { describeSelection, runGate } from './gate.ts';
+import { describeSelection, refusedEvent, runGate } from './gate.ts';
 
 const context = (env: Record<string, string> = {}) => {
   const out: string[] = [];
@@ -84,4 +84,14 @@ test("the policy is read from the user's configuration, where the command runs, 
   } finally {
     await rm(dir, { recursive: true, force: true });
   }
+});
+
+test('pull_request_target is refused before git is touched, saying why and what to use; other events pass', async () => {
+  await expect(
+    runGate(['--list'], context({ GITHUB_EVENT_NAME: 'pull_request_target' }).ctx),
+  ).rejects.toThrow(
+    /^auditbench gate: GITHUB_EVENT_NAME is pull_request_target, which runs with the base repository's token and, with its default checkout, compares the base with itself: trigger the workflow on pull_request instead \(with permissions: contents: read\)$/,
+  );
+  for (const event of [undefined, 'pull_request', 'push', 'workflow_dispatch'])
+    expect(refusedEvent(event)).toBeNull();
 });

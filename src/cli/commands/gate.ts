@@ -35,6 +35,15 @@ surely above AUDITBENCH_MAX_REGRESSION_PP (default 5). The closing lines say whi
   -h, --help     this text
 `;
 
+/**
+ * Why the gate will not run under this GitHub event, or null. pull_request_target runs with the base repository's
+ * token and checks out the base, so the gate would compare the base with itself and pass whatever the branch does.
+ */
+export function refusedEvent(eventName: string | undefined): string | null {
+  if (eventName !== 'pull_request_target') return null;
+  return "auditbench gate: GITHUB_EVENT_NAME is pull_request_target, which runs with the base repository's token and, with its default checkout, compares the base with itself: trigger the workflow on pull_request instead (with permissions: contents: read)";
+}
+
 /** The workload the gate measures on: AUDITBENCH_WORKLOAD, else smoke. */
 const gateWorkload = (env: CliContext['env']): string => env.AUDITBENCH_WORKLOAD || 'smoke';
 
@@ -81,6 +90,8 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
     context.stdout(gateUsage);
     return 0;
   }
+  const event = refusedEvent(context.env.GITHUB_EVENT_NAME);
+  if (event) throw new Error(event);
   const given = values.base
     ? { ref: values.base, from: '--base' }
     : context.env.AUDITBENCH_BASE_REF
