@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # The Action's measuring step, in the DBA's repository. What it measures follows the event:
+# - pull_request_target: refused (the base repository's token, and a checkout of the base, not the branch).
 # - pull_request: `auditbench gate`, base beside head in this one job (the head has no history yet). Its summary,
 #   <report dir>/gate.md, shows the verdicts and the base branch's trend read from the restored history.jsonl.
 # - anything else (a push to the default branch, a schedule, a manual run): `auditbench bench`, the configured runs
 #   on the Action's workload. The reporter appends them to history.jsonl, which the next step saves, and compares
 #   each with the newest base-branch entry of the same identity: by counts on any machine, by the wall clock on
 #   the same machine only.
+# The summaries the command wrote are copied to $RUNNER_TEMP/auditbench-summaries, the only place the next step
+# publishes from: the work tree is the branch's, and a summary (or a symlink) committed there is not this job's.
 # Inputs come as the environment the Action sets: AUDITBENCH_* and INPUT_BASE_REF (the gate's base, if given).
 set -euo pipefail
 
 report_dir="${AUDITBENCH_REPORT_DIR:-reports}"
+: "${RUNNER_TEMP:?RUNNER_TEMP is not set: this script runs as a step of the Action}"
+written="$RUNNER_TEMP/auditbench-summaries"
+rm -rf -- "$written"
+mkdir -m 700 -- "$written"
 # A gate or a bench measures local servers: no container images to build (GitHub sets CI=true, under which setup
 # would build them for the matrix).
 export AUDITBENCH_DOCKER="${AUDITBENCH_DOCKER:-0}"
@@ -25,21 +32,34 @@ if [ -n "${GITHUB_ACTION_PATH:-}" ] && [ -f "$GITHUB_ACTION_PATH/package.json" ]
   fi
   echo "auditbench action: auditbench $installed_version, the repository's dev dependency, the action's own version"
 fi
-# Summaries left by an earlier invocation in the same folder would be published as this one's.
-rm -f "$report_dir/summary.md" "$report_dir/gate.md"
+# Summaries left by an earlier invocation in the same folder (or committed) would be taken for this one's.
+rm -f -- "$report_dir/summary.md" "$report_dir/gate.md"
 # The next step publishes the summaries once, also when the command fails before its reporters run.
 unset GITHUB_STEP_SUMMARY
 
+status=0
 case "${GITHUB_EVENT_NAME:-}" in
-  pull_request | pull_request_target)
+  pull_request_target)
+    # It runs with the base repository's token and checks out the base: the gate would compare the base with itself.
+    echo "auditbench action: GITHUB_EVENT_NAME is pull_request_target, which runs with the base repository's token and, with its default checkout, compares the base with itself: trigger the workflow on pull_request instead (with permissions: contents: read)" >&2
+    exit 2
+    ;;
+  pull_request)
     base="${INPUT_BASE_REF:-${GITHUB_BASE_REF:+origin/$GITHUB_BASE_REF}}"
     if [ -n "$base" ]; then export AUDITBENCH_BASE_REF="$base"; fi
     echo "auditbench action: ${GITHUB_EVENT_NAME}: gating base ${base:-(the default branch)} beside head"
-    exec npx --no-install auditbench gate
+    npx --no-install auditbench gate || status=$?
     ;;
   *)
     if [ -n "${INPUT_BASE_REF:-}" ]; then export AUDITBENCH_BASE_REF="$INPUT_BASE_REF"; fi
     echo "auditbench action: ${GITHUB_EVENT_NAME:-no event}: measuring the configured runs into $report_dir/history.jsonl"
-    exec npx --no-install auditbench bench
+    npx --no-install auditbench bench || status=$?
     ;;
 esac
+
+# Only regular files the command wrote: a symlink there could point anywhere on the runner.
+for name in gate.md summary.md; do
+  file="$report_dir/$name"
+  if [ -f "$file" ] && [ ! -L "$file" ]; then cp -- "$file" "$written/$name"; fi
+done
+exit "$status"

@@ -138,9 +138,12 @@ async function actionRun(
   env: Record<string, string>,
 ): Promise<{ exitCode: number; summary: string }> {
   const summaryFile = path.join(cacheDir, `${event}-step-summary.md`);
+  // The job's own temp folder, which GitHub empties for each job.
+  const runnerTemp = await mkdtemp(path.join(cacheDir, `${event}-runner-temp-`));
   const github = {
     GITHUB_EVENT_NAME: event,
     GITHUB_STEP_SUMMARY: summaryFile,
+    RUNNER_TEMP: runnerTemp,
     AUDITBENCH_CONFIG: 'auditbench.config.ts',
     AUDITBENCH_WORKLOAD: 'quick',
     AUDITBENCH_REPORT_DIR: 'reports',
