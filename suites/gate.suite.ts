@@ -5,6 +5,7 @@ import { loadEnvironment } from '../src/config/env.ts';
 import { serverValueLiteral } from '../src/config/settings.ts';
 import { countComparison } from '../src/counted/run-counted.ts';
 import { comparisonSubject, unsetOnOneSide } from '../src/gate/arms.ts';
+import { baseTreeResolver } from '../src/gate/base-paths.ts';
 import { combineChannels, judgeCountedRise } from '../src/gate/channels.ts';
 import { changedOptions, type DesignDecision, decideDesign } from '../src/gate/option-classes.ts';
 import { readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
@@ -34,7 +35,12 @@ async function gateSuite(planFile: string): Promise<void> {
   const config = loadEnvironment();
   const plan = await readGatePlan(planFile);
   const headRuns = await loadRuns({ configPath: plan.headConfig, runIds: null }, profiles);
-  const baseRuns = await loadRuns({ configPath: plan.baseConfig, runIds: null }, profiles);
+  // The base's option files and scripts from its own checkout, whatever form their paths take (src/gate/base-paths.ts).
+  const baseRuns = await loadRuns(
+    { configPath: plan.baseConfig, runIds: null },
+    profiles,
+    plan.baseTree ? { resolveFile: baseTreeResolver(plan.baseTree) } : {},
+  );
   const workload = getWorkload(config.workload);
 
   const find = (runs: ResolvedRun[], id: string, side: string): ResolvedRun => {

@@ -3,6 +3,7 @@
 import { appendFile, readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import type { Ci95Pct } from '../stats/paired-overhead.ts';
+import type { BaseTree } from './base-paths.ts';
 import type { GateItem } from './plan.ts';
 import type { BaseHeadVerdict } from './verdict.ts';
 
@@ -12,6 +13,8 @@ export interface GatePlanFile {
   /** The head's configuration file and the base's, in a checkout that lives until the suite ends. */
   headConfig: string;
   baseConfig: string;
+  /** Where the base's `cnf` and `traffic.script` are read (null: the base is the head's configuration). */
+  baseTree: BaseTree | null;
   baseRef: string;
   maxRegressionPp: number;
   /** The configuration's `maxCountedRisePp` and `inconclusive`, which the comparison's verdict goes by. */
@@ -32,6 +35,7 @@ const comparison = z.object({
 const planSchema = z.object({
   headConfig: z.string().min(1),
   baseConfig: z.string().min(1),
+  baseTree: z.object({ headRoot: z.string().min(1), baseRoot: z.string().min(1) }).nullable(),
   baseRef: z.string().min(1),
   maxRegressionPp: z.number().gt(0),
   maxCountedRisePp: z.number().gt(0),

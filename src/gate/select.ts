@@ -5,6 +5,7 @@ import path from 'node:path';
 import { profiles } from '../profiles/index.ts';
 import { loadRuns } from '../runs/load-runs.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
+import { type BaseTree, baseTreeResolver } from './base-paths.ts';
 import { installedAuditbench, versionChange } from './installed-version.ts';
 import { type GateItem, planGate } from './plan.ts';
 import {
@@ -25,6 +26,8 @@ export interface GateSelection {
   /** The configuration file, absolute, in the work tree and in the base's checkout (null: the base has none). */
   headConfig: string;
   baseConfig: string | null;
+  /** The work tree and the base's checkout, where the base's `cnf` and `traffic.script` are read (null: no base). */
+  baseTree: BaseTree | null;
   items: GateItem[];
   /** Plugin suites, only when the repository is auditbench's own clone; null elsewhere. */
   suites: Selection | null;
@@ -88,8 +91,10 @@ async function loadBaseRuns(
   if ((await fileAt(repo, mergeBase, relative)) === null) return { runs: null, checkout: null, note: null };
   const checkout = await checkOutBase(repo, mergeBase);
   const file = path.join(checkout.dir, relative);
+  const resolveFile = baseTreeResolver({ headRoot: repo.root, baseRoot: checkout.dir });
   try {
-    return { runs: await loadRuns({ configPath: file, runIds: null }, profiles), checkout, note: null };
+    const runs = await loadRuns({ configPath: file, runIds: null }, profiles, { resolveFile });
+    return { runs, checkout, note: null };
   } catch (error) {
     await checkout[Symbol.asyncDispose]();
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
@@ -114,13 +119,26 @@ export async function selectForGate(options: SelectOptions): Promise<GateSelecti
   if (relative.startsWith('..') || path.isAbsolute(relative)) {
     const why = `${options.configPath} is outside this repository, so its base version is unknown`;
     const items = planGate(head, null, why);
-    return { repo, base, changed, headConfig, baseConfig: null, items, suites, notes, checkout: null };
+    return {
+      repo,
+      base,
+      changed,
+      headConfig,
+      baseConfig: null,
+      baseTree: null,
+      items,
+      suites,
+      notes,
+      checkout: null,
+    };
   }
   const everyRun =
     suites?.kind === 'all' ? 'harness changed' : own ? null : await installChange(repo, base.mergeBase);
   const loaded = await loadBaseRuns(repo, base.mergeBase, relative);
   if (loaded.note) notes.push(loaded.note);
   const baseConfig = loaded.checkout ? path.join(loaded.checkout.dir, relative) : null;
+  const baseTree = loaded.checkout ? { headRoot: repo.root, baseRoot: loaded.checkout.dir } : null;
   const items = planGate(head, loaded.runs, everyRun);
-  return { repo, base, changed, headConfig, baseConfig, items, suites, notes, checkout: loaded.checkout };
+  const checkout = loaded.checkout;
+  return { repo, base, changed, headConfig, baseConfig, baseTree, items, suites, notes, checkout };
 }

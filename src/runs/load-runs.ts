@@ -146,6 +146,10 @@ async function commonJsHint(file: string): Promise<string> {
 
 /** How the configuration module is imported: Node's own import, or (in Vitest's reporter) Vite's module runner. */
 export type ImportModule = (file: string) => Promise<{ default?: unknown }>;
+
+/** Where a path the configuration names (`cnf`, `traffic.script`) is read; the gate's base reads its own tree's. */
+export type ResolveFile = (configDir: string, given: string) => Promise<string>;
+const besideConfig: ResolveFile = async (configDir, given) => path.resolve(configDir, given);
 const nodeImport: ImportModule = (file) => import(pathToFileURL(file).href);
 
 async function importConfig(file: string, importModule: ImportModule = nodeImport): Promise<unknown> {
@@ -171,8 +175,9 @@ async function readOptionFile(
   configDir: string,
   ref: { path: string },
   where: string,
+  resolveFile: ResolveFile,
 ): Promise<LoadedOptionFile> {
-  const file = path.resolve(configDir, ref.path);
+  const file = await resolveFile(configDir, ref.path);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new Error(
       `${where}: cannot read option file ${file} (${error.code ?? error.message}); check the path, relative to the configuration file`,
@@ -214,9 +219,10 @@ async function readScript(
   configDir: string,
   given: string | undefined,
   where: string,
+  resolveFile: ResolveFile,
 ): Promise<{ path: string; sha256: string } | null> {
   if (given === undefined) return null;
-  const file = path.resolve(configDir, given);
+  const file = await resolveFile(configDir, given);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
     throw new Error(
       `${where}: cannot read sysbench script ${file} (${error.code ?? error.message}); check the path, relative to the configuration file`,
@@ -252,6 +258,7 @@ export async function loadRuns(
   config: Pick<Environment, 'configPath' | 'runIds'> &
     Partial<Pick<Environment, 'mysqldPath' | 'searchPath'>>,
   registry: ProfileRegistry,
+  { resolveFile = besideConfig }: { resolveFile?: ResolveFile } = {},
 ): Promise<ResolvedRun[]> {
   const file = path.resolve(config.configPath);
   const parsed = await readConfigFile(file, Object.keys(registry));
@@ -267,11 +274,13 @@ export async function loadRuns(
         ? (registry[run.plugin] as PluginProfile)
         : (run.plugin as unknown as PluginProfile);
     const where = `${path.basename(file)}: runs[${index}]`;
-    const optionFile = run.cnf ? await readOptionFile(path.dirname(file), run.cnf, `${where}.cnf`) : null;
+    const optionFile = run.cnf
+      ? await readOptionFile(path.dirname(file), run.cnf, `${where}.cnf`, resolveFile)
+      : null;
     const topTraffic = parsed.traffic as MeasuredTrafficInput | undefined;
     const runTraffic = run.traffic as MeasuredTrafficInput | undefined;
     const scriptPath = runTraffic?.script ?? topTraffic?.script;
-    const script = await readScript(path.dirname(file), scriptPath, `${where}.traffic.script`);
+    const script = await readScript(path.dirname(file), scriptPath, `${where}.traffic.script`, resolveFile);
     const traffic = mergeMeasuredTraffic(topTraffic, runTraffic, script);
     const resolved = resolveRun(
       { ...runDefaults(parsed), ...definedFields(run) } as RunConfig,

@@ -26,6 +26,7 @@ test('the selection prints the base, then one line per run with its reason and d
     changed: ['ops/audit.cnf'],
     headConfig: '/repo/auditbench.config.ts',
     baseConfig: null,
+    baseTree: null,
     items: [
       {
         kind: 'compare',

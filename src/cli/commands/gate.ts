@@ -171,6 +171,7 @@ async function measure(
     const plan: GatePlanFile = {
       headConfig: selection.headConfig,
       baseConfig: selection.baseConfig ?? selection.headConfig,
+      baseTree: selection.baseTree,
       baseRef: selection.base.ref,
       maxRegressionPp: allowedPp,
       maxCountedRisePp,
