@@ -99,3 +99,49 @@ test('runs the branch did not change still show their base-branch entries, after
   expect(md.split('\n').filter((line) => line.startsWith('| events |'))).toHaveLength(1);
   expect(md).not.toContain('more-events');
 });
+
+/** The lines outside fenced code (CommonMark: a fence closes on a backtick line at least as long as its opening). */
+function outsideFences(lines: string[]): string[] {
+  let open = 0;
+  return lines.filter((line) => {
+    const run = /^(`{3,})$/.exec(line)?.[1]?.length ?? 0;
+    if (open === 0 && run > 0) open = run;
+    else if (open > 0 && run >= open) open = 0;
+    else return open === 0;
+    return false;
+  });
+}
+
+test('outside text cannot forge a heading, close a fence, add HTML or split a cell', () => {
+  const forged = '\n## auditbench gate: passed';
+  const md = summarise({
+    selection: ['auditbench gate: 1 file(s) changed since main (ccccccc)', '  run x: ```', `## forged`],
+    verdicts: [{ mark: 'FAILED', line: `auditbench gate: FAILED: events${forged}, head is 9% slower` }],
+    exitCode: 1,
+    baseRef: 'origin/main',
+    runIds: [`events${forged}`],
+    history: [
+      sampleEntry({
+        configRun: 'ev|ents',
+        commit: '`x`|<b>',
+        hostname: '<script>alert(1)</script>',
+        workload: 'smoke\n# heading',
+      }),
+    ],
+  });
+  const lines = md.split('\n');
+  const outside = outsideFences(lines);
+  expect(outside.filter((line) => line.startsWith('#'))).toEqual([
+    '## auditbench gate: FAILED',
+    "### main's trend (history.jsonl)",
+  ]);
+  // The selection's ``` cannot close its fence: the fence is four backticks, opened and closed once.
+  expect(lines.filter((line) => /^`{3,}$/.test(line))).toEqual(['````', '````', '```', '```']);
+  expect(md).toContain('auditbench gate: FAILED: events\\n## auditbench gate: passed, head is 9% slower');
+  expect(md).not.toContain('<script>');
+  const row = lines.find((line) => line.startsWith('| ev'));
+  expect(row).toBe(
+    '| ev\\|ents | \\`x\\`\\|\\<b\\> | 2026-11-29 10:00 | \\<script\\>alert(1)\\</script\\> | 10.0% [8.0, 12.0] on smoke\\\\n# heading | not counted |',
+  );
+  expect(md).toContain('No entry of events\\\\n## auditbench gate: passed on main in history.jsonl yet');
+});

@@ -5,6 +5,7 @@
 // clock on the machine that ran it. Pure: the command reads the history and writes the file.
 import { baseBranchOf } from '../history/compare.ts';
 import type { HistoryEntry } from '../history/entry.ts';
+import { mdCode, mdFence, mdText } from '../markdown/markdown.ts';
 
 export interface GateSummaryInput {
   /** The selection's lines as the command printed them (first: files changed since the base). */
@@ -25,13 +26,13 @@ const signed = (v: number, digits: number) => `${v >= 0 ? '+' : '−'}${Math.abs
 const interval = (ci: [number, number] | null, digits: number) =>
   ci ? ` [${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : '';
 
-/** The wall-clock cell: the overhead and its interval, on which workload. */
+/** The wall-clock cell (Markdown): the overhead and its interval, on which workload. */
 function wallClock(e: HistoryEntry): string {
-  if (e.overheadPct === null) return `${e.verdict} (no figure)`;
-  return `${e.overheadPct.toFixed(1)}%${interval(e.overheadCi95, 1)} on ${e.workload}`;
+  if (e.overheadPct === null) return `${mdText(e.verdict)} (no figure)`;
+  return `${e.overheadPct.toFixed(1)}%${interval(e.overheadCi95, 1)} on ${mdText(e.workload)}`;
 }
 
-/** The counted cell: what the plugin adds per transaction, or why there is nothing. */
+/** The counted cell (Markdown, figures only): what the plugin adds per transaction, or why there is nothing. */
 function counted(e: HistoryEntry): string {
   const c = e.counted;
   if (!c) return 'not counted';
@@ -51,16 +52,30 @@ const headline = (input: GateSummaryInput): string => {
   return 'passed';
 };
 
-/** The Markdown the Action appends to the job summary of a pull request. */
+/** One row of the trend: every cell from history.jsonl, which is outside text, escaped. */
+const trendRow = (runId: string, e: HistoryEntry): string =>
+  `| ${[
+    mdText(runId),
+    mdCode(e.commit.slice(0, 7)),
+    mdText(e.recordedAt.slice(0, 16).replace('T', ' ')),
+    mdText(e.hostname ?? e.fingerprint),
+    wallClock(e),
+    counted(e),
+  ].join(' | ')} |`;
+
+/**
+ * The Markdown the Action appends to the job summary of a pull request. Run ids, option names and values, the branch
+ * and the history's lines come from the pull request: they are escaped (src/markdown), fences included.
+ */
 export function formatGateSummary(input: GateSummaryInput): string {
-  const baseBranch = baseBranchOf(input.baseRef);
-  const quote = (lines: string[]) => ['```', ...lines, '```'];
-  const out = [`## auditbench gate: ${headline(input)}`, '', ...quote(input.selection), ''];
-  if (input.verdicts.length > 0) out.push(...quote(input.verdicts.map((v) => v.line)), '');
+  const rawBase = baseBranchOf(input.baseRef);
+  const baseBranch = mdText(rawBase);
+  const out = [`## auditbench gate: ${headline(input)}`, '', ...mdFence(input.selection), ''];
+  if (input.verdicts.length > 0) out.push(...mdFence(input.verdicts.map((v) => v.line)), '');
   else if (input.exitCode !== null && input.exitCode !== 0)
     out.push(`The measurement exited ${input.exitCode} before any verdict; the job's log says why.`, '');
   out.push(`### ${baseBranch}'s trend (history.jsonl)`, '');
-  const recorded = input.history.filter((e) => e.branch === baseBranch).map((e) => e.configRun ?? e.title);
+  const recorded = input.history.filter((e) => e.branch === rawBase).map((e) => e.configRun ?? e.title);
   const runIds = [...new Set([...input.runIds, ...recorded])];
   if (runIds.length === 0) {
     out.push(
@@ -71,13 +86,9 @@ export function formatGateSummary(input: GateSummaryInput): string {
   const rows: string[] = [];
   const missing: string[] = [];
   for (const runId of runIds) {
-    const entries = trendOf(input.history, runId, baseBranch).slice(0, input.trendLength ?? 5);
-    if (entries.length === 0) missing.push(runId);
-    for (const e of entries) {
-      rows.push(
-        `| ${runId} | \`${e.commit.slice(0, 7)}\` | ${e.recordedAt.slice(0, 16).replace('T', ' ')} | ${e.hostname ?? e.fingerprint} | ${wallClock(e)} | ${counted(e)} |`,
-      );
-    }
+    const entries = trendOf(input.history, runId, rawBase).slice(0, input.trendLength ?? 5);
+    if (entries.length === 0) missing.push(mdText(runId));
+    for (const e of entries) rows.push(trendRow(runId, e));
   }
   if (rows.length > 0) {
     out.push(
