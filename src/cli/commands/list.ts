@@ -4,6 +4,8 @@ import type { PluginProfile } from '../../plugins/profile.ts';
 import { profiles } from '../../profiles/index.ts';
 import { loadRuns } from '../../runs/load-runs.ts';
 import type { ResolvedRun } from '../../runs/runs.ts';
+import { localOptionCatalogue } from '../../servers/option-catalogue.ts';
+import { pluginDirOptions } from '../../servers/plugin-dir.ts';
 import { getWorkload } from '../../workload/workloads.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
@@ -67,10 +69,27 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   const listed = runs.map((r) =>
     listedRun(r, builtInBase(r), skipReason(r.profile, facts), describeConcurrency(r, workload, machine)),
   );
+  // A supplied plugin's *.cnf reaches every local server's first start: shown as the runs' options are.
+  const supplied = config.pluginDir
+    ? {
+        path: config.pluginDir,
+        ...(await pluginDirOptions(
+          config.pluginDir,
+          await localOptionCatalogue(config.mysqldPath, config.searchPath),
+        )),
+      }
+    : null;
+  const pluginDirText = supplied
+    ? `plugin folder ${supplied.path}: startup options ${
+        Object.entries(supplied.options)
+          .map(([k, v]) => `${k}=${v}`)
+          .join(', ') || 'none'
+      }${supplied.lines.map((line) => `\n  ${line}`).join('')}\n\n`
+    : '';
   context.stdout(
     values.json
-      ? `${JSON.stringify({ config: config.configPath, workload: workload.name, runs: listed }, null, 2)}\n`
-      : formatListing(config.configPath, listed, workload.name),
+      ? `${JSON.stringify({ config: config.configPath, workload: workload.name, pluginDir: supplied, runs: listed }, null, 2)}\n`
+      : pluginDirText + formatListing(config.configPath, listed, workload.name),
   );
   return 0;
 }
