@@ -13,7 +13,7 @@ export default defineConfig({
     { plugin: 'percona_audit_log' },
     { plugin: 'mysql_enterprise_audit' },
   ],
-  // Policy for every run that sets none of its own (README, "Policy lives in the file"): the defaults, spelt out.
+  // Policy for every run that sets none of its own (docs/configuration.md, "Policy lives in the file"): the defaults, spelt out.
   inconclusive: 'fail',
   idle: 'fail',
   interference: 'warn',

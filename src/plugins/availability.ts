@@ -22,7 +22,7 @@ export async function unavailableReason(
 /** The one line a run, phase or listing of a plugin whose library is nowhere here is skipped with: what to supply. */
 export function notSuppliedReason(profile: PluginProfile, where: string): string {
   const what = profile.supply ?? `the plugin's library, ${profile.soname}`;
-  return `${profile.soname} is not in ${where}: set AUDITBENCH_PLUGIN_DIR to a folder holding ${what} (README, "Supplying a plugin")`;
+  return `${profile.soname} is not in ${where}: set AUDITBENCH_PLUGIN_DIR to a folder holding ${what} (docs/targets.md, "Supplying a plugin")`;
 }
 
 /** A built-in needs no library, only its logging variable (a server built without it lacks the feature). */

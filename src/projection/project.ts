@@ -1,6 +1,6 @@
 // From measured per-event costs and a traffic profile to what the plugin takes in production: CPU at the average
 // and peak rate, log volume per day, and disk, bounded by the plugin's rotation or growing until the disk is full.
-// Pure; the assumptions are the README's "Per-event cost and projection" section.
+// Pure; the assumptions are docs/measurement.md's "Cost per audited event, and in production".
 
 import type { ProjectionTraffic } from '../config/projection-traffic.ts';
 import type { OperationKind } from '../results/per-event-operations.ts';

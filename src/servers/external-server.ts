@@ -58,7 +58,7 @@ export async function startExternalServer(opts: ExternalServerOptions): Promise<
   function requireCommand(what: string): string {
     if (opts.restartCmd) return opts.restartCmd;
     throw new NeedsRestartCommandError(
-      `${what} the external server at ${where} needs a restart command: set AUDITBENCH_RESTART_CMD (README, "Targets")`,
+      `${what} the external server at ${where} needs a restart command: set AUDITBENCH_RESTART_CMD (docs/targets.md, "external")`,
     );
   }
 
