@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import type { ConfigEdit, StartedServer } from '../../servers/started-server.ts';
@@ -7,18 +7,15 @@ import type { Step } from '../steps.ts';
 import { deriveOffsets } from './derive-offsets.ts';
 import type { OffsetLayout } from './layout.ts';
 import { printableStrings } from './library-strings.ts';
+import {
+  type CachedOffsets,
+  freshWorkDir,
+  offsetsCacheDir,
+  offsetsCacheRoot,
+  readCachedOffsets,
+  writeCachedOffsets,
+} from './offsets-cache.ts';
 import { describeOffsets, offsetsValue } from './reconcile.ts';
-
-/** Outside any folder a user supplies (never written into): root's is readable by the server's own OS user. */
-const cacheRoot = (): string =>
-  process.getuid?.() === 0 ? '/var/cache/auditbench' : path.join(os.homedir(), '.cache', 'auditbench');
-
-interface CachedOffsets {
-  value: string;
-  lines: string[];
-  mariadbd: string;
-  headers: string;
-}
 
 const say = (line: string) => process.stderr.write(`auditbench offsets: ${line}\n`);
 
@@ -26,13 +23,6 @@ const sha256Of = async (file: string) =>
   createHash('sha256')
     .update(await readFile(file))
     .digest('hex');
-
-async function readCache(file: string): Promise<CachedOffsets | null> {
-  return readFile(file, 'utf8').then(
-    (text) => JSON.parse(text) as CachedOffsets,
-    () => null,
-  );
-}
 
 /** The library the server would load: its plugin directory's copy (the user's, linked into a private dir). */
 async function libraryStrings(server: StartedServer, soname: string): Promise<string[] | null> {
@@ -69,41 +59,78 @@ async function offsetsFor(server: StartedServer, layout: OffsetLayout): Promise<
       `${layout.library.soname} has no ${layout.library.marker}, so its ${plain} layout is not one auditbench knows (${layout.id})`,
     );
   }
-  const sha256 = await sha256Of(server.binaryPath);
-  const dir = path.join(cacheRoot(), 'offsets', layout.id);
-  const file = path.join(dir, `${sha256}.json`);
-  let cached = await readCache(file);
-  if (cached) {
-    say(`${plain} for ${server.binaryPath} (sha256 ${sha256.slice(0, 12)}), cached in ${file}:`);
-  } else {
-    say(
-      `deriving ${plain} for ${server.binaryPath} (sha256 ${sha256.slice(0, 12)}): gdb and Debian's source headers`,
-    );
-    const work = path.join(dir, `${sha256}.work`);
-    const derived = await deriveOffsets(layout, server.binaryPath, cacheRoot(), work).catch(
-      (error: unknown) => {
-        throw cannot(error instanceof Error ? error.message : String(error));
-      },
-    );
-    if (!derived.reconciled.ok) throw cannot(derived.reconciled.why);
-    await writeFile(path.join(work, 'gdb-source.txt'), derived.gdb.source);
-    await writeFile(path.join(work, 'gdb-binary.txt'), derived.gdb.binary);
-    cached = {
-      value: offsetsValue(derived.reconciled.offsets),
-      lines: describeOffsets(derived.reconciled.offsets),
-      mariadbd: server.info.version,
-      headers: derived.headers,
-    };
-    await mkdir(dir, { recursive: true });
-    await writeFile(`${file}.part`, `${JSON.stringify(cached, null, 2)}\n`);
-    await rename(`${file}.part`, file);
-  }
+  const binary = { path: server.binaryPath, version: server.info.version };
+  const cached = await cachedOrDerived(binary, layout, cannot);
   say(
     `  source layout: Debian's mariadb ${cached.headers}; "binary": read off the accessor in ${server.binaryPath}`,
   );
   for (const line of cached.lines) say(`  ${line}`);
   say(`  for a *.cnf beside the library: ${layout.option}=${cached.value}`);
   return { set: { [layout.option]: cached.value } };
+}
+
+/**
+ * The layout's numbers for a binary: from the cache (keyed by the binary's sha256) when the cache and the entry can
+ * be trusted, else derived (a bad entry, or a cache that cannot be used, is said in one line).
+ */
+export async function cachedOrDerived(
+  binary: { path: string; version: string },
+  layout: OffsetLayout,
+  cannot: (why: string) => Error,
+  root = offsetsCacheRoot(),
+): Promise<CachedOffsets> {
+  const plain = layout.option.replace(/^loose-/, '');
+  const sha256 = await sha256Of(binary.path);
+  const cache = await offsetsCacheDir(root, layout);
+  const file = 'dir' in cache ? path.join(cache.dir, `${sha256}.json`) : null;
+  const read = file ? await readCachedOffsets(file, layout) : { missing: true as const };
+  if ('found' in read) {
+    say(`${plain} for ${binary.path} (sha256 ${sha256.slice(0, 12)}), cached in ${file}:`);
+    return read.found;
+  }
+  if ('why' in cache) say(`the offsets cache is not used (${cache.why}): remove it to cache again`);
+  if ('bad' in read) say(`the cached entry ${file} is not used (${read.bad}): deriving it again`);
+  say(
+    `deriving ${plain} for ${binary.path} (sha256 ${sha256.slice(0, 12)}): gdb and Debian's source headers`,
+  );
+  // Without a cache that can be trusted, the derivation works in a private folder of its own, removed after.
+  const place = 'dir' in cache ? { root, dir: cache.dir, scratch: false } : await scratchPlace();
+  let cached: CachedOffsets;
+  try {
+    cached = await derive(binary, layout, place.root, path.join(place.dir, `${sha256}.work`), cannot);
+  } finally {
+    if (place.scratch) await rm(place.dir, { recursive: true, force: true });
+  }
+  if (file) await writeCachedOffsets(file, cached);
+  return cached;
+}
+
+async function scratchPlace(): Promise<{ root: string; dir: string; scratch: true }> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), 'offsets-derive-'));
+  return { root: dir, dir, scratch: true };
+}
+
+/** Derives the layout's numbers for the server's binary, keeping gdb's raw output in `work` (made afresh). */
+async function derive(
+  binary: { path: string; version: string },
+  layout: OffsetLayout,
+  cacheRoot: string,
+  work: string,
+  cannot: (why: string) => Error,
+): Promise<CachedOffsets> {
+  await freshWorkDir(work);
+  const derived = await deriveOffsets(layout, binary.path, cacheRoot, work).catch((error: unknown) => {
+    throw cannot(error instanceof Error ? error.message : String(error));
+  });
+  if (!derived.reconciled.ok) throw cannot(derived.reconciled.why);
+  await writeFile(path.join(work, 'gdb-source.txt'), derived.gdb.source);
+  await writeFile(path.join(work, 'gdb-binary.txt'), derived.gdb.binary);
+  return {
+    value: offsetsValue(derived.reconciled.offsets),
+    lines: describeOffsets(derived.reconciled.offsets),
+    mariadbd: binary.version,
+    headers: derived.headers,
+  };
 }
 
 /** The install step that gives a supplied library its structure offsets before INSTALL PLUGIN (which reads my.cnf). */
