@@ -29,11 +29,13 @@ describe('external target, pointed at a server this suite started', () => {
   let local: StartedServer | undefined;
   let dsn = '';
   let restartCmd = '';
+  // The suite started this server itself, so it says the server is disposable.
   const external = (withRestart: boolean) =>
     startServer(
       loadEnvironment({
         AUDITBENCH_TARGET: 'external',
         AUDITBENCH_DSN: dsn,
+        AUDITBENCH_DSN_DISPOSABLE: '1',
         ...(withRestart ? { AUDITBENCH_RESTART_CMD: restartCmd } : {}),
       }),
     );
@@ -55,6 +57,18 @@ describe('external target, pointed at a server this suite started', () => {
     await local.query('SHUTDOWN').catch(() => {});
     for (let i = 0; i < 100 && (await canConnect(local.connection)); i++) await sleep(200);
     await local.stop();
+  });
+
+  test('not said to be disposable: refused in one line before anything connects', async () => {
+    const connections = async () =>
+      Number((await local?.query("SHOW GLOBAL STATUS LIKE 'Connections'"))?.rows[0]?.Value);
+    const before = await connections();
+    const refused = startServer(loadEnvironment({ AUDITBENCH_TARGET: 'external', AUDITBENCH_DSN: dsn }));
+    await expect(refused).rejects.toThrow(
+      `AUDITBENCH_TARGET=external: auditbench did not start the server at 127.0.0.1:${local?.connection.port}, and its runs install and uninstall plugins, set globals, load tables, rotate logs and restart it: set AUDITBENCH_DSN_DISPOSABLE=1 if it is a server you can spare, else use AUDITBENCH_TARGET=local or container`,
+    );
+    // The suite's own session stays open throughout, so any new connection would be the refused target's.
+    expect(await connections()).toBe(before);
   });
 
   test('without a restart command: queries and reads files, refuses to restart with the reason', async () => {
@@ -121,6 +135,7 @@ describe('external target, pointed at a server in a container', () => {
       loadEnvironment({
         AUDITBENCH_TARGET: 'external',
         AUDITBENCH_DSN: `mysql://root:${encodeURIComponent(inContainer.connection.password)}@127.0.0.1:${inContainer.connection.port}`,
+        AUDITBENCH_DSN_DISPOSABLE: '1',
       }),
     );
     await expect(server.listFiles()).rejects.toThrow(/is not on this machine/);

@@ -2,7 +2,7 @@ import { constants } from 'node:fs';
 import { access, readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
 import { execa } from 'execa';
-import { type Environment, loadEnvironment } from '../config/env.ts';
+import { type Environment, externalTargetRefusal, loadEnvironment } from '../config/env.ts';
 import { bufferPoolProblem, memAvailableBytes } from '../config/memory-guard.ts';
 import { profiles } from '../profiles/index.ts';
 import { loadProjectionTraffic, loadRuns } from '../runs/load-runs.ts';
@@ -35,6 +35,8 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<En
   if (config.pluginDir)
     await checkDir('AUDITBENCH_PLUGIN_DIR', config.pluginDir, 'the folder holding the plugin .so');
   if (!options.servers) return config;
+  const refusal = externalTargetRefusal(config);
+  if (refusal) throw new Error(refusal);
   const runs = await loadRuns(config, profiles);
   await loadProjectionTraffic(config);
   if (config.pluginDir) {

@@ -1,6 +1,25 @@
 import { describe, expect, test } from 'vitest';
-import { applyContainerRuntimeDefaults, loadEnvironment } from './env.ts';
+import { applyContainerRuntimeDefaults, externalTargetRefusal, loadEnvironment } from './env.ts';
 import { retiredVariables } from './policy.ts';
+
+describe('an external server is written to only when said to be disposable', () => {
+  const external = { AUDITBENCH_TARGET: 'external', AUDITBENCH_DSN: 'mysql://root:pw@127.0.0.1:3307' };
+
+  test('unset or 0: refused in one line naming the server, the setting and what to do', () => {
+    for (const env of [external, { ...external, AUDITBENCH_DSN_DISPOSABLE: '0' }]) {
+      expect(externalTargetRefusal(loadEnvironment(env))).toBe(
+        'AUDITBENCH_TARGET=external: auditbench did not start the server at 127.0.0.1:3307, and its runs install and uninstall plugins, set globals, load tables, rotate logs and restart it: set AUDITBENCH_DSN_DISPOSABLE=1 if it is a server you can spare, else use AUDITBENCH_TARGET=local or container',
+      );
+    }
+  });
+
+  test('1, or a server auditbench starts itself: nothing to refuse', () => {
+    expect(
+      externalTargetRefusal(loadEnvironment({ ...external, AUDITBENCH_DSN_DISPOSABLE: '1' })),
+    ).toBeNull();
+    expect(externalTargetRefusal(loadEnvironment({ AUDITBENCH_DSN: external.AUDITBENCH_DSN }))).toBeNull();
+  });
+});
 
 describe('loadEnvironment', () => {
   test.for(Object.entries(retiredVariables))(
@@ -29,6 +48,7 @@ describe('loadEnvironment', () => {
       images: ['auditbench/mariadb:10.11'],
       dsn: null,
       restartCmd: null,
+      dsnDisposable: false,
       configPath: 'auditbench.config.ts',
       runIds: null,
       dockerOptOut: false,
@@ -62,6 +82,7 @@ describe('loadEnvironment', () => {
       AUDITBENCH_IMAGES: 'auditbench/mariadb:11.8, auditbench/mysql:9.7',
       AUDITBENCH_DSN: 'mysql://bench:p%40ss@localhost:3307',
       AUDITBENCH_RESTART_CMD: 'systemctl restart mariadb',
+      AUDITBENCH_DSN_DISPOSABLE: '1',
       AUDITBENCH_CONFIG: '../dba/auditbench.config.ts',
       AUDITBENCH_RUNS: 'server_audit, general_log',
       AUDITBENCH_DOCKER: '0',
@@ -84,6 +105,7 @@ describe('loadEnvironment', () => {
       // localhost would make sysbench use the unix socket; the DSN means TCP.
       dsn: { host: '127.0.0.1', port: 3307, user: 'bench', password: 'p@ss' },
       restartCmd: 'systemctl restart mariadb',
+      dsnDisposable: true,
       configPath: '../dba/auditbench.config.ts',
       runIds: ['server_audit', 'general_log'],
       dockerOptOut: true,
@@ -128,6 +150,11 @@ describe('loadEnvironment', () => {
       "AUDITBENCH_DSN must not name a database (shop): auditbench works in its own schema, auditbench; got 'mysql://root@127.0.0.1/shop'",
     ],
     ['AUDITBENCH_RESTART_CMD', '', "AUDITBENCH_RESTART_CMD must not be empty; got ''"],
+    [
+      'AUDITBENCH_DSN_DISPOSABLE',
+      'true',
+      "AUDITBENCH_DSN_DISPOSABLE must be 1 (the server at AUDITBENCH_DSN is one you can spare) or 0; got 'true'",
+    ],
   ])('%s=%s is rejected', ([name, value, message]) => {
     expect(() => loadEnvironment({ [name as string]: value })).toThrow(message as string);
   });

@@ -39,6 +39,11 @@ export interface Environment {
   dsn: Dsn | null;
   /** Shell command that restarts the external server (AUDITBENCH_RESTART_CMD). */
   restartCmd: string | null;
+  /**
+   * AUDITBENCH_DSN_DISPOSABLE=1: the server at AUDITBENCH_DSN may be spared, so runs may install and uninstall
+   * plugins, write, rotate logs and restart it. Unset, the external target is refused before it connects.
+   */
+  dsnDisposable: boolean;
   /** The configuration file that declares the runs (AUDITBENCH_CONFIG), relative to the working directory. */
   configPath: string;
   /** Only these run ids (AUDITBENCH_RUNS, comma-separated); null runs every run of the configuration. */
@@ -108,6 +113,10 @@ const fields = {
   largePool: {
     schema: z.enum(['0', '1']),
     expects: "must be 1 (a run's buffer pool may exceed MemAvailable) or 0",
+  },
+  disposable: {
+    schema: z.enum(['0', '1']),
+    expects: 'must be 1 (the server at AUDITBENCH_DSN is one you can spare) or 0',
   },
   nonEmpty: { schema: z.string().trim().min(1), expects: 'must not be empty' },
   restartCmd: {
@@ -270,7 +279,21 @@ export function loadEnvironment(env: Env = process.env): Environment {
     images: read(env, 'AUDITBENCH_IMAGES', fields.images, ['auditbench/mariadb:10.11']),
     dsn,
     restartCmd: read(env, 'AUDITBENCH_RESTART_CMD', fields.restartCmd, null),
+    dsnDisposable: read(env, 'AUDITBENCH_DSN_DISPOSABLE', fields.disposable, '0') === '1',
   };
+}
+
+/**
+ * Why the external target may not be used, or null: a server auditbench did not start is written to (plugins
+ * installed and uninstalled, globals set, tables loaded, logs rotated, restarts) only when the user says it is
+ * disposable. One line, before anything connects.
+ */
+export function externalTargetRefusal(
+  config: Pick<Environment, 'target' | 'dsn' | 'dsnDisposable'>,
+): string | null {
+  if (config.target !== 'external' || config.dsnDisposable) return null;
+  const where = config.dsn ? `${config.dsn.host}:${config.dsn.port}` : 'AUDITBENCH_DSN';
+  return `AUDITBENCH_TARGET=external: auditbench did not start the server at ${where}, and its runs install and uninstall plugins, set globals, load tables, rotate logs and restart it: set AUDITBENCH_DSN_DISPOSABLE=1 if it is a server you can spare, else use AUDITBENCH_TARGET=local or container`;
 }
 
 /**
@@ -283,7 +306,9 @@ export function applyContainerRuntimeDefaults(env: Env = process.env): void {
   env.TESTCONTAINERS_HOST_OVERRIDE ??= 'localhost';
 }
 
-function commonSettings(env: Env): Omit<Environment, 'target' | 'images' | 'dsn' | 'restartCmd'> {
+function commonSettings(
+  env: Env,
+): Omit<Environment, 'target' | 'images' | 'dsn' | 'restartCmd' | 'dsnDisposable'> {
   return {
     workload: read(env, 'AUDITBENCH_WORKLOAD', fields.workload, 'smoke'),
     mysqldPath: read(env, 'AUDITBENCH_MYSQLD', fields.nonEmpty, null),

@@ -1,7 +1,7 @@
 import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import type { Dsn } from '../config/env.ts';
+import { type Dsn, externalTargetRefusal } from '../config/env.ts';
 import { registerCleanup, tempPrefix } from './cleanup.ts';
 import {
   fileExists,
@@ -24,6 +24,8 @@ export interface ExternalServerOptions {
   dsn: Dsn;
   /** AUDITBENCH_RESTART_CMD; without it the server cannot be restarted, killed or reconfigured. */
   restartCmd: string | null;
+  /** AUDITBENCH_DSN_DISPOSABLE=1: the user says the server may be written to; else nothing connects. */
+  disposable: boolean;
   /** [mysqld] options to apply now (needs the restart command). */
   options?: Record<string, string | null>;
   /** How long the server may take to answer after the restart command returned. */
@@ -36,6 +38,12 @@ export class NeedsRestartCommandError extends Error {
 }
 
 export async function startExternalServer(opts: ExternalServerOptions): Promise<StartedServer> {
+  const refusal = externalTargetRefusal({
+    target: 'external',
+    dsn: opts.dsn,
+    dsnDisposable: opts.disposable,
+  });
+  if (refusal) throw new Error(refusal);
   const connection = { ...opts.dsn };
   const where = `${connection.host}:${connection.port}`;
   let session = new SqlSession(connection);

@@ -17,7 +17,7 @@ export interface StartOptions {
 /** The slice of the configuration that says which server to start and how: what startServer reads, nothing more. */
 export type ServerTarget = Pick<
   Environment,
-  'target' | 'mysqldPath' | 'searchPath' | 'pluginDir' | 'images' | 'dsn' | 'restartCmd'
+  'target' | 'mysqldPath' | 'searchPath' | 'pluginDir' | 'images' | 'dsn' | 'restartCmd' | 'dsnDisposable'
 >;
 
 /** Starts the configured server target. Suites call this and never care which target it is. */
@@ -40,6 +40,11 @@ export async function startServer(config: ServerTarget, start: StartOptions = {}
       return startContainerServer({ image: image ?? config.images[0], pluginFiles, ...common });
     case 'external':
       if (!config.dsn) throw new Error('AUDITBENCH_TARGET=external needs AUDITBENCH_DSN; got none');
-      return startExternalServer({ dsn: config.dsn, restartCmd: config.restartCmd, ...common });
+      return startExternalServer({
+        dsn: config.dsn,
+        restartCmd: config.restartCmd,
+        disposable: config.dsnDisposable,
+        ...common,
+      });
   }
 }

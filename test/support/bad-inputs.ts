@@ -166,6 +166,17 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: 'needs AUDITBENCH_DSN',
     },
     {
+      what: 'disposable switch that is not 0 or 1',
+      env: { AUDITBENCH_DSN_DISPOSABLE: 'yes' },
+      says: "AUDITBENCH_DSN_DISPOSABLE must be 1 (the server at AUDITBENCH_DSN is one you can spare) or 0; got 'yes'",
+    },
+    {
+      what: 'external target not said to be disposable',
+      env: { AUDITBENCH_TARGET: 'external', AUDITBENCH_DSN: `mysql://root:${secret}@127.0.0.1:3306` },
+      says: 'auditbench did not start the server at 127.0.0.1:3306, and its runs install and uninstall plugins, set globals, load tables, rotate logs and restart it: set AUDITBENCH_DSN_DISPOSABLE=1 if it is a server you can spare',
+      secret,
+    },
+    {
       what: 'empty image in the list',
       env: { AUDITBENCH_IMAGES: 'auditbench/mariadb:10.11,,x' },
       says: 'AUDITBENCH_IMAGES',
