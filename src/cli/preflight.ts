@@ -20,7 +20,8 @@ export interface PreflightOptions {
   probeMs?: number;
 }
 
-// Characters my.cnf (#, quotes, backslash escapes, ;) or the watchdog's pkill -f pattern (regex) would misread.
+// Characters my.cnf (#, quotes, backslash escapes, ;) would misread, or that /proc/self/mountinfo escapes (the
+// watchdog compares its mount points raw).
 const safePath = /^\/[\w./-]*$/;
 const PROBE_MS = 10_000;
 
