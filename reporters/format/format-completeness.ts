@@ -1,3 +1,4 @@
+import { mdText } from '../../src/markdown/markdown.ts';
 import type { CompletenessPhase, PluginResult } from '../../src/results/schema.ts';
 import type { HtmlTable, ReportSection } from './format-html.ts';
 
@@ -40,8 +41,6 @@ export function formatCompletenessTable(phase: CompletenessPhase): string {
   return [...rows.map(line), phaseSummary(phase)].join('\n');
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /** summary.md: per result that ran the completeness suite, one table per phase; '' when none did. */
 export function formatCompletenessMarkdown(results: readonly PluginResult[]): string {
   const checked = results.filter((r) => (r.completeness?.length ?? 0) > 0);
@@ -49,11 +48,11 @@ export function formatCompletenessMarkdown(results: readonly PluginResult[]): st
   const out = ['### Completeness (markers sent vs. logged)', ''];
   for (const r of checked) {
     for (const phase of r.completeness ?? []) {
-      out.push(`**${cell(r.title)}**, ${cell(phaseSummary(phase))}`, '');
+      out.push(`**${mdText(r.title)}**, ${mdText(phaseSummary(phase))}`, '');
       out.push(`| ${COLUMNS.join(' | ')} |`, `|${' --- |'.repeat(COLUMNS.length)}`);
-      out.push(...kindRows(phase).map((row) => `| ${row.map(cell).join(' | ')} |`), '');
+      out.push(...kindRows(phase).map((row) => `| ${row.map(mdText).join(' | ')} |`), '');
       if (!phase.ok || phase.phase === 'crash')
-        out.push(`- ${cell(phase.reason)}`, `- ${cell(phase.durabilityNote)}`, '');
+        out.push(`- ${mdText(phase.reason)}`, `- ${mdText(phase.durabilityNote)}`, '');
     }
   }
   return out.join('\n');

@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { mdText } from '../../src/markdown/markdown.ts';
 import type { CountedRecord } from '../../src/results/counted-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
@@ -130,8 +131,6 @@ export function formatCountedText(results: readonly PluginResult[]): string {
   return [tables, ...refusedLines(results)].filter((t) => t !== '').join('\n\n');
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /** The summary.md section (with its heading), or [] when nothing was counted. */
 export function formatCountedMarkdown(results: readonly PluginResult[]): string[] {
   const rows = counted(results);
@@ -145,7 +144,7 @@ export function formatCountedMarkdown(results: readonly PluginResult[]): string[
           `| ${head.join(' | ')} |`,
           `|${' --- |'.repeat(head.length)}`,
           ...rows.flatMap((r) =>
-            countedRows(r.counted).map((row) => `| ${[where(r), ...row].map(cell).join(' | ')} |`),
+            countedRows(r.counted).map((row) => `| ${[where(r), ...row].map(mdText).join(' | ')} |`),
           ),
           '',
         ];
@@ -155,9 +154,9 @@ export function formatCountedMarkdown(results: readonly PluginResult[]): string[
     ...table,
     ...rows.map(
       (r) =>
-        `- ${where(r)}: ${countedMethod(r.counted)}; most added: ${topFunctionLines(r.counted, 3).join('; ')}${r.counted.prediction ? `; ${predictionLines(r.counted).join('; ')}` : ''}`,
+        `- ${mdText(`${where(r)}: ${countedMethod(r.counted)}; most added: ${topFunctionLines(r.counted, 3).join('; ')}${r.counted.prediction ? `; ${predictionLines(r.counted).join('; ')}` : ''}`)}`,
     ),
-    ...refused.map((line) => `- ${line}`),
+    ...refused.map((line) => `- ${mdText(line)}`),
     '',
   ];
 }

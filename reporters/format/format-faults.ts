@@ -1,3 +1,4 @@
+import { mdText } from '../../src/markdown/markdown.ts';
 import type { FaultRecord } from '../../src/results/fault-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import type { HtmlTable, ReportSection } from './format-html.ts';
@@ -81,8 +82,6 @@ export function formatFaultsText(results: readonly PluginResult[]): string {
   return blocks.join('\n\n');
 }
 
-const mdCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /** summary.md's fault table; '' when no result carries faults. */
 export function formatFaultsMarkdown(results: readonly PluginResult[]): string {
   const rows = faultRows(results);
@@ -92,7 +91,7 @@ export function formatFaultsMarkdown(results: readonly PluginResult[]): string {
     '',
     `| ${FAULT_COLUMNS.join(' | ')} |`,
     `|${' --- |'.repeat(FAULT_COLUMNS.length)}`,
-    ...rows.map((row) => `| ${row.map(mdCell).join(' | ')} |`),
+    ...rows.map((row) => `| ${row.map(mdText).join(' | ')} |`),
     '',
     'Stalls and TPS were measured under sysbench on the run\'s machine; "lost" counts probe markers the server answered that no log file holds.',
     '',

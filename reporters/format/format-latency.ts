@@ -1,3 +1,4 @@
+import { mdText } from '../../src/markdown/markdown.ts';
 import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
 import { estimateText, fixed } from './format-numbers.ts';
@@ -89,7 +90,12 @@ export function formatLatencyMarkdown(rows: readonly LatencyRow[]): string[] {
     '',
     `| ${HEAD.join(' | ')} |`,
     `|${' --- |'.repeat(HEAD.length)}`,
-    ...rows.map((r) => `| ${r.cells.join(' | ')} |`),
+    // The run id and why latency is missing are outside text; the figures and the limit's bold mark are ours.
+    ...rows.map((r) => {
+      const [runId = '', threads = '', ...rest] = r.cells;
+      const figures = r.missing === null ? rest : rest.map(mdText);
+      return `| ${[mdText(runId), threads, ...figures].join(' | ')} |`;
+    }),
     '',
   ];
 }

@@ -47,7 +47,8 @@ test('a recorded run: one table row per result, the reason, the comparison and t
   expect(markdown).toContain(
     '| TPS without a plugin | not measured here (no library supplied) | 3661.0 | 565.6 | 3661.0 |',
   );
-  expect(markdown).toContain('Commit `e27add4e27ad` on `feature|pipes`');
+  // A pipe in the branch would split a table's cell inside a code span too: the branch is written as escaped text.
+  expect(markdown).toContain('Commit `e27add4e27ad` on feature\\|pipes,');
   expect(markdown).toContain(
     '- MariaDB server_audit: overhead 7.3% (95% CI -24.7% to 31.0%) is within the 50% limit',
   );
@@ -73,4 +74,40 @@ test('a sweep: the status line counts a failed lifecycle, and each run says what
   // The seed's table: McAfee's (not measured here, and the seed's), then the stock run's column and the seed's, once.
   const seed = markdown.split("### The seed's comparison")[1]?.split('\n')[2] ?? '';
   expect(seed.split(' | ')).toHaveLength(5);
+});
+
+test('outside text in summary.md forges no heading, HTML, link or cell: titles, run ids, the branch, the reason', () => {
+  const [measured] = recorded.results;
+  if (!measured) throw new Error('the recorded results hold no result');
+  const hostile = {
+    ...measured,
+    runId: 'a|b',
+    title: 'x\n## auditbench: all passed <script>alert(1)</script> [click](https://example.invalid)',
+    workload: 'smoke | 1',
+  };
+  const markdown = formatMarkdownSummary({
+    results: [hostile],
+    comparisons: [],
+    revision: { commit: 'e27add4e27add4', branch: 'x`\n# y' },
+    baseBranch: 'main\n## z',
+    generatedAt: recorded.generatedAt,
+    fingerprint: 'AMD EPYC ×2, 24 GiB',
+    maxRegressionPp: null,
+    gateLine: 'history check: off',
+  });
+  const lines = markdown.split('\n');
+  expect(lines.filter((line) => /^#{1,6} /.test(line))).toEqual([
+    '## auditbench',
+    "### The seed's comparison, this run beside it",
+    '### Compared with main\\\\n## z',
+  ]);
+  // Each < and each ] before a link's ( is escaped.
+  expect(markdown).not.toMatch(/(?<!\\)<script|(?<!\\)\]\(https/);
+  expect(markdown).toContain('\\<script\\>alert(1)\\</script\\> [click\\](https://example.invalid)');
+  const header = lines.find((l) => l.startsWith('| plugin |')) ?? '';
+  const row = lines.find((l) => l.includes('\\<script\\>')) ?? '';
+  // A pipe in a cell is escaped, so the row keeps the header's number of cells.
+  expect(row.split(/(?<!\\)\|/)).toHaveLength(header.split('|').length);
+  expect(row).toContain('| smoke \\| 1 |');
+  expect(markdown).toContain('Commit `e27add4e27ad` on ``x`\\n# y``,');
 });

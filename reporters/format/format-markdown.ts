@@ -1,5 +1,6 @@
 import type { Comparison } from '../../src/history/compare.ts';
 import type { Revision } from '../../src/history/entry.ts';
+import { mdCode, mdText } from '../../src/markdown/markdown.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
@@ -33,8 +34,6 @@ export interface MarkdownInput {
   /** This run's id: summary.md shows this run only, while results.json merges every recorded run. */
   runId?: string;
 }
-
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 const overhead = (r: PluginResult): string => estimateText(r.overheadPct, r.overheadCi95);
 
@@ -96,45 +95,47 @@ export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
 /** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
 export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_SECTIONS): string {
   const { results, comparisons, revision, baseBranch } = input;
-  const head = `| ${HEAD.map((h) => cell(h.replace('BASE', baseBranch))).join(' | ')} |`;
+  const head = `| ${HEAD.map((h) => h.replace('BASE', mdText(baseBranch))).join(' | ')} |`;
+  // Names, versions, titles and what the server or the log said are outside text; the figures are ours.
   const rows = results.map((r, i) => {
     const f = facts(r);
     return [
-      runLabel(r),
-      `${r.server.flavor} ${r.server.version} (${r.server.target})`,
-      r.workload,
+      mdText(runLabel(r)),
+      mdText(`${r.server.flavor} ${r.server.version} (${r.server.target})`),
+      mdText(r.workload),
       fixed(r.baselineTps),
       fixed(r.pluginTps),
       overhead(r),
       fixed(r.limitPct, 0),
-      `${r.verdict === 'pass' ? 'pass' : `**${r.verdict}**`}${interferenceMark(r)}`,
+      `${r.verdict === 'pass' ? 'pass' : `**${mdText(r.verdict)}**`}${mdText(interferenceMark(r))}`,
       noiseCell(r),
       change(comparisons[i]),
       fixed(r.measurement?.logMbPerMin),
       fixed(r.logBytesPerTxn, 0),
-      auditEventsCell(r),
+      mdText(auditEventsCell(r)),
       yesNo(f.rotates),
       yesNo(f.logsFailed),
       yesNo(f.uninstallRestart),
-      lifecycleCell(r),
-    ]
-      .map(cell)
-      .join(' | ');
+      mdText(lifecycleCell(r)),
+    ].join(' | ');
   });
   const reasons = results.flatMap((r) => {
     const more = [auditEventsLine(r), memoryLine(r)].filter((line) => line !== null);
     return r.measurement
-      ? [`- ${cell(runLabel(r))}: ${r.measurement.reason}`, ...more.map((line) => `  - ${cell(line)}`)]
+      ? [
+          `- ${mdText(runLabel(r))}: ${mdText(r.measurement.reason)}`,
+          ...more.map((line) => `  - ${mdText(line)}`),
+        ]
       : [];
   });
-  const interference = interferenceLines(results).map((line) => `- ${cell(line)}`);
+  const interference = interferenceLines(results).map((line) => `- ${mdText(line)}`);
   if (interference.length > 0) interference.push('');
   return [
     '## auditbench',
     '',
-    `Commit \`${revision.commit.slice(0, 12)}\` on \`${revision.branch}\`, ${input.generatedAt}, ${input.fingerprint}.${input.runId ? ` This page shows run \`${input.runId.slice(0, 8)}\` only; \`results.json\` merges every recorded run (\`runs/index.json\`).` : ''}`,
+    `Commit ${mdCode(revision.commit.slice(0, 12))} on ${mdCode(revision.branch)}, ${mdText(input.generatedAt)}, ${mdText(input.fingerprint)}.${input.runId ? ` This page shows run ${mdCode(input.runId.slice(0, 8))} only; \`results.json\` merges every recorded run (\`runs/index.json\`).` : ''}`,
     '',
-    `**${cell(statusLine(results))}**`,
+    `**${mdText(statusLine(results))}**`,
     '',
     head,
     `|${' --- |'.repeat(HEAD.length)}`,
@@ -144,12 +145,12 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_
     '',
     ...interference,
     ...sections.flatMap((section) => section(results)),
-    `### Compared with ${baseBranch}`,
+    `### Compared with ${mdText(baseBranch)}`,
     '',
-    ...comparisons.map((c) => `- ${formatComparison(c, input.maxRegressionPp)}`),
-    ...(input.countedLines ?? []).map((l) => `- ${l}`),
+    ...comparisons.map((c) => `- ${mdText(formatComparison(c, input.maxRegressionPp))}`),
+    ...(input.countedLines ?? []).map((l) => `- ${mdText(l)}`),
     '',
-    `**${input.gateLine}**`,
+    `**${mdText(input.gateLine)}**`,
     '',
   ].join('\n');
 }

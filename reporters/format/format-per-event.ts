@@ -1,6 +1,8 @@
 // Per-event costs, the production projection and the sysbench cross-check, for the terminal, summary.md and the HTML
 // report. Pure: results in, text out.
+
 import Table from 'cli-table3';
+import { mdText } from '../../src/markdown/markdown.ts';
 import { operationTitles } from '../../src/results/per-event-operations.ts';
 import type { OperationCost, PerEvent, Projection } from '../../src/results/per-event-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
@@ -83,8 +85,6 @@ export function formatPerEventText(results: readonly PluginResult[]): string {
     .join('\n\n');
 }
 
-const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /** The summary.md section (with its heading), or [] when nothing was measured. */
 export function formatPerEventMarkdown(results: readonly PluginResult[]): string[] {
   const rows = measured(results);
@@ -96,10 +96,10 @@ export function formatPerEventMarkdown(results: readonly PluginResult[]): string
     `| ${head.join(' | ')} |`,
     `|${' --- |'.repeat(head.length)}`,
     ...rows.flatMap((r) =>
-      r.perEvent.operations.map((o) => `| ${[r.title, ...operationRow(o)].map(cell).join(' | ')} |`),
+      r.perEvent.operations.map((o) => `| ${[r.title, ...operationRow(o)].map(mdText).join(' | ')} |`),
     ),
     '',
-    ...rows.flatMap((r) => projectionLines(r).map((l) => `- ${cell(l)}`)),
+    ...rows.flatMap((r) => projectionLines(r).map((l) => `- ${mdText(l)}`)),
     '',
   ];
 }

@@ -1,4 +1,5 @@
 import Table from 'cli-table3';
+import { mdText } from '../../src/markdown/markdown.ts';
 import type { PluginProfile, ProfileRegistry, SeedPluginReference } from '../../src/plugins/profile.ts';
 import { profiles } from '../../src/profiles/index.ts';
 import { observedOf } from '../../src/results/aggregate.ts';
@@ -218,23 +219,21 @@ export function formatSeedTableText(table: SeedTable, widthCols = 120): string {
   return [...parts, ...table.notes.map(wrap), 'Lifecycle findings:', ...table.findings.map(wrap)].join('\n');
 }
 
-const mdCell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\n/g, ' ');
-
 /** The table for summary.md: one Markdown table, the notes and the findings as lists. */
 export function formatSeedTableMarkdown(table: SeedTable): string {
-  const head = ['', ...table.columns.map((c) => `${c.heading} (${c.subheading})`)].map(mdCell);
+  const head = ['', ...table.columns.map((c) => `${c.heading} (${c.subheading})`)].map(mdText);
   const rows = SEED_ROWS.map((label, row) =>
-    [label, ...table.columns.map((c) => c.cells[row] ?? '–')].map(mdCell),
+    [label, ...table.columns.map((c) => c.cells[row] ?? '–')].map(mdText),
   );
   return [
     `| ${head.join(' | ')} |`,
     `|${' --- |'.repeat(head.length)}`,
     ...rows.map((r) => `| ${r.join(' | ')} |`),
     '',
-    ...table.notes.map((n) => `- ${mdCell(n)}`),
+    ...table.notes.map((n) => `- ${mdText(n)}`),
     '',
     '**Lifecycle findings**',
     '',
-    ...table.findings.map((f) => `- ${mdCell(f)}`),
+    ...table.findings.map((f) => `- ${mdText(f)}`),
   ].join('\n');
 }

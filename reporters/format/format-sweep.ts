@@ -1,3 +1,4 @@
+import { mdText } from '../../src/markdown/markdown.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import type { ReportSection } from './format-html.ts';
 import { estimateText, fixed } from './format-numbers.ts';
@@ -117,11 +118,11 @@ export function formatSweepText(groups: readonly SweepGroup[]): string {
 /** summary.md's table per sweep: one row per point. */
 export function formatSweepMarkdown(groups: readonly SweepGroup[]): string[] {
   return groups.flatMap((g) => [
-    `### ${g.run} on ${g.server}, ${g.workload}: overhead by threads`,
+    `### ${mdText(g.run)} on ${mdText(g.server)}, ${mdText(g.workload)}: overhead by threads`,
     '',
     `| ${HEAD.join(' | ')} |`,
     `|${' --- |'.repeat(HEAD.length)}`,
-    ...g.points.map((p) => `| ${cells(p).join(' | ')} |`),
+    ...g.points.map((p) => `| ${cells(p).map(mdText).join(' | ')} |`),
     '',
   ]);
 }

@@ -1,3 +1,4 @@
+import { mdText } from '../../src/markdown/markdown.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 
@@ -99,13 +100,11 @@ export function formatVariantsText(groups: VariantGroup[]): string {
 
 export function formatVariantsMarkdown(groups: VariantGroup[]): string[] {
   return groups.flatMap((g) => [
-    `### ${g.plugin} configurations on ${g.server}, ${g.workload}: cheapest first`,
+    `### ${mdText(g.plugin)} configurations on ${mdText(g.server)}, ${mdText(g.workload)}: cheapest first`,
     '',
     `| ${[...HEAD, 'title'].join(' | ')} |`,
     `|${' --- |'.repeat(HEAD.length + 1)}`,
-    ...g.rows.map(
-      (row) => `| ${[...cells(row), row.title].map((v) => v.replaceAll('|', '\\|')).join(' | ')} |`,
-    ),
+    ...g.rows.map((row) => `| ${[...cells(row), row.title].map(mdText).join(' | ')} |`),
     '',
   ]);
 }

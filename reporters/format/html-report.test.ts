@@ -84,3 +84,21 @@ test('a table of its own is one more entry in the section list, after the runs',
   const html = await buildHtmlReport(recordedReportInput(), [...HTML_SECTIONS, faults]);
   expect(html.split('<section>').at(-1)).toMatch(/^\n<h2>Faults<\/h2>\n<p>one fault table<\/p>/);
 });
+
+test('outside text in index.html is escaped everywhere, the charts’ labels included', async () => {
+  const input = recordedReportInput();
+  const hostile = '<script>alert(1)</script> & "quotes" <img src=x onerror=alert(2)>';
+  const results = input.file.results.map((r) => ({
+    ...r,
+    title: hostile,
+    runId: hostile,
+    workload: hostile,
+  }));
+  const html = await buildHtmlReport({
+    ...input,
+    file: { ...input.file, results },
+    revision: { commit: input.revision.commit, branch: '<b>branch</b>' },
+  });
+  expect(html).not.toMatch(/<script|<img|<b>/);
+  expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;');
+});

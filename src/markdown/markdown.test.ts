@@ -10,27 +10,35 @@ test.for([
   ['an ordered item', '12. item', '12\\. item'],
   ['a fence in a title', '```\n## forged', '\\`\\`\\`\\\\n## forged'],
   ['a script', '<script>alert(1)</script>', '\\<script\\>alert(1)\\</script\\>'],
+  ['an autolink', '<https://example.invalid>', '\\<https://example.invalid\\>'],
   ['a pipe in a table cell', 'a | b', 'a \\| b'],
-  ['emphasis, a link and an image', '*b* _i_ ![x](y) [l](z)', '\\*b\\* \\_i\\_ !\\[x\\](y) \\[l\\](z)'],
+  [
+    'emphasis, a link and an image',
+    '*b* _i_ ![x](y) [l](z) [r][x]',
+    '\\*b\\* \\_i\\_ ![x\\](y) [l\\](z) [r\\][x]',
+  ],
+  [
+    'a task box or link definition at the start',
+    '[x]: https://example.invalid',
+    '\\[x\\]: https://example.invalid',
+  ],
+  ['brackets that link nothing stay', '7.3 [-24.7, 31.0] a_b_c', '7.3 [-24.7, 31.0] a_b_c'],
   ['an entity, strikethrough and math', '&lt; ~~s~~ $x$', '\\&lt; \\~\\~s\\~\\~ \\$x\\$'],
   ['a backslash that would escape what follows', 'a\\|b', 'a\\\\\\|b'],
   ['a carriage return, a tab and an escape', 'a\rb\tc\u001bd', 'a\\\\rb\\\\tc\\\\u001bd'],
   ['a Unicode line separator', 'a\u2028b', 'a\\\\u2028b'],
-  [
-    'plain words and figures stay as they are',
-    'server_audit 10.0% on smoke',
-    'server\\_audit 10.0% on smoke',
-  ],
+  ['plain words and figures stay as they are', 'server_audit 10.0% on smoke', 'server_audit 10.0% on smoke'],
 ] as const)('mdText: %s', ([, text, markdown]) => {
   expect(mdText(text)).toBe(markdown);
   expect(mdText(text)).not.toMatch(/[\n\r\u2028\u2029]/);
 });
 
 test('mdText leaves no metacharacter unescaped, whatever the input', () => {
-  const hostile = '\\`*_[]<>|~&$ # - + = 1. \n\r\t\u0000\u007f';
+  const hostile = '\\`*_ _[x](y)<>|~&$ # - + = 1. \n\r\t\u0000\u007f';
   const escaped = mdText(hostile);
-  // Every metacharacter is preceded by an odd run of backslashes.
-  for (const match of escaped.matchAll(/(\\*)([`*_[\]<>|~&$])/g)) expect((match[1] ?? '').length % 2).toBe(1);
+  // Every metacharacter (and every ] before a link's '(') is preceded by an odd run of backslashes.
+  for (const match of escaped.matchAll(/(\\*)([`*_<>|~&$]|\](?=\())/g))
+    expect((match[1] ?? '').length % 2, escaped).toBe(1);
 });
 
 test('oneLine shows control characters as their escapes', () => {

@@ -15,15 +15,30 @@ export const oneLine = (text: string): string =>
     return isControl(code) ? (NAMED[c] ?? `\\u${code.toString(16).padStart(4, '0')}`) : c;
   }).join('');
 
-// Every character that opens or closes an inline construct (emphasis, code, link, HTML, entity, strikethrough, math,
-// a table's cell), and the backslash itself; CommonMark renders any ASCII punctuation escaped this way as itself.
-const INLINE = /[\\`*_[\]<>|~&$]/g;
-// What opens a block only at a line's start: a heading, quote, list item, setext underline or ordered item.
-const LINE_START = /^(\s*)([#>+=-]|\d+[.)])/;
+// Characters that open or close an inline construct wherever they stand (emphasis, code, HTML, autolink, entity,
+// strikethrough, math, a table's cell), and the backslash itself; CommonMark renders escaped ASCII punctuation as itself.
+const ALWAYS = new Set(['\\', '`', '*', '<', '>', '|', '~', '&', '$']);
+const WORD = /[\p{L}\p{N}]/u;
+
+/** Whether `c` at `i` needs a backslash: `_` only outside a word (inside one it opens nothing), `]` only before `(`, `[` or `:` (a link). */
+function needsEscape(text: string, i: number): boolean {
+  const c = text[i] ?? '';
+  const before = text[i - 1] ?? '';
+  const after = text[i + 1] ?? '';
+  if (ALWAYS.has(c)) return true;
+  if (c === '_') return !(WORD.test(before) && WORD.test(after));
+  return c === ']' && after !== '' && '([:'.includes(after);
+}
+
+// What opens a block only at a line's (or a list item's) start: a heading, quote, list item, setext underline,
+// ordered item, task box or link definition.
+const LINE_START = /^(\s*)([#>+=[-]|\d{1,9}[.)](?=\s|$))/;
 
 /** Outside text as inline Markdown, in a paragraph, a list item, a heading or a table cell alike. */
 export function mdText(text: string): string {
-  const escaped = oneLine(text).replace(INLINE, (c) => `\\${c}`);
+  const line = oneLine(text);
+  let escaped = '';
+  for (let i = 0; i < line.length; i++) escaped += `${needsEscape(line, i) ? '\\' : ''}${line[i]}`;
   return escaped.replace(LINE_START, (_, space: string, opener: string) =>
     /^\d/.test(opener) ? `${space}${opener.slice(0, -1)}\\${opener.slice(-1)}` : `${space}\\${opener}`,
   );
