@@ -94,3 +94,38 @@ test('an absolute cnf changed on the branch selects its run, base CONNECT beside
     await git('checkout', '-q', 'main');
   }
 });
+
+test("an absolute traffic.script through a symlink is the base's in the base's runs, so a change to it selects its run, measured against its limit", async () => {
+  const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-base-script-'));
+  const run = (...args: string[]) => execa('git', args, { cwd: dir });
+  try {
+    await mkdir(path.join(dir, 'load'));
+    await writeFile(path.join(dir, 'load', 'app.lua'), '-- base\n');
+    await symlink(path.join(dir, 'load'), path.join(dir, 'load-link'));
+    const defineConfig = path.resolve('src/runs/define-config.ts');
+    const script = JSON.stringify(path.join(dir, 'load-link', 'app.lua'));
+    await writeFile(
+      path.join(dir, 'auditbench.config.ts'),
+      `import { defineConfig } from ${JSON.stringify(defineConfig)};\nexport default defineConfig({ traffic: { script: ${script} }, runs: [{ id: 'app', plugin: 'server_audit' }] });\n`,
+    );
+    await run('init', '-q', '-b', 'main');
+    await run('add', '-A');
+    await run('-c', 'user.name=t', '-c', 'user.email=t@example.invalid', 'commit', '-qm', 'base');
+    await writeFile(path.join(dir, 'load', 'app.lua'), '-- head: more statements\n');
+    const selection = await selectForGate({
+      userDir: dir,
+      packageDir: path.resolve('.'),
+      base: { ref: 'main', from: '--base' },
+      configPath: 'auditbench.config.ts',
+    });
+    try {
+      expect(
+        selection.items.map((item) => [item.runId, item.kind, 'because' in item ? item.because : null]),
+      ).toEqual([['app', 'alone', 'traffic changed (its accounts, added load or script)']]);
+    } finally {
+      await selection.checkout?.[Symbol.asyncDispose]();
+    }
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

@@ -31,6 +31,7 @@ export function fingerprintOf(run: ResolvedRun): RunFingerprint {
   return {
     hash: configHash(run.profile, { id: run.id, optionFileSha256: null }),
     limitPct: run.maxOverheadPct,
+    traffic: canonicalJson(run.traffic),
   };
 }
 

@@ -103,6 +103,14 @@ describe('selectRuns', () => {
       { run: 'sql_error_log', because: 'new run' },
     ]);
   });
+  test('a changed traffic (a script’s content, accounts, added load) selects its run', () => {
+    const was = { x: { hash: 'a', limitPct: 50, traffic: '{"script":{"sha256":"1"}}' } };
+    const now = { x: { hash: 'a', limitPct: 50, traffic: '{"script":{"sha256":"2"}}' } };
+    expect(selectRuns(now, was)).toEqual([
+      { run: 'x', because: 'traffic changed (its accounts, added load or script)' },
+    ]);
+    expect(selectRuns(was, was)).toEqual([]);
+  });
   test('nothing changed selects nothing; a base without runs selects all', () => {
     expect(selectRuns(base, base)).toEqual([]);
     expect(selectRuns({ x: { hash: 'a', limitPct: 1 } }, null)).toEqual([

@@ -71,11 +71,13 @@ export function selectSuites(input: {
 export interface RunFingerprint {
   hash: string;
   limitPct: number;
+  /** The run's traffic (accounts, added load, its script's content), canonical JSON; absent compares as equal. */
+  traffic?: string;
 }
 
 /**
- * The configuration runs a change needs: new runs, and runs whose settings, profile or option file (the hash) or
- * limit differ from the base's. `base` null: the base has no configuration runs, so every run is new.
+ * The configuration runs a change needs: new runs, and runs whose settings, profile or option file (the hash),
+ * traffic or limit differ from the base's. `base` null: the base has no configuration runs, so every run is new.
  */
 export function selectRuns(
   head: Readonly<Record<string, RunFingerprint>>,
@@ -85,6 +87,9 @@ export function selectRuns(
     const before = base?.[run];
     if (!before) return [{ run, because: base ? 'new run' : 'the base has no configuration runs' }];
     if (before.hash !== now.hash) return [{ run, because: 'settings, profile or option file changed' }];
+    if ((before.traffic ?? now.traffic) !== (now.traffic ?? before.traffic)) {
+      return [{ run, because: 'traffic changed (its accounts, added load or script)' }];
+    }
     if (before.limitPct !== now.limitPct) {
       return [{ run, because: `limit changed from ${before.limitPct}% to ${now.limitPct}%` }];
     }
