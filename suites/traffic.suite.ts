@@ -110,8 +110,10 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
     const measurement = await measure(r, context);
     expect(measurement.auditEvents?.idle).toBe(true);
     expect(measurement.auditEvents?.fromTrafficPerTxn).toBe(0);
+    expect(measurement.verdict).toBe('idle');
+    expect(measurement.auditEvents?.cause).toBe('events-absent');
     expect(failureOf(measurement, r)).toMatch(
-      /^connect-idle: measured an idle plugin: this traffic has none of the events it logs; add traffic\.added\.connectionsPerS/,
+      /^connect-idle: measured an idle plugin: server_audit_events=CONNECT logs only CONNECT, which sysbench's persistent connections never send: add `traffic: \{ added: \{ connectionsPerS: 10 \} \}`/,
     );
   });
 
@@ -122,5 +124,22 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
     expect(measurement.pairs).toBeGreaterThan(0);
     expect(measurement.auditEvents?.perTxnByClass.QUERY ?? 0).toBeGreaterThan(0);
     expect(measurement.auditEvents?.idle).toBe(false);
+  });
+
+  // Last: the path stays set until the server stops. What the server said is in the line, quoted from its status.
+  test('log-unwritable: a log the plugin cannot create is a silent plugin that fails, naming the path and the error', async (context) => {
+    const r = run('log-unwritable');
+    const measurement = await measure(r, context);
+    expect(measurement.verdict).toBe('idle');
+    expect(measurement.logBytes).toBe(0);
+    expect(measurement.auditEvents?.cause).toBe('log-unwritable');
+    const failure = failureOf(measurement, r);
+    expect(failure).toMatch(
+      /^log-unwritable: measured an idle plugin: SERVER_AUDIT could not write its log auditbench-no-such-dir\/server_audit\.log \(in the datadir\) \(Server_audit_last_error: Could not create file/,
+    );
+    // A plugin that cannot write its log fails whatever the run's idle policy says.
+    expect(
+      limitFailure(measurement, { inconclusive: 'pass', interference: 'warn', idle: 'pass' }, r.id),
+    ).toBe(failure);
   });
 });

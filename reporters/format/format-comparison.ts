@@ -36,6 +36,8 @@ const verdictLabel = {
 /** What changed for one result since its base-branch run. */
 export function formatComparison(c: Comparison, maxRegressionPp: number | null): string {
   const label = resultLabel(c.current);
+  if (c.kind === 'not-measured' && c.current.verdict === 'idle')
+    return `${label}: idle (the plugin logged none of the traffic), so its figure is not compared`;
   if (c.kind === 'not-measured') return `${label}: not measured (${c.current.verdict}), nothing to compare`;
   if (c.kind === 'no-base') {
     return `${label}: ${runLabel(c.current)}; no earlier measured run on ${c.baseBranch} with this plugin, server, workload and machine (${c.current.fingerprint})`;

@@ -18,7 +18,8 @@ export function runStatus(r: PluginResult): { status: RunStatus; why: string | n
     failed.length > 0
       ? `${failed.length} lifecycle check${failed.length === 1 ? '' : 's'} failed (${failed.join(', ')})`
       : null;
-  const idle = r.measurement?.auditEvents?.idle === true ? 'measured an idle plugin' : null;
+  const idle =
+    r.verdict === 'idle' || r.measurement?.auditEvents?.idle === true ? 'measured an idle plugin' : null;
   const overhead =
     r.verdict === 'fail' && !idle
       ? `overhead ${fixed(r.overheadPct)}% against its ${fixed(r.limitPct, 0)}% limit`

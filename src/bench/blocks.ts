@@ -29,6 +29,8 @@ export interface MeasuredRun {
   onSeconds: number;
   /** Events the plugin wrote in plugin-on time (src/bench/log-poller.ts); null when it writes no parsed log. */
   onEvents?: EventCounts | null;
+  /** Events in the off arm's time: a gate's base arm logs too; the plugin's own off arm only the switch. */
+  offEvents?: EventCounts | null;
   /** The server's resident memory during the run, by arm (src/bench/memory.ts); absent or empty where unread. */
   memory?: MemorySample[];
 }
@@ -148,6 +150,7 @@ async function toggledBlockOnce(ctx: BlockContext): Promise<Block> {
         schedule: run.schedule,
         logBytes: run.logBytes,
         onEvents: run.onEvents,
+        offEvents: run.offEvents,
         memory: run.memory,
         onTransactions: share.transactions,
         onSeconds: share.seconds,
@@ -210,6 +213,7 @@ async function runsBlockOnce(ctx: BlockContext, progress: (message: string) => v
       schedule: [{ atS: 0, arm }],
       logBytes: log.bytes,
       onEvents: log.onEvents,
+      offEvents: log.offEvents,
       memory,
       onTransactions: on ? result.transactions : 0,
       onSeconds: on ? result.durationS : 0,

@@ -56,3 +56,26 @@ test("an idle plugin fails unless idle: 'pass'", () => {
   );
   expect(limitFailure(idle, { ...strict, idle: 'pass' }, 'run')).toBeNull();
 });
+
+test.for([
+  [
+    'an idle verdict fails',
+    'events-absent',
+    undefined,
+    "run: add connections (an idle plugin fails the run; idle: 'pass' in auditbench.config.ts accepts it)",
+  ],
+  ["an idle verdict passes under idle: 'pass'", 'accounts-filtered', 'pass', null],
+  [
+    "a plugin that could not write its log fails even under idle: 'pass'",
+    'log-unwritable',
+    'pass',
+    'run: add connections (a plugin that cannot write its log fails the run, whatever idle: says)',
+  ],
+] as const)('%s', ([, cause, idle, expected]) => {
+  const silent = measured({
+    verdict: 'idle',
+    reason: 'add connections',
+    auditEvents: { idle: true, advice: 'add connections', cause } as Measurement['auditEvents'],
+  });
+  expect(limitFailure(silent, { ...strict, ...(idle && { idle }) }, 'run')).toBe(expected);
+});

@@ -10,11 +10,13 @@ import type { Arm } from '../stats/tps-pair.ts';
 // Rotation renames files; listing every second keeps each file in view long before it can be deleted.
 const pollMs = 1_000;
 
-/** What a run's log watch found: bytes written over the whole run, and the events written while the arm was on. */
+/** What a run's log watch found: bytes written over the whole run, and the events written in each arm. */
 export interface LogWatchResult {
   bytes: number;
   /** Events in plugin-on time, by class and by user; null when the plugin writes no parsed log (A/A, counters). */
   onEvents: EventCounts | null;
+  /** Events in the off arm's time: a gate's base arm, where the plugin logs too. */
+  offEvents: EventCounts | null;
 }
 
 export interface LogWatch {
@@ -41,7 +43,8 @@ export async function watchLogGrowth(
   profile: PluginProfile | null,
   firstArm: Arm = 'on',
 ): Promise<LogWatch> {
-  if (profile === null) return { mark: async () => {}, stop: async () => ({ bytes: 0, onEvents: null }) };
+  if (profile === null)
+    return { mark: async () => {}, stop: async () => ({ bytes: 0, onEvents: null, offEvents: null }) };
   const initial = await listLogFiles(server, profile);
   const growth = new LogGrowth(initial);
   const marks: Mark[] = [{ arm: firstArm, sizes: sizesOf(initial) }];
@@ -61,8 +64,8 @@ export async function watchLogGrowth(
       const files = await listLogFiles(server, profile);
       growth.observe(files);
       marks.push({ arm: 'off', sizes: sizesOf(files) });
-      const onEvents = await countOnEvents(server, profile, files, marks);
-      return { bytes: growth.bytesWritten, onEvents };
+      const events = await countArmEvents(server, profile, files, marks);
+      return { bytes: growth.bytesWritten, onEvents: events?.on ?? null, offEvents: events?.off ?? null };
     },
   };
 }
@@ -74,12 +77,12 @@ interface OnRange {
   toByte: number;
 }
 
-/** The byte ranges from each 'on' mark to the next mark, per file (a file new since the mark starts at 0). */
-export function onRanges(marks: Mark[]): OnRange[] {
+/** The byte ranges from each mark of `arm` to the next mark, per file (a file new since the mark starts at 0). */
+export function onRanges(marks: Mark[], arm: Arm = 'on'): OnRange[] {
   const ranges: OnRange[] = [];
   for (const [i, mark] of marks.entries()) {
     const next = marks[i + 1];
-    if (mark.arm !== 'on' || !next) continue;
+    if (mark.arm !== arm || !next) continue;
     for (const [fileId, toByte] of next.sizes) {
       const fromByte = mark.sizes.get(fileId) ?? 0;
       if (toByte > fromByte) ranges.push({ fileId, fromByte, toByte });
@@ -106,24 +109,28 @@ export function lineAligned(buf: Buffer, fromByte: number, toByte: number): Buff
   return buf.subarray(start, Math.max(start, end));
 }
 
-async function countOnEvents(
+async function countArmEvents(
   server: StartedServer,
   profile: PluginProfile,
   files: LogFile[],
   marks: Mark[],
-): Promise<EventCounts | null> {
+): Promise<Record<Arm, EventCounts> | null> {
   const format = profile.log.format;
   if (format === null) return null;
   const parse = logParsers[format];
-  const counts = noEvents();
-  const ranges = onRanges(marks);
+  const counts: Record<Arm, EventCounts> = { on: noEvents(), off: noEvents() };
+  const ranges = (['on', 'off'] as const).flatMap((arm) => onRanges(marks, arm).map((r) => ({ ...r, arm })));
   for (const file of files) {
     const own = ranges.filter((r) => r.fileId === file.fileId);
-    // A file rotated away before the run ended is not read: its on-time events go uncounted.
+    // A file rotated away before the run ended is not read: its events go uncounted.
     if (own.length === 0) continue;
     const buf = await server.readFile(file.name);
     for (const r of own)
-      countEvents(format, parse(lineAligned(buf, r.fromByte, r.toByte).toString('utf8')).events, counts);
+      countEvents(
+        format,
+        parse(lineAligned(buf, r.fromByte, r.toByte).toString('utf8')).events,
+        counts[r.arm],
+      );
   }
   return counts;
 }

@@ -9,8 +9,10 @@ import { halfWidth } from '../stats/paired-overhead.ts';
 import type { TrafficSeen } from './audit-events.ts';
 import { measureOverhead, type Progress } from './measure-overhead.ts';
 import type { Planned } from './measure-plan.ts';
+import { explainSilence, silenceFails } from './silence.ts';
+import { askWhySilent } from './silence-facts.ts';
 import { type MeasuredSubject, pluginSubject, type SysbenchRunner } from './subject.ts';
-import { summariseCalibration, summariseMeasurement } from './summarise.ts';
+import { summariseCalibration, summariseMeasurement, withSilence } from './summarise.ts';
 
 /**
  * The one measurement pipeline: the gate measured and its verdict decided here, and the
@@ -57,7 +59,7 @@ export async function measureRun(
     ...(options.probe ? { probe: options.probe } : {}),
     ...(options.clock ? { clock: options.clock } : {}),
   });
-  const measurement = summariseMeasurement(sample, {
+  const summarised = summariseMeasurement(sample, {
     limitPct: options.limitPct,
     serverOptions: planned.job.serverOptions,
     pluginSettings: profile.measureSettings,
@@ -68,12 +70,24 @@ export async function measureRun(
     ...(options.traffic && { traffic: options.traffic }),
     ...(options.traffic?.sent && { addedSent: sentSince(sentBefore, options.traffic.sent()) }),
   });
+  const measurement = summarised.auditEvents?.idle
+    ? withSilence(
+        summarised,
+        explainSilence(
+          profile,
+          await askWhySilent(server, pluginSubject(profile), profile, {
+            settings: profile.measureSettings,
+            runs: sample.blocks.flatMap((b) => b.runs),
+            traffic: options.traffic ?? { accounts: summarised.auditEvents.accounts },
+          }),
+        ),
+      )
+    : summarised;
   options.progress(`${measurement.verdict}: ${measurement.reason}`);
   const withinRun = withinRunLine(measurement);
   if (withinRun) options.progress(withinRun);
   options.progress(latencyLine(measurement.latency));
   options.progress(memoryLine(measurement.memory));
-  if (measurement.auditEvents?.advice) options.progress(measurement.auditEvents.advice);
   return measurement;
 }
 
@@ -165,7 +179,10 @@ export async function calibrate(
 export interface LimitPolicy {
   inconclusive: 'fail' | 'pass';
   interference: InterferencePolicy;
-  /** What a measurement of an idle plugin (none of the traffic logged) does; fail unless 'pass' (a run's `idle`). */
+  /**
+   * What a measurement of an idle plugin (none of the traffic logged) does: fail unless 'pass' (a run's `idle`); a
+   * plugin that could not write its log fails either way.
+   */
   idle?: 'fail' | 'pass';
 }
 
@@ -174,13 +191,18 @@ export function limitFailure(measurement: Measurement, policy: LimitPolicy, wher
   const disturbed = interferenceFailure(measurement.interference, policy.interference);
   if (disturbed) return `${where}: ${disturbed}`;
   const events = measurement.auditEvents;
-  if (events?.idle && policy.idle !== 'pass') {
-    return `${where}: ${events.advice ?? 'measured an idle plugin'} (an idle plugin fails the run; idle: 'pass' in auditbench.config.ts accepts it)`;
+  const idle = measurement.verdict === 'idle' || events?.idle === true;
+  if (idle && silenceFails(events?.cause, policy.idle)) {
+    const accepts =
+      events?.cause === 'log-unwritable'
+        ? 'a plugin that cannot write its log fails the run, whatever idle: says'
+        : "an idle plugin fails the run; idle: 'pass' in auditbench.config.ts accepts it";
+    return `${where}: ${events?.advice ?? measurement.reason} (${accepts})`;
   }
   if (measurement.latency?.measured && measurement.latency.p99LimitFailed) {
     return `${where}: ${measurement.latency.reason}`;
   }
-  if (measurement.verdict === 'pass') return null;
+  if (measurement.verdict === 'pass' || idle) return null;
   if (measurement.verdict === 'inconclusive' && policy.inconclusive === 'pass') return null;
   const advice =
     measurement.verdict === 'inconclusive'

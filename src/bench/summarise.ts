@@ -10,6 +10,7 @@ import type { Design } from '../workload/workload.ts';
 import { summariseAuditEvents, type TrafficSeen } from './audit-events.ts';
 import type { OverheadSample } from './measure-overhead.ts';
 import { summariseMemory } from './memory.ts';
+import { IDLE_PREFIX, type Silence } from './silence.ts';
 import { summariseLatency } from './summarise-latency.ts';
 
 export interface SummaryContext {
@@ -54,7 +55,11 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
   const onTransactions = runs.reduce((sum, r) => sum + r.onTransactions, 0);
   const onSeconds = runs.reduce((sum, r) => sum + r.onSeconds, 0);
   const interference = interferenceOf(sample.blocks, context.interference);
-  const auditEvents = summariseAuditEvents(runs, context.pluginSettings, context.traffic);
+  const auditEvents = summariseAuditEvents(runs, context.traffic);
+  // A plugin that logged none of the traffic priced nothing: its interval is no verdict on the plugin.
+  const judged = auditEvents?.idle
+    ? { verdict: 'idle' as const, reason: auditEvents.advice ?? IDLE_PREFIX }
+    : verdict;
   const latency = summariseLatency(sample.blocks, context.maxP99IncreasePct ?? null);
   const memory = summariseMemory(
     runs.flatMap((r) => r.memory ?? []),
@@ -81,8 +86,8 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
     noiseFloorPct: context.calibration?.noiseFloorPct ?? null,
     minDetectablePct: context.calibration?.minDetectablePct ?? null,
     limitPct: context.limitPct,
-    verdict: verdict.verdict,
-    reason: verdict.reason,
+    verdict: judged.verdict,
+    reason: judged.reason,
     logBytes,
     logBytesPerTxn: onTransactions > 0 ? logBytes / onTransactions : null,
     logMbPerMin: onSeconds > 0 ? (logBytes / 1_000_000 / onSeconds) * 60 : null,
@@ -99,6 +104,16 @@ export function summariseMeasurement(sample: OverheadSample, context: SummaryCon
       logBytes: r.logBytes,
       tpsPerSecond: r.result.intervals.map((i) => i.tps),
     })),
+  };
+}
+
+/** An idle measurement with the cause asked of the server: its advice, cause and reason say it. */
+export function withSilence(measurement: Measurement, silence: Silence): Measurement {
+  if (!measurement.auditEvents?.idle) return measurement;
+  return {
+    ...measurement,
+    auditEvents: { ...measurement.auditEvents, advice: silence.advice, cause: silence.cause },
+    reason: silence.advice,
   };
 }
 

@@ -20,6 +20,8 @@ export interface ToggledRun {
   logBytes: number;
   /** Events the plugin wrote in plugin-on time, by class and user; null when it writes no parsed log. */
   onEvents: EventCounts | null;
+  /** The same in plugin-off time (a gate's base arm). */
+  offEvents: EventCounts | null;
   /** The server's resident memory in the middle of each segment; empty where the target cannot read it. */
   memory: MemorySample[];
 }
@@ -182,5 +184,13 @@ export async function toggledRun(
     });
     startedAtMs = originMs;
   }
-  return { result, schedule, startedAtMs, logBytes: log.bytes, onEvents: log.onEvents, memory };
+  return {
+    result,
+    schedule,
+    startedAtMs,
+    logBytes: log.bytes,
+    onEvents: log.onEvents,
+    offEvents: log.offEvents,
+    memory,
+  };
 }

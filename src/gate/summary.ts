@@ -28,7 +28,7 @@ const interval = (ci: [number, number] | null, digits: number) =>
 
 /** The wall-clock cell (Markdown): the overhead and its interval, on which workload. */
 function wallClock(e: HistoryEntry): string {
-  if (e.overheadPct === null) return `${mdText(e.verdict)} (no figure)`;
+  if (e.overheadPct === null || e.verdict === 'idle') return `${mdText(e.verdict)} (no figure)`;
   return `${e.overheadPct.toFixed(1)}%${interval(e.overheadCi95, 1)} on ${mdText(e.workload)}`;
 }
 

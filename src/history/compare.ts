@@ -70,8 +70,9 @@ const sameServer = (a: HistoryEntry, b: HistoryEntry): boolean =>
   a.server.version === b.server.version &&
   a.server.target === b.server.target;
 
+// An idle entry's figure priced a plugin that logged none of the traffic: it is neither compared nor a base.
 const measured = (e: HistoryEntry): e is HistoryEntry & { overheadPct: number; overheadCi95: Ci95 } =>
-  e.overheadPct !== null && e.overheadCi95 !== null;
+  e.overheadPct !== null && e.overheadCi95 !== null && e.verdict !== 'idle';
 
 function basisOf(current: HistoryEntry, base: HistoryEntry): Basis {
   if (current.configHash === null || base.configHash === null) return 'config-unknown';

@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { countedIdentitySchema } from '../results/counted-record.ts';
-import { type Machine, type PluginResult, type ResultsFile, serverSchema } from '../results/schema.ts';
+import {
+  type Machine,
+  measuredVerdicts,
+  type PluginResult,
+  type ResultsFile,
+  serverSchema,
+} from '../results/schema.ts';
 
 /**
  * A run's counted figures as history keeps them: what the plugin adds per transaction under callgrind, and the
@@ -41,7 +47,8 @@ export const historyEntrySchema = z.object({
   fingerprint: z.string(),
   /** The machine's hostname: equal fingerprints on two VMs still measure differently. Absent before; null unknown. */
   hostname: z.string().nullable().default(null),
-  verdict: z.enum(['pass', 'fail', 'inconclusive', 'error']),
+  /** As results.json's; 'idle' (a plugin that logged none of the traffic) is never compared. Lines before it parse. */
+  verdict: z.enum([...measuredVerdicts, 'error']),
   overheadPct: z.number().nullable(),
   overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
   pairs: z.number().int(),

@@ -2,6 +2,7 @@ import type { ServerFlavor, ServerInfo } from '../servers/started-server.ts';
 import type { Claims, RotationPlan } from './completeness-claims.ts';
 import type { FaultSupport } from './fault-support.ts';
 import type { LogFormat } from './logs/index.ts';
+import type { SilenceSigns } from './silence-signs.ts';
 import type { Step } from './steps.ts';
 
 /** What a plugin is expected to do; the suite checks the server's behaviour against each entry. */
@@ -217,6 +218,8 @@ export interface PluginProfile {
   matrix?: MatrixPlacement;
   /** The seed evaluation's figures, for a plugin it measured. */
   seed?: SeedPluginReference;
+  /** Where to look for why it logged nothing of the traffic (src/bench/silence.ts); absent: the settings only. */
+  silence?: SilenceSigns;
   /** How the fault phase moves, reopens and judges its log (src/faults); absent: the phase skips it. */
   faults?: FaultSupport;
   /** The plugin rewrites the server's code at run time (McAfee's hot patching): valgrind must re-check all code. */

@@ -37,6 +37,15 @@ export const runSchema = z.object({
   tpsPerSecond: z.array(z.number()),
 });
 
+/**
+ * A measurement's verdict: pass, fail and inconclusive judge its interval against the limit; idle says it cannot be
+ * judged, because the plugin logged nothing of the measured traffic (auditEvents.advice says why and what to do).
+ */
+export const measuredVerdicts = ['pass', 'fail', 'inconclusive', 'idle'] as const;
+
+/** Why a plugin logged nothing of the traffic, in the order of evidence (src/bench/silence.ts). */
+export const silenceCauses = ['log-unwritable', 'accounts-filtered', 'events-absent', 'unknown'] as const;
+
 /** What the configuration logged of the measured traffic, from the parsed log, plugin-on seconds only. */
 export const auditEventsSchema = z.object({
   /** Audit events per transaction by the log's own class (QUERY, TABLE, CONNECT, …). */
@@ -49,6 +58,8 @@ export const auditEventsSchema = z.object({
   idle: z.boolean(),
   /** When idle: the one line that says so and what to add; else null. */
   advice: z.string().nullable(),
+  /** When idle: why, from the server's own status and error log, then the configuration; absent before it. */
+  cause: z.enum(silenceCauses).nullable().optional(),
 });
 
 /** The traffic a result was measured with (the run's `traffic`, resolved). */
@@ -132,7 +143,7 @@ export const measurementSchema = z.object({
   noiseFloorPct: z.number().nullable(),
   minDetectablePct: z.number().nullable(),
   limitPct: z.number(),
-  verdict: z.enum(['pass', 'fail', 'inconclusive']),
+  verdict: z.enum(measuredVerdicts),
   reason: z.string(),
   logBytes: z.number(),
   logBytesPerTxn: z.number().nullable(),
@@ -253,8 +264,8 @@ export const pluginResultSchema = z.object({
   pluginTps: z.number().nullable(),
   overheadPct: z.number().nullable(),
   limitPct: z.number(),
-  /** pass/fail/inconclusive from the measurement; 'error' when no measurement finished. */
-  verdict: z.enum(['pass', 'fail', 'inconclusive', 'error']),
+  /** pass/fail/inconclusive/idle from the measurement; 'error' when no measurement finished. */
+  verdict: z.enum([...measuredVerdicts, 'error']),
   overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
   pairs: z.number().int(),
   noiseFloorPct: z.number().nullable(),
@@ -312,7 +323,7 @@ export const matrixCellSchema = z.object({
   lifecycleOk: z.boolean().nullable(),
   overheadPct: z.number().nullable(),
   overheadCi95: z.tuple([z.number(), z.number()]).nullable(),
-  verdict: z.enum(['pass', 'fail', 'inconclusive']).nullable(),
+  verdict: z.enum(measuredVerdicts).nullable(),
 });
 
 export const resultsFileSchema = z.object({

@@ -1,8 +1,9 @@
 import { defineConfig } from '../../src/runs/define-config.ts';
 
-// The three kinds of run suites/traffic.suite.ts measures: a configuration whose checks depend on the query-length
-// limit, a CONNECT-only configuration under persistent connections (idle), and a DBA's own sysbench script. (CONNECT
-// only with new connections added is suites/beside-production.suite.ts's production run.)
+// The four kinds of run suites/traffic.suite.ts measures: a configuration whose checks depend on the query-length
+// limit, a CONNECT-only configuration under persistent connections (idle), a DBA's own sysbench script, and a log
+// the plugin cannot create (silent). (CONNECT only with new connections added is
+// suites/beside-production.suite.ts's production run.)
 export default defineConfig({
   runs: [
     {
@@ -23,6 +24,13 @@ export default defineConfig({
       title: "server_audit, statements, a DBA's key-value script",
       settings: { server_audit_events: ['QUERY'] },
       traffic: { script: 'kv.lua', preparedStatements: false },
+    },
+    {
+      id: 'log-unwritable',
+      plugin: 'server_audit',
+      title: 'server_audit, its log in a folder that does not exist',
+      // Relative to the datadir, set while logging is off: the plugin only finds out when it is switched on.
+      settings: { server_audit_file_path: 'auditbench-no-such-dir/server_audit.log' },
     },
   ],
 });
