@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
-import { planFor } from '../src/bench/measure-plan.ts';
+import { neitherArmLogged } from '../src/bench/audit-events.ts';
+import { measureOverhead, type OverheadSample, prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { type Planned, planFor } from '../src/bench/measure-plan.ts';
+import { explainSilence, silenceFails } from '../src/bench/silence.ts';
+import { askWhySilent } from '../src/bench/silence-facts.ts';
+import type { MeasuredSubject } from '../src/bench/subject.ts';
 import { loadEnvironment } from '../src/config/env.ts';
 import { serverValueLiteral } from '../src/config/settings.ts';
 import { countComparison } from '../src/counted/run-counted.ts';
@@ -9,7 +13,7 @@ import { baseTreeResolver } from '../src/gate/base-paths.ts';
 import { combineChannels, judgeCountedRise } from '../src/gate/channels.ts';
 import { changedOptions, type DesignDecision, decideDesign } from '../src/gate/option-classes.ts';
 import { readGatePlan, recordVerdict } from '../src/gate/plan-file.ts';
-import { failsGate, judgeBaseHead, nameConfigurations } from '../src/gate/verdict.ts';
+import { failsGate, judgeBaseHead, nameConfigurations, silentVerdict } from '../src/gate/verdict.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
 import { runSteps } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
@@ -59,6 +63,39 @@ async function gateSuite(planFile: string): Promise<void> {
       values[name] = serverValueLiteral(value);
     }
     return values;
+  }
+
+  /** The wall clock's verdict, then the counted channel's on a counted server of its own (src/counted, docs/gate.md). */
+  async function bothChannels(
+    head: ResolvedRun,
+    differences: readonly string[],
+    m: {
+      estimate: ReturnType<typeof pairedOverhead>;
+      names: string;
+      arms: MeasuredSubject['arms'];
+      design: DesignDecision['design'];
+      planned: Planned;
+      sample: OverheadSample;
+      progress: (message: string) => void;
+    },
+  ) {
+    const wallClock = judgeBaseHead(m.estimate, plan.maxRegressionPp, m.names);
+    m.progress(`wall clock ${wallClock.verdict}: ${wallClock.reason}`);
+    const counted = await countComparison(config, head, {
+      arms: m.arms,
+      design: m.design,
+      workload: m.planned.job,
+      wallClockTps:
+        m.sample.pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, m.sample.pairs.length) || null,
+      progress: m.progress,
+    });
+    return combineChannels(
+      wallClock,
+      'notCounted' in counted
+        ? { verdict: 'not counted', reason: counted.notCounted }
+        : judgeCountedRise(counted.figures.instructions, plan.maxCountedRisePp),
+      differences,
+    );
   }
 
   describe(`${plan.comparisons.length} run(s), base beside head on one server, ${workload.name} workload`, () => {
@@ -135,24 +172,29 @@ async function gateSuite(planFile: string): Promise<void> {
           runner: traffic.runner,
         });
         const estimate = pairedOverhead(sample.pairs, { runToRunSdLog: workload.runToRunSdLog });
-        const wallClock = judgeBaseHead(estimate, plan.maxRegressionPp, names);
-        progress(`wall clock ${wallClock.verdict}: ${wallClock.reason}`);
-        // The counted channel: the same arms on a counted server of its own (src/counted, docs/gate.md).
-        const counted = await countComparison(config, head, {
-          arms: subject.arms,
-          design: decision.design,
-          workload: planned.job,
-          wallClockTps:
-            sample.pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, sample.pairs.length) || null,
-          progress,
-        });
-        const verdict = combineChannels(
-          wallClock,
-          'notCounted' in counted
-            ? { verdict: 'not counted', reason: counted.notCounted }
-            : judgeCountedRise(counted.figures.instructions, plan.maxCountedRisePp),
-          comparison.differences,
-        );
+        const runs = sample.blocks.flatMap((b) => b.runs);
+        // Neither arm logged the traffic: the interval priced plugins that wrote nothing, and counts would too.
+        const silent = neitherArmLogged(runs, traffic.seen.accounts)
+          ? explainSilence(
+              head.profile,
+              await askWhySilent(started(), subject, head.profile, {
+                settings: { ...head.startupOptions, ...head.profile.measureSettings },
+                runs,
+                traffic: traffic.seen,
+              }),
+            )
+          : null;
+        const verdict = silent
+          ? silentVerdict(estimate, names, silent, silenceFails(silent.cause, head.policy.idle))
+          : await bothChannels(head, comparison.differences, {
+              estimate,
+              names,
+              arms: subject.arms,
+              design: decision.design,
+              planned,
+              sample,
+              progress,
+            });
         progress(`${verdict.verdict}: ${verdict.reason}`);
         // The verdict keeps τ (docs/gate.md); the run's own pairs say what more pairs bought.
         const withinRunCi95 = workload.runToRunSdLog > 0 ? pairedOverhead(sample.pairs).ci95 : null;

@@ -1,5 +1,12 @@
 import { expect, test } from 'vitest';
-import { failsGate, judgeBaseHead, nameConfigurations, verdictLine } from './verdict.ts';
+import {
+  failsGate,
+  gateMark,
+  judgeBaseHead,
+  nameConfigurations,
+  silentVerdict,
+  verdictLine,
+} from './verdict.ts';
 
 const names = 'audit, base (events=CONNECT) vs head (events=QUERY)';
 
@@ -75,4 +82,48 @@ test('where the server chose the design, a second line says which and why, namin
   expect(
     verdictLine('passed', { ...judged, runId: 'r', design: 'restarts', designWhy: 'x', pairs: 6 }),
   ).toMatch(/\nauditbench gate: r measured with restarts: x$/);
+});
+
+// Issue 53: a branch widening server_audit_events beside a log path that does not exist passed at 0.0% slower.
+const unwritable = {
+  cause: 'log-unwritable' as const,
+  detail:
+    "SERVER_AUDIT could not write its log /var/log/mysql/audit.log (Server_audit_last_error: Could not create file '/var/log/mysql/audit.log'.): make the folder of /var/log/mysql/audit.log exist and writable by the server's user, or set server_audit_file_path to a file it can write",
+  advice: 'measured an idle plugin: …',
+};
+
+test('neither arm logged: the verdict says why it cannot judge, whatever the interval', () => {
+  const v = silentVerdict({ estimatePct: 0.01, ci95: [-1.2, 1.3] }, names, unwritable, true);
+  expect(v.verdict).toBe('idle');
+  expect(v.reason).toBe(
+    `${names}: can't judge: neither base nor head logged any of the traffic's events (head 0.0% slower prices plugins that wrote nothing); ${unwritable.detail}`,
+  );
+});
+
+test.for([
+  ['an unwritable log fails', true, true, 'FAILED'],
+  [
+    "an idle comparison its run accepts (idle: 'pass') does not fail",
+    false,
+    false,
+    "can't judge (passes: idle: 'pass')",
+  ],
+] as const)('%s', ([, fails, expected, mark]) => {
+  const v = silentVerdict({ estimatePct: 0, ci95: [-1, 1] }, names, unwritable, fails);
+  expect(failsGate(v, 'pass')).toBe(expected);
+  expect(failsGate(v, 'fail')).toBe(expected);
+  expect(gateMark(v, 'pass')).toBe(mark);
+});
+
+test.for([
+  [{ estimatePct: 0.3, ci95: [-1.5, 2.1] }, 'pass', 'passed'],
+  [{ estimatePct: 4, ci95: [2, 6] }, 'pass', 'inconclusive (passes)'],
+  [{ estimatePct: 4, ci95: [2, 6] }, 'fail', 'FAILED'],
+] as const)('%o under inconclusive: %s is marked %s', ([estimate, inconclusive, mark]) => {
+  const v = judgeBaseHead({ estimatePct: estimate.estimatePct, ci95: [...estimate.ci95] }, 5, names);
+  expect(gateMark(v, inconclusive)).toBe(mark);
+});
+
+test('an idle verdict recorded without its answer fails: never a pass by default', () => {
+  expect(failsGate({ verdict: 'idle', changePct: 0, ci95: [-1, 1], reason: 'x' }, 'pass')).toBe(true);
 });

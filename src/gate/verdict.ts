@@ -1,12 +1,16 @@
 // The verdict on a base-vs-head measurement: pure, unit tested in verdict.test.ts.
+import type { Silence, SilenceCause } from '../bench/silence.ts';
 import { type Ci95Pct, halfWidth } from '../stats/paired-overhead.ts';
 
 export interface BaseHeadVerdict {
-  verdict: 'pass' | 'fail' | 'inconclusive';
+  /** idle: neither arm logged any of the traffic's events, so the comparison cannot judge the change. */
+  verdict: 'pass' | 'fail' | 'inconclusive' | 'idle';
   /** 100·(1 − head/base): how much throughput the head loses against the base; positive is a regression. */
   changePct: number;
   ci95: Ci95Pct | null;
   reason: string;
+  /** An idle verdict's cause, and whether it fails the gate (the head run's `idle`; an unwritable log always). */
+  silence?: { cause: SilenceCause; fails: boolean };
 }
 
 const pct = (v: number) => `${v.toFixed(1)}%`;
@@ -50,9 +54,44 @@ export function judgeBaseHead(
   };
 }
 
-/** Whether a verdict fails the gate; inconclusive follows the configuration's `inconclusive`. */
+/**
+ * The comparison of two configurations neither of which logged the traffic: whatever the interval says, it priced
+ * plugins that wrote nothing, so it cannot judge the change. Never a pass.
+ */
+export function silentVerdict(
+  estimate: { estimatePct: number; ci95: Ci95Pct | null },
+  names: string,
+  silence: Silence,
+  fails: boolean,
+): BaseHeadVerdict {
+  const { estimatePct, ci95 } = estimate;
+  return {
+    verdict: 'idle',
+    changePct: estimatePct,
+    ci95,
+    reason: `${names}: can't judge: neither base nor head logged any of the traffic's events (head ${direction(estimatePct)} prices plugins that wrote nothing); ${silence.detail}`,
+    silence: { cause: silence.cause, fails },
+  };
+}
+
+/**
+ * Whether a verdict fails the gate; inconclusive follows the configuration's `inconclusive`; idle fails unless its
+ * run accepted idle plugins (a verdict recorded without that answer fails).
+ */
 export const failsGate = (verdict: BaseHeadVerdict, inconclusive: 'fail' | 'pass'): boolean =>
-  verdict.verdict === 'fail' || (verdict.verdict === 'inconclusive' && inconclusive === 'fail');
+  verdict.verdict === 'fail' ||
+  (verdict.verdict === 'idle' && verdict.silence?.fails !== false) ||
+  (verdict.verdict === 'inconclusive' && inconclusive === 'fail');
+
+/** The closing line's mark: FAILED, passed, or what passes without being a pass. */
+export const gateMark = (verdict: BaseHeadVerdict, inconclusive: 'fail' | 'pass'): string =>
+  failsGate(verdict, inconclusive)
+    ? 'FAILED'
+    : verdict.verdict === 'pass'
+      ? 'passed'
+      : verdict.verdict === 'idle'
+        ? "can't judge (passes: idle: 'pass')"
+        : 'inconclusive (passes)';
 
 /** The two configurations a comparison measured, named by what differs between them. */
 export function nameConfigurations(runId: string, differences: readonly string[]): string {

@@ -10,7 +10,7 @@ import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
 import { type GateSelection, selectForGate } from '../../gate/select.ts';
 import type { Selection } from '../../gate/selection.ts';
 import { formatGateSummary } from '../../gate/summary.ts';
-import { failsGate, verdictLine } from '../../gate/verdict.ts';
+import { gateMark, verdictLine } from '../../gate/verdict.ts';
 import { HISTORY_FILE, readHistory } from '../../history/history-store.ts';
 import { loadPolicy } from '../../runs/load-runs.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
@@ -191,11 +191,7 @@ async function measure(
       ...(ids.length > 0 ? { AUDITBENCH_RUNS: ids.join(',') } : {}),
     });
     const verdicts = (await readVerdicts(plan.verdictsFile)).map((v) => {
-      const mark = failsGate(v, inconclusive)
-        ? 'FAILED'
-        : v.verdict === 'pass'
-          ? 'passed'
-          : 'inconclusive (passes)';
+      const mark = gateMark(v, inconclusive);
       return { mark, line: verdictLine(mark, v) };
     });
     for (const v of verdicts) context.stdout(`${v.line}\n`);
