@@ -166,18 +166,23 @@ describe('values', () => {
     expect(out.refusals[0]).toContain(`names ${found}, a path outside the run`);
   });
 
-  test('a relative log path stays where it is, a folder path moves to the default', () => {
+  test('a log path inside the data directory stays, one climbing out moves, a folder path moves to the default', () => {
     const out = classify([
-      file('server_audit_file_path', 'audit/'.slice(0, 5)),
+      file('server_audit_file_path', 'audit/server_audit.log'),
+      file('sql_error_log_filename', '../../var/log/errors.log'),
       file('general_log_file', '/var/log/mysql/'),
       file('innodb_log_group_home_dir', '/srv/redo'),
     ]);
-    expect(out.kept).toEqual({ server_audit_file_path: 'audit' });
+    expect(out.kept).toEqual({
+      server_audit_file_path: 'audit/server_audit.log',
+      sql_error_log_filename: 'errors.log',
+    });
     expect(out.moved.map((m) => [m.name, m.to])).toEqual([
+      ['sql_error_log_filename', 'errors.log'],
       ['general_log_file', ''],
       ['innodb_log_group_home_dir', ''],
     ]);
-    expect(movedLine(out.moved[1] as never)).toBe(
+    expect(movedLine(out.moved[2] as never)).toBe(
       'prod.cnf: production writes /srv/redo (innodb_log_group_home_dir); this run keeps them in its own data directory',
     );
   });

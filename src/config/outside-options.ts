@@ -6,7 +6,8 @@ import { normaliseOptionName, type OptionCatalogue } from './server-help.ts';
  * file can never aim the throwaway server at the live one. Pure: the caller reads the files and the binary's help.
  *
  * - left out, with a line: the place (datadir, socket, …), the network, the OS user, what reaches another host;
- * - moved into the run's data directory, file name kept: logs and binary logs, so the feature is still measured;
+ * - moved into the run's data directory, file name kept: logs and binary logs given an absolute path or one that
+ *   climbs out with `..`, so the feature is still measured (a path inside the data directory stays);
  * - refused before any server starts: security switched off, an absolute path left in a kept value, a control
  *   character, a name the server would read as several options;
  * - kept: everything else is the DBA's to measure.
@@ -306,6 +307,10 @@ const ABSOLUTE = /(^|[\s=,:;'"(])(\/[^\s,:;'")]*)/;
 /** The character as a reader can name it: U+000A. */
 const codePoint = (c: string) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`;
 
+/** A path the server would not resolve inside its data directory: absolute, or climbing out with `..`. */
+const leavesDatadir = (value: string): boolean =>
+  value.trim().startsWith('/') || value.split('/').some((part) => part === '..');
+
 const baseName = (value: string): string => {
   const parts = value.split('/');
   const last = parts[parts.length - 1] ?? '';
@@ -352,7 +357,7 @@ export function classifyOutsideOptions(
       } else out.leftOut.push({ source, name: shown, why: 'it is the server default already' });
     } else if (rule?.kind === 'move-dir') {
       out.moved.push({ source, name: shown, from: value, to: '' });
-    } else if (rule?.kind === 'move-file' && value.includes('/')) {
+    } else if (rule?.kind === 'move-file' && leavesDatadir(value)) {
       const to = baseName(value);
       out.moved.push({ source, name: shown, from: value, to });
       if (to !== '') out.kept[name] = to;
