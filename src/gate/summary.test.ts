@@ -73,6 +73,15 @@ test('a failed gate shows its verdict, then the base branch’s entries with the
   ]);
 });
 
+test('a verdict and its design line are two lines of the fence', () => {
+  const md = summarise({
+    verdicts: [
+      { mark: 'passed', line: 'auditbench gate: passed: x\nauditbench gate: x measured with restarts' },
+    ],
+  });
+  expect(md).toContain('```\nauditbench gate: passed: x\nauditbench gate: x measured with restarts\n```');
+});
+
 test('a run with no base-branch entry says a push records it; an uncounted entry says so', () => {
   const md = summarise({ runIds: ['events', 'ops-cnf'], history: [sampleEntry({ configRun: 'events' })] });
   expect(md).toMatch(/^## auditbench gate: passed\n/);
@@ -137,7 +146,8 @@ test('outside text cannot forge a heading, close a fence, add HTML or split a ce
   ]);
   // The selection's ``` cannot close its fence: the fence is four backticks, opened and closed once.
   expect(lines.filter((line) => /^`{3,}$/.test(line))).toEqual(['````', '````', '```', '```']);
-  expect(md).toContain('auditbench gate: FAILED: events\\n## auditbench gate: passed, head is 9% slower');
+  // A verdict's newline starts a line of the fence (its design line is one), where a # is text.
+  expect(md).toContain('auditbench gate: FAILED: events\n## auditbench gate: passed, head is 9% slower\n```');
   expect(md).not.toContain('<script>');
   const row = lines.find((line) => line.startsWith('| ev'));
   expect(row).toBe(

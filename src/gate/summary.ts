@@ -71,7 +71,8 @@ export function formatGateSummary(input: GateSummaryInput): string {
   const rawBase = baseBranchOf(input.baseRef);
   const baseBranch = mdText(rawBase);
   const out = [`## auditbench gate: ${headline(input)}`, '', ...mdFence(input.selection), ''];
-  if (input.verdicts.length > 0) out.push(...mdFence(input.verdicts.map((v) => v.line)), '');
+  // A verdict's line carries its design's line after a newline of its own: each is a line of the fence.
+  if (input.verdicts.length > 0) out.push(...mdFence(input.verdicts.flatMap((v) => v.line.split('\n'))), '');
   else if (input.exitCode !== null && input.exitCode !== 0)
     out.push(`The measurement exited ${input.exitCode} before any verdict; the job's log says why.`, '');
   out.push(`### ${baseBranch}'s trend (history.jsonl)`, '');
