@@ -9,7 +9,7 @@ export const BENCH_SUITE = 'suites/runs.suite.ts';
 /** The workload `bench` measures on: AUDITBENCH_WORKLOAD, else standard. `list` describes runs on it too. */
 export const benchWorkload = (env: CliContext['env']): string => env.AUDITBENCH_WORKLOAD || 'standard';
 
-export const summary = 'measure every run of your configuration (the plugin suites), standard workload';
+export const summary = 'measure every run of your configuration (suites/runs.suite.ts), standard workload';
 
 export const usage = `usage: auditbench bench [vitest args]
 

@@ -27,7 +27,8 @@ new runs against their limit; changed runs base beside head, in one invocation o
 (a toggled run for what the server switches with SET GLOBAL: settings, and option-file options it
 reports dynamic and global; separate runs for session-scope ones; ABBA runs with restarts for the
 rest, e.g. read-only options, or any on MySQL), failing when the head's loss against the base is
-surely above AUDITBENCH_MAX_REGRESSION_PP (default 5). The closing lines say which design and why.
+surely above the allowed regression: AUDITBENCH_MAX_REGRESSION_PP when set, else the configuration's
+maxRegressionPp, else 5 points. The closing lines say which design and why.
 
   --list         print the selection and its reasons, measure nothing
   --base <ref>   the branch to diff against (default: origin/HEAD's branch, else main, else master;

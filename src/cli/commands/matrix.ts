@@ -16,7 +16,10 @@ export const usage = `usage: auditbench matrix [--shard <i>/<n>] [--merge-report
 
 Measures every crossed plugin on the local server and on each image of AUDITBENCH_IMAGES (default: the four
 Debian-built images, ${allImages.split(',').length} of them), the smoke workload unless AUDITBENCH_WORKLOAD is set, and writes the table to
-the reports (AUDITBENCH_REPORT_DIR, default ./reports). Installs Docker and builds the images first.
+the reports (AUDITBENCH_REPORT_DIR, default ./reports). Setup (scripts/setup.sh) installs or starts Docker
+and builds the images first only in CI, as root on Debian, or with AUDITBENCH_DOCKER=1 (or
+AUDITBENCH_TARGET=container); elsewhere an image that is not built has its cells 'unavailable', each
+failing with the reason, and AUDITBENCH_DOCKER=0 skips them.
 \`auditbench test\` measures a sample of these cells; this is the whole table.
 
   --shard <i>/<n>        measure every n-th cell from the i-th (one job of a CI job matrix) and write its
