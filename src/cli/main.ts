@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
+import { launchEnvironment } from '../config/env.ts';
 import { parseOwnArgs, refuse } from './bad-args.ts';
 import * as bench from './commands/bench.ts';
 import * as gate from './commands/gate.ts';
@@ -115,10 +116,10 @@ function processContext(): CliContext {
   const manifest = JSON.parse(readFileSync(path.join(packageDir, 'package.json'), 'utf8')) as {
     version: string;
   };
-  const { AUDITBENCH_USER_DIR, ...env } = process.env;
+  const { userDir, env } = launchEnvironment();
   return {
     // The `auditbench` file changes into the package directory and says where the user ran it.
-    userDir: AUDITBENCH_USER_DIR || process.cwd(),
+    userDir: userDir ?? process.cwd(),
     packageDir,
     version: manifest.version,
     env,

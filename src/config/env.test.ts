@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { applyContainerRuntimeDefaults, externalTargetRefusal, loadEnvironment } from './env.ts';
+import {
+  applyContainerRuntimeDefaults,
+  externalTargetRefusal,
+  launchEnvironment,
+  loadEnvironment,
+} from './env.ts';
 import { retiredVariables } from './policy.ts';
 
 describe('an external server is written to only when said to be disposable', () => {
@@ -171,6 +176,14 @@ describe('loadEnvironment', () => {
     expect(() => loadEnvironment({ AUDITBENCH_TARGET: 'external' })).toThrow(
       'AUDITBENCH_TARGET=external needs AUDITBENCH_DSN, e.g. mysql://root:secret@127.0.0.1:3306; got none',
     );
+  });
+
+  test("the launcher's AUDITBENCH_USER_DIR is the user's folder, kept out of what the commands hand on", () => {
+    expect(launchEnvironment({ AUDITBENCH_USER_DIR: '/ops', PATH: '/bin' })).toEqual({
+      userDir: '/ops',
+      env: { PATH: '/bin' },
+    });
+    expect(launchEnvironment({ AUDITBENCH_USER_DIR: '', PATH: '/bin' }).userDir).toBeNull();
   });
 
   test('container runtime defaults fill only what the user left unset', () => {

@@ -297,6 +297,15 @@ export function externalTargetRefusal(
 }
 
 /**
+ * The command line's environment: where the user ran the command (AUDITBENCH_USER_DIR, which the `auditbench` launcher
+ * sets; null when it was not set) and every other variable, handed to the subcommands and the processes they start.
+ */
+export function launchEnvironment(env: Env = process.env): { userDir: string | null; env: Env } {
+  const { AUDITBENCH_USER_DIR, ...rest } = env;
+  return { userDir: AUDITBENCH_USER_DIR || null, env: rest };
+}
+
+/**
  * testcontainers reads these itself. Ryuk, its reaper container, cannot be pulled where no registry answers,
  * and the harness removes its containers itself; published ports are reached on localhost. A value the user
  * set wins.
