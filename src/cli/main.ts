@@ -12,7 +12,8 @@ import * as test from './commands/test.ts';
 import type { CliContext, Command } from './context.ts';
 import { nearest } from './near-miss.ts';
 
-const commands: Record<string, Command> = { bench, test, gate, matrix, list };
+/** Every command, by the name it is called with; the docs' CLI reference and help texts are held to these. */
+export const commands: Record<string, Command> = { bench, test, gate, matrix, list };
 
 export function globalUsage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));

@@ -1,8 +1,19 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
-import { commandLineProblem } from '../../src/cli/main.ts';
+import { commandLineProblem, commands, globalUsage } from '../../src/cli/main.ts';
 import { retiredVariables } from '../../src/config/policy.ts';
+import {
+  asLinted,
+  cliReferenceProblems,
+  codeBlocks,
+  fileIndex,
+  helpTextProblems,
+  type Line,
+  notFiles,
+  unknownFileNames,
+  workflowProblems,
+} from './doc-checks.ts';
 import { filesUnder, NAME, root, variablesRead } from './source-graph.ts';
 
 // The users' and engineers' docs say what is true of the code today. docs/measurements/ is left out: each file there
@@ -103,28 +114,6 @@ test('every AUDITBENCH_* name a doc mentions is one the code reads, or one it re
   expect(unknown.map((m) => `${m.doc}:${m.line}: ${m.found}`)).toEqual([]);
 });
 
-interface Line {
-  doc: string;
-  line: number;
-  text: string;
-}
-
-/** Each fenced block of a doc: its language and its lines. */
-function codeBlocks(doc: string): { lang: string; lines: Line[] }[] {
-  const blocks: { lang: string; lines: Line[] }[] = [];
-  let open: { lang: string; lines: Line[] } | null = null;
-  text(doc)
-    .split('\n')
-    .forEach((line, i) => {
-      const fence = /^\s*```(\w*)/.exec(line);
-      if (fence) {
-        if (open) blocks.push(open);
-        open = open ? null : { lang: fence[1] ?? '', lines: [] };
-      } else open?.lines.push({ doc, line: i + 1, text: line });
-    });
-  return blocks;
-}
-
 /**
  * The shell lines of a block: a yaml block's `run:` values; in a shell block every line, or only the `$ ` lines when
  * it shows a session; an untagged block is a command line only after a `$ ` prompt (otherwise it is output).
@@ -163,7 +152,7 @@ function auditbenchCalls(line: string): string[][] {
 
 describe('command lines', () => {
   const calls = docs
-    .flatMap(codeBlocks)
+    .flatMap((doc) => codeBlocks(doc, text(doc)))
     .flatMap(shellLines)
     .flatMap((l) => auditbenchCalls(l.text).map((argv) => ({ ...l, argv })));
 
@@ -199,5 +188,136 @@ describe('command lines', () => {
     [['bnech'], "unknown command 'bnech' (did you mean bench?)"],
   ] as const)('the check refuses %j as the CLI would', async ([argv, problem]) => {
     expect(await commandLineProblem([...argv])).toContain(problem);
+  });
+});
+
+/** `text` with `line` put after its first line: a planted copy, its own lines still numbered as they would be. */
+const planted = (doc: string, line: string) => text(doc).replace('\n', `\n${line}\n`);
+
+describe('file names in prose', () => {
+  const index = fileIndex();
+
+  test('every backticked file name in a doc’s prose names a file here, or one the code writes or reads', () => {
+    expect(docs.flatMap((doc) => unknownFileNames(doc, text(doc), index))).toEqual([]);
+  });
+
+  test('a planted name of a removed file is named, with its line', () => {
+    const copy = planted('docs/gate.md', 'The budget is in `gate-workload.ts`, the plan in `plan.ts`.');
+    expect(unknownFileNames('docs/gate.md', copy, index)).toEqual([
+      'docs/gate.md:2: gate-workload.ts: no file of that name here, and the code names none',
+    ]);
+  });
+
+  test('each name excused as no file here is still named by a doc, and is indeed no file', () => {
+    const all = docs.map(text).join('\n');
+    for (const n of notFiles) {
+      expect(all, n.name).toContain(`${n.name}\``);
+      expect(index.basenames.has(n.name), n.name).toBe(false);
+    }
+  });
+});
+
+describe('help texts', () => {
+  const index = fileIndex();
+  const variables = new Set(variablesRead());
+  const texts = [
+    { command: 'auditbench', text: globalUsage() },
+    ...Object.entries(commands).map(([name, c]) => ({ command: name, text: `${c.summary}\n${c.usage}` })),
+  ];
+
+  test('no help text names a variable nothing reads or a file that does not exist', () => {
+    expect(texts.flatMap((t) => helpTextProblems(t.command, t.text, variables, index))).toEqual([]);
+  });
+
+  test('a planted variable and a planted file are named', () => {
+    const usage = `${commands.bench?.usage}Reads AUDITBENCH_NO_SUCH_THING, then runs scripts/gone.sh.\n`;
+    expect(helpTextProblems('bench', usage, variables, index)).toEqual([
+      'bench --help: AUDITBENCH_NO_SUCH_THING: no code reads it',
+      'bench --help: scripts/gone.sh: no file of that name here, and the code names none',
+    ]);
+  });
+
+  test('the scan finds the files and variables the help texts name', () => {
+    const all = texts.map((t) => t.text).join('\n');
+    expect(all).toContain('scripts/setup.sh');
+    expect(all).toContain('AUDITBENCH_WORKLOAD');
+  });
+});
+
+describe('the CLI reference', () => {
+  const doc = 'docs/your-repository.md';
+  const names = Object.keys(commands);
+
+  test('docs/your-repository.md’s CLI reference names every command main.ts registers, and no other', () => {
+    expect(cliReferenceProblems(doc, text(doc), names)).toEqual([]);
+  });
+
+  test('a reference with a command left out, or one that does not exist, is named', () => {
+    const copy = text(doc)
+      .split('\n')
+      .filter((line) => !line.startsWith('| `auditbench matrix'))
+      .join('\n')
+      .replace('| `auditbench list', '| `auditbench lint` | lints |\n| `auditbench list');
+    expect(cliReferenceProblems(doc, copy, names)).toEqual([
+      "docs/your-repository.md: the CLI reference leaves out 'matrix'",
+      "docs/your-repository.md: the CLI reference names 'lint', a command main.ts does not register",
+    ]);
+  });
+});
+
+/**
+ * The README is another engineer's (issue #54): its YAML blocks the linter rejects today, each named by a line of
+ * the block, so the test passes until the README is fixed, and fails on an entry that no longer needs excusing.
+ */
+const readmeBlocksRejected = [
+  {
+    doc: 'README.md',
+    line: 'npx auditbench matrix --merge-reports shards',
+    why: 'the matrix workflow: no runs-on, and a GitHub expression inside a flow mapping',
+  },
+];
+
+describe('workflow YAML blocks', () => {
+  const rejected = docs.flatMap((doc) => workflowProblems(doc, text(doc)));
+  const excused = (problem: string) =>
+    readmeBlocksRejected.find((e) => {
+      const [doc, at] = problem.split(':');
+      return (
+        doc === e.doc &&
+        text(e.doc).split('\n').slice(Number(at)).join('\n').split('```')[0]?.includes(e.line)
+      );
+    });
+
+  test('every workflow, jobs or steps block in README.md and docs/ passes the action linter', () => {
+    expect(rejected.filter((p) => !excused(p))).toEqual([]);
+  });
+
+  test('each README block excused is still rejected', () => {
+    for (const e of readmeBlocksRejected)
+      expect(
+        rejected.some((p) => excused(p) === e),
+        e.why,
+      ).toBe(true);
+  });
+
+  test('a planted block of jobs with no runs-on is rejected, naming it; a steps fragment is linted in a job', () => {
+    const jobs = '```yaml\njobs:\n  x:\n    steps:\n      - run: npx auditbench bench\n```';
+    expect(workflowProblems('README.md', planted('README.md', jobs))).toContain(
+      'README.md:2: /jobs/x/runs-on: This property is required',
+    );
+    const steps = '```yaml\n- uses: <owner>/auditbench@<ref>\n  with: { config: auditbench.config.ts }\n```';
+    expect(workflowProblems('x.md', steps)).toEqual([]);
+    // A `{` inside a flow mapping ends a plain value: the README's matrix block breaks so on `${{ matrix.shard }}`.
+    const flow = '```yaml\n- uses: a/b@1\n  with: { name: m-{{ matrix.shard }} }\n```';
+    expect(workflowProblems('x.md', flow)).toEqual([expect.stringMatching(/^x\.md:1: \/: Parse Error/)]);
+  });
+
+  test('the scan lints the README’s and your-repository.md’s workflows', () => {
+    const linted = docs.flatMap((doc) =>
+      codeBlocks(doc, text(doc)).filter(
+        (b) => b.lang === 'yaml' && asLinted(b.lines.map((l) => l.text).join('\n')),
+      ),
+    );
+    expect(linted.length).toBeGreaterThanOrEqual(3);
   });
 });
