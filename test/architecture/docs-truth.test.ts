@@ -265,39 +265,9 @@ describe('the CLI reference', () => {
   });
 });
 
-/**
- * The README is another engineer's (issue #54): its YAML blocks the linter rejects today, each named by a line of
- * the block, so the test passes until the README is fixed, and fails on an entry that no longer needs excusing.
- */
-const readmeBlocksRejected = [
-  {
-    doc: 'README.md',
-    line: 'npx auditbench matrix --merge-reports shards',
-    why: 'the matrix workflow: no runs-on, and a GitHub expression inside a flow mapping',
-  },
-];
-
 describe('workflow YAML blocks', () => {
-  const rejected = docs.flatMap((doc) => workflowProblems(doc, text(doc)));
-  const excused = (problem: string) =>
-    readmeBlocksRejected.find((e) => {
-      const [doc, at] = problem.split(':');
-      return (
-        doc === e.doc &&
-        text(e.doc).split('\n').slice(Number(at)).join('\n').split('```')[0]?.includes(e.line)
-      );
-    });
-
   test('every workflow, jobs or steps block in README.md and docs/ passes the action linter', () => {
-    expect(rejected.filter((p) => !excused(p))).toEqual([]);
-  });
-
-  test('each README block excused is still rejected', () => {
-    for (const e of readmeBlocksRejected)
-      expect(
-        rejected.some((p) => excused(p) === e),
-        e.why,
-      ).toBe(true);
+    expect(docs.flatMap((doc) => workflowProblems(doc, text(doc)))).toEqual([]);
   });
 
   test('a planted block of jobs with no runs-on is rejected, naming it; a steps fragment is linted in a job', () => {

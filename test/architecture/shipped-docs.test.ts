@@ -76,12 +76,6 @@ function linkProblem(file: string, isShipped: (f: string) => boolean, files: str
   return 'left out of the package';
 }
 
-/**
- * The README is another engineer's (issue #54): the links it has today to what the package leaves out, so this test
- * passes until it is fixed; an entry whose link is gone or now ships fails, so the list only shrinks.
- */
-const readmeLinksLeftOut = ['docs/test-suites.md', 'ARCHITECTURE.md'];
-
 function brokenLinks(doc: string, text: string): string[] {
   return links(doc, text).flatMap((l) => {
     const problem = linkProblem(l.file, shipped, repoFiles);
@@ -111,14 +105,7 @@ describe('what the package ships', () => {
   });
 
   test('every link in a shipped doc leads to a file the package holds', () => {
-    const broken = docs.flatMap((doc) => brokenLinks(doc, readFileSync(path.join(root, doc), 'utf8')));
-    const excused = (p: string) =>
-      p.startsWith('README.md:') && readmeLinksLeftOut.includes(p.split(': ')[1] ?? '');
-    expect(broken.filter((p) => !excused(p))).toEqual([]);
-    for (const link of readmeLinksLeftOut)
-      expect(broken, `README.md's link to ${link} is gone or ships: drop it here`).toContainEqual(
-        expect.stringMatching(new RegExp(`^README\\.md:\\d+: ${link.replace('.', '\\.')}: `)),
-      );
+    expect(docs.flatMap((doc) => brokenLinks(doc, readFileSync(path.join(root, doc), 'utf8')))).toEqual([]);
   });
 
   test('a planted link to a page the package leaves out, or to nothing, is named', () => {
