@@ -130,6 +130,8 @@ describe('beside production', () => {
       all: true,
       reject: false,
       timeout: 600_000,
+      // This run's own AUDITBENCH_CONFIG and report dir must not come back through execa's merge with process.env.
+      extendEnv: false,
       env: dbaEnv({
         AUDITBENCH_COUNTED: 'off',
         AUDITBENCH_DOCKER: '0',

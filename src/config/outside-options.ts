@@ -118,7 +118,8 @@ const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
     'keyring_migration_user',
     'keyring_migration_password',
   ]),
-  ...leave('plugin', ['plugin_load', 'plugin_load_add', 'plugin_maturity']),
+  // plugin_maturity stays: a supplied library's *.cnf lowers it so that its plugin may load at all.
+  ...leave('plugin', ['plugin_load', 'plugin_load_add']),
   ...[
     'log_bin',
     'log_bin_index',

@@ -31,7 +31,11 @@ export async function locate(session: SqlSession): Promise<Locality> {
 
 export async function listLocalFiles(datadir: string, dir: string): Promise<ServerFile[]> {
   const base = resolveInDatadir(datadir, dir);
-  const entries = await readdir(base, { withFileTypes: true });
+  // A folder that does not exist holds no files (a plugin's log folder the server could not create, say).
+  const entries = await readdir(base, { withFileTypes: true }).catch((e: NodeJS.ErrnoException) => {
+    if (e.code === 'ENOENT') return [];
+    throw e;
+  });
   const files = await Promise.all(
     entries
       .filter((entry) => entry.isFile())
