@@ -30,7 +30,7 @@ const subject: CountedSubject = {
 };
 const quiet = () => () => {};
 const host = await startCountedServer(loadEnvironment(), {
-  workload,
+  job: workload,
   subject,
   loader: async (s) => s.connection,
   progress: quiet(),
@@ -45,7 +45,7 @@ try {
     `${kind}\toff/tx\ton/tx\tadded %\t95% CI\tspread off %\tspread on %\twrites off/tx\twrites +/tx\twrites 95% CI\tlog bytes +/tx\twall s`,
   );
   for (let i = 1; i <= repeats; i++) {
-    const out = await countArms(host, { workload, subject, plan, progress: quiet() });
+    const out = await countArms(host, { job: workload, subject, plan, progress: quiet() });
     for (const arm of out.arms) perTx[arm.kind].push(arm.totals.instructions / arm.transactions);
     const figures = countedFigures(out.arms);
     const f = figures.instructions;

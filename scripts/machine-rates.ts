@@ -8,7 +8,7 @@ import { planFor } from '../src/bench/measure-plan.ts';
 import { realSysbench } from '../src/bench/subject.ts';
 import { loadEnvironment } from '../src/config/env.ts';
 import { readMachineRates, WRITE_SIZES } from '../src/counted/machine-rates.ts';
-import { takeRunLock } from '../src/run/run-lock.ts';
+import { takeRunLock } from '../src/lock/run-lock.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { WorkloadName } from '../src/workload/workload.ts';
 import { getWorkload } from '../src/workload/workloads.ts';

@@ -52,7 +52,7 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
       log: null,
     };
     host = await startCountedServer(config, {
-      workload: oltp,
+      job: oltp,
       subject: setup,
       loader: async (s) => s.connection,
       progress: console.log,
@@ -62,20 +62,15 @@ describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped
 
   async function count(
     profile: PluginProfile,
-    workload: SysbenchJob,
+    job: SysbenchJob,
     label: string,
     arms: ArmSteps = { off: profile.disable, on: profile.enable },
   ) {
     if (!host) throw new Error('The counted server did not start; see the first error');
     const started = Date.now();
     const subject = { label, setup: [], arms, log: profile };
-    const outcome = await countArms(host, { workload, subject, plan, progress: console.log });
-    const identity = await countedIdentity(
-      host.server,
-      profile.soname,
-      null,
-      describeCounted(workload, plan),
-    );
+    const outcome = await countArms(host, { job, subject, plan, progress: console.log });
+    const identity = await countedIdentity(host.server, profile.soname, null, describeCounted(job, plan));
     const record = countedRecord(outcome, {
       subject: label,
       plan,

@@ -84,7 +84,7 @@ async function gateSuite(planFile: string): Promise<void> {
     const counted = await countComparison(config, head, {
       arms: m.arms,
       design: m.design,
-      workload: m.planned.job,
+      job: m.planned.job,
       wallClockTps:
         m.sample.pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, m.sample.pairs.length) || null,
       progress: m.progress,

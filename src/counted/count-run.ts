@@ -47,13 +47,13 @@ export interface CountRunOptions {
  */
 export async function countRun(
   config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
-  workload: SysbenchJob,
+  job: SysbenchJob,
   opts: CountRunOptions,
 ): Promise<CountedRecord> {
-  const counted = countedJob(workload);
+  const counted = countedJob(job);
   const started = Date.now();
   const host = await startCountedServer(config, {
-    workload: counted,
+    job: counted,
     subject: opts.subject,
     loader: opts.application,
     progress: opts.progress,
@@ -61,7 +61,7 @@ export async function countRun(
   try {
     const added = opts.added ?? null;
     const outcome = await countArms(host, {
-      workload: counted,
+      job: counted,
       subject: opts.subject,
       plan: opts.plan,
       added,
@@ -86,11 +86,11 @@ export async function countRun(
 
 /** The counted workload as the identity names it: counts of added operations included, never their rates. */
 export function describeCounted(
-  workload: SysbenchJob,
+  job: SysbenchJob,
   plan: CountedPlan,
   added: CountedAdded | null = null,
 ): string {
-  const what = workload.script ?? `${workload.test} ${workload.tables}×${workload.tableSize}`;
+  const what = job.script ?? `${job.test} ${job.tables}×${job.tableSize}`;
   const plus = added
     ? `, then ${addedPerArm(added.rates, added.wallClockTps, plan.events)
         .map(([kind, n]) => `${n} ${kind}`)

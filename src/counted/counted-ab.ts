@@ -120,12 +120,12 @@ export function countedJob(job: SysbenchJob): SysbenchJob {
 export async function startCountedServer(
   config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   {
-    workload,
+    job,
     subject,
     loader,
     progress,
   }: {
-    workload: SysbenchJob;
+    job: SysbenchJob;
     subject: CountedSubject;
     /** The account the tables are loaded as, or how to make it once the server runs. */
     loader: ConnectionOptions | ((server: StartedServer) => Promise<ConnectionOptions>);
@@ -139,7 +139,7 @@ export async function startCountedServer(
     searchPath: config.searchPath,
     pluginDir: config.pluginDir,
     options: {
-      ...countedServerOptions(bufferPoolFor(workload.tables, workload.tableSize)),
+      ...countedServerOptions(bufferPoolFor(job.tables, job.tableSize)),
       'loose-innodb_buffer_pool_dump_at_shutdown': 'ON',
       'loose-innodb_buffer_pool_load_at_startup': 'ON',
       'loose-innodb_buffer_pool_dump_pct': '100',
@@ -158,7 +158,7 @@ export async function startCountedServer(
   });
   try {
     const application = typeof loader === 'function' ? await loader(server) : loader;
-    await prepareSysbench(application, workload);
+    await prepareSysbench(application, job);
     counting = true;
     const started = Date.now();
     await server.restart();
@@ -211,7 +211,7 @@ async function waitForPoolLoad(
 
 /** What the arms on a counted server count: the job, the subject's two arms, the plan and the added traffic. */
 export interface CountedArms {
-  workload: SysbenchJob;
+  job: SysbenchJob;
   subject: CountedSubject;
   plan: CountedPlan;
   added?: CountedAdded | null;
@@ -307,7 +307,7 @@ interface CountedThreads extends NotServing {
 
 async function countOneArm(
   { server, dumpDir, application }: CountedServer,
-  { workload, subject, plan, added = null }: CountedArms,
+  { job, subject, plan, added = null }: CountedArms,
   { kind, threads, learn }: { kind: 'off' | 'on'; threads: CountedThreads; learn: boolean },
 ): Promise<CountedArmReading> {
   const pid = server.processId?.();
@@ -327,7 +327,7 @@ async function countOneArm(
   try {
     // The warm-up sends three arms' worth: the first arms after a start count up to 5% more (caches still filling).
     const run = learn ? { ...plan, events: plan.events * WARMUP_ARMS } : plan;
-    ({ transactions } = await runSysbenchEvents(application, workload, run));
+    ({ transactions } = await runSysbenchEvents(application, job, run));
     if (added) await sendAdded(added, run.events, { app: application, admin: server.connection });
   } finally {
     polling?.stop();

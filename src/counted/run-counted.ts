@@ -39,15 +39,15 @@ export function countPluginRun(
   config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
   run: ResolvedRun,
   opts: {
-    workload: SysbenchJob;
+    job: SysbenchJob;
     configHash: string | null;
     wallClock: WallClockFigures;
     progress: (message: string) => void;
   },
 ): Promise<CountedRecord> {
-  const { workload, configHash, wallClock, progress } = opts;
+  const { job, configHash, wallClock, progress } = opts;
   const { profile } = run;
-  return countRun(config, workload, {
+  return countRun(config, job, {
     subject: {
       label: profile.name,
       setup: [...profile.install, ...setGlobals(profile.measureSettings)],
@@ -120,19 +120,19 @@ export async function countComparison(
   opts: {
     arms: ArmSteps;
     design: ComparisonDesign;
-    workload: SysbenchJob;
+    job: SysbenchJob;
     /** The base arms' mean throughput: what turns traffic.added's rates into counts per arm. */
     wallClockTps: number | null;
     progress: (message: string) => void;
   },
 ): Promise<CountedRecord | { notCounted: string }> {
-  const { arms, design, workload, wallClockTps, progress } = opts;
+  const { arms, design, job, wallClockTps, progress } = opts;
   const why = await countedUnavailable(config);
   if (why) return { notCounted: `not counted: ${why}` };
   if (design === 'restarts')
     return { notCounted: 'not counted: the restarts design (each arm would need a warm-up of its own)' };
   const { profile } = head;
-  return countRun(config, workload, {
+  return countRun(config, job, {
     subject: {
       label: `${head.id} base/head`,
       setup: profile.install,

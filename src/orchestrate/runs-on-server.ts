@@ -401,7 +401,7 @@ export function runsOnServer(
       // The machine's rates, read on the wall-clock server while it is warm and before the counted one starts.
       const rates = own && measured ? await machineRates(own) : null;
       const countedAlone = await countPluginRun(config, run, {
-        workload,
+        job: workload,
         configHash: key().configHash ?? null,
         wallClock: {
           tps: measured?.baselineTps ?? null,

@@ -20,26 +20,26 @@ export function sysbenchEnv(conn: ConnectionOptions): Record<string, string> {
   return { MYSQL_PWD: conn.password };
 }
 
-function tableArgs(conn: ConnectionOptions, workload: SysbenchJob): string[] {
+function tableArgs(conn: ConnectionOptions, job: SysbenchJob): string[] {
   for (const field of ['tables', 'tableSize', 'threads'] as const) {
-    assertWholeNumber(workload, field, workload[field]);
+    assertWholeNumber(job, field, job[field]);
   }
   // sysbench refuses an option a script does not declare: a DBA's script gets only what every script accepts.
-  if (workload.script) {
+  if (job.script) {
     return [
-      workload.script,
+      job.script,
       ...connectionArgs(conn),
       `--mysql-db=${sysbenchDatabase}`,
-      `--threads=${workload.threads}`,
+      `--threads=${job.threads}`,
     ];
   }
   return [
-    workload.test,
+    job.test,
     ...connectionArgs(conn),
     `--mysql-db=${sysbenchDatabase}`,
-    `--tables=${workload.tables}`,
-    `--table-size=${workload.tableSize}`,
-    `--threads=${workload.threads}`,
+    `--tables=${job.tables}`,
+    `--table-size=${job.tableSize}`,
+    `--threads=${job.threads}`,
   ];
 }
 
@@ -49,30 +49,30 @@ export function createDatabaseArgs(conn: ConnectionOptions, scriptPath: string):
   return [scriptPath, ...connectionArgs(conn), '--mysql-db=', `--create-db=${sysbenchDatabase}`, 'prepare'];
 }
 
-export function prepareArgs(conn: ConnectionOptions, workload: SysbenchJob): string[] {
-  return [...tableArgs(conn, workload), 'prepare'];
+export function prepareArgs(conn: ConnectionOptions, job: SysbenchJob): string[] {
+  return [...tableArgs(conn, job), 'prepare'];
 }
 
-export function cleanupArgs(conn: ConnectionOptions, workload: SysbenchJob): string[] {
-  return [...tableArgs(conn, workload), 'cleanup'];
+export function cleanupArgs(conn: ConnectionOptions, job: SysbenchJob): string[] {
+  return [...tableArgs(conn, job), 'cleanup'];
 }
 
-export function runArgs(conn: ConnectionOptions, workload: SysbenchJob, durationS: number): string[] {
-  assertWholeNumber(workload, 'durationS', durationS);
+export function runArgs(conn: ConnectionOptions, job: SysbenchJob, durationS: number): string[] {
+  assertWholeNumber(job, 'durationS', durationS);
   return [
-    ...tableArgs(conn, workload),
+    ...tableArgs(conn, job),
     // Per-second lines are the samples; the parser expects exactly this format.
     '--report-interval=1',
     '--percentile=95',
     // Time-bound, not event-bound: every run of a pair lasts as long, whatever its throughput.
     `--time=${durationS}`,
     '--events=0',
-    ...(workload.rate === undefined ? [] : [rateArg(workload, workload.rate)]),
+    ...(job.rate === undefined ? [] : [rateArg(job, job.rate)]),
     // sysbench 1.0's default 'special' distribution hammers a few hot rows, adding lock contention
     // that has nothing to do with auditing; uniform spreads access over the whole table.
     '--rand-type=uniform',
     // sysbench's default (auto) prepares each statement on the server; some plugins log an execution twice.
-    ...(workload.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
+    ...(job.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
     'run',
   ];
 }
@@ -83,32 +83,30 @@ export function runArgs(conn: ConnectionOptions, workload: SysbenchJob, duration
  */
 export function eventsRunArgs(
   conn: ConnectionOptions,
-  workload: SysbenchJob,
+  job: SysbenchJob,
   run: { events: number; seed: number; timeS?: number },
 ): string[] {
-  if (run.timeS === undefined) assertWholeNumber(workload, 'events', run.events);
+  if (run.timeS === undefined) assertWholeNumber(job, 'events', run.events);
   return [
-    ...tableArgs(conn, workload),
+    ...tableArgs(conn, job),
     // A time-bound run (the counted warm-up) sends transactions for timeS seconds instead.
     ...(run.timeS === undefined
       ? ['--time=0', `--events=${run.events}`]
       : [`--time=${run.timeS}`, '--events=0']),
     `--rand-seed=${run.seed}`,
     '--rand-type=uniform',
-    ...(workload.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
+    ...(job.preparedStatements === false ? ['--db-ps-mode=disable'] : []),
     'run',
   ];
 }
 
-function rateArg(workload: SysbenchJob, rate: number): string {
-  assertWholeNumber(workload, 'rate', rate);
+function rateArg(job: SysbenchJob, rate: number): string {
+  assertWholeNumber(job, 'rate', rate);
   return `--rate=${rate}`;
 }
 
-function assertWholeNumber(workload: SysbenchJob, field: string, value: number): void {
+function assertWholeNumber(job: SysbenchJob, field: string, value: number): void {
   if (!Number.isInteger(value) || value < 1) {
-    throw new Error(
-      `Workload '${workload.name}': ${field} must be a whole number of at least 1, got ${value}`,
-    );
+    throw new Error(`Workload '${job.name}': ${field} must be a whole number of at least 1, got ${value}`);
   }
 }

@@ -8,7 +8,7 @@ import type { SysbenchJob } from './workload.ts';
  */
 export async function startSysbenchLoad(
   conn: ConnectionOptions,
-  workload: SysbenchJob,
+  job: SysbenchJob,
   options: { durationS: number; what: string },
 ): Promise<{ stop: () => Promise<void> }> {
   const controller = new AbortController();
@@ -16,7 +16,7 @@ export async function startSysbenchLoad(
   const running = new Promise<void>((resolve) => {
     started = resolve;
   });
-  const load = runSysbench(conn, workload, {
+  const load = runSysbench(conn, job, {
     durationS: options.durationS,
     signal: controller.signal,
     onThreadsStarted: started,

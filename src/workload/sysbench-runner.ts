@@ -52,10 +52,10 @@ const FORCE_KILL_AFTER_MS = 5_000;
  */
 export async function prepareSysbench(
   conn: ConnectionOptions,
-  workload: SysbenchJob,
+  job: SysbenchJob,
   opts: SysbenchOptions = {},
 ): Promise<void> {
-  const what = `${workload.test} (${workload.tables} tables × ${workload.tableSize} rows)`;
+  const what = `${job.test} (${job.tables} tables × ${job.tableSize} rows)`;
   await sysbenchStep(
     `create database '${sysbenchDatabase}'`,
     createDatabaseArgs(conn, createDatabaseScript),
@@ -63,26 +63,21 @@ export async function prepareSysbench(
     opts,
   );
   // A DBA's script need not have a cleanup command: its own prepare builds (and rebuilds) its schema.
-  if (workload.script) {
-    await sysbenchStep(
-      `prepare of traffic.script ${workload.script}`,
-      prepareArgs(conn, workload),
-      conn,
-      opts,
-    );
+  if (job.script) {
+    await sysbenchStep(`prepare of traffic.script ${job.script}`, prepareArgs(conn, job), conn, opts);
     return;
   }
-  await sysbenchStep(`cleanup of ${what}`, cleanupArgs(conn, workload), conn, opts);
-  await sysbenchStep(`prepare of ${what}`, prepareArgs(conn, workload), conn, opts);
+  await sysbenchStep(`cleanup of ${what}`, cleanupArgs(conn, job), conn, opts);
+  await sysbenchStep(`prepare of ${what}`, prepareArgs(conn, job), conn, opts);
 }
 
 /** Drops the workload's sbtest tables. */
 export async function cleanupSysbench(
   conn: ConnectionOptions,
-  workload: SysbenchJob,
+  job: SysbenchJob,
   opts: SysbenchOptions = {},
 ): Promise<void> {
-  await sysbenchStep(`cleanup of ${workload.test}`, cleanupArgs(conn, workload), conn, opts);
+  await sysbenchStep(`cleanup of ${job.test}`, cleanupArgs(conn, job), conn, opts);
 }
 
 const STANDARD_FORM =
@@ -91,15 +86,15 @@ const STANDARD_FORM =
 /** One measured (or warm-up) run against tables prepareSysbench loaded. */
 export async function runSysbench(
   conn: ConnectionOptions,
-  workload: SysbenchJob,
+  job: SysbenchJob,
   opts: RunOptions,
 ): Promise<SysbenchRun> {
   const { durationS } = opts;
-  const [inner, ...rest] = runArgs(conn, workload, durationS);
+  const [inner, ...rest] = runArgs(conn, job, durationS);
   // The wrapper learns what to time from its environment: sysbench refuses options a script does not declare.
-  const args = opts.latency ? [latencyWrapperScript, ...rest] : [inner ?? workload.test, ...rest];
+  const args = opts.latency ? [latencyWrapperScript, ...rest] : [inner ?? job.test, ...rest];
   const latencyEnv: Record<string, string> = opts.latency
-    ? { AUDITBENCH_LATENCY_INNER: inner ?? workload.test }
+    ? { AUDITBENCH_LATENCY_INNER: inner ?? job.test }
     : {};
   const exit = await sysbench(args, {
     env: { ...sysbenchEnv(conn), ...latencyEnv },
@@ -109,10 +104,10 @@ export async function runSysbench(
     onReportLine: opts.onReportLine,
     cpus: opts.cpus,
   });
-  const run = judgeSysbenchRun(exit, { maxIgnoredErrorPct: workload.maxIgnoredErrorPct });
+  const run = judgeSysbenchRun(exit, { maxIgnoredErrorPct: job.maxIgnoredErrorPct });
   if (opts.latency && run.result) run.result.latency = parseLatencyLines(exit.stdout);
-  if (run.ok || !workload.script || run.result) return run;
-  return { ...run, reason: `traffic.script ${workload.script}: ${run.reason} (${STANDARD_FORM})` };
+  if (run.ok || !job.script || run.result) return run;
+  return { ...run, reason: `traffic.script ${job.script}: ${run.reason} (${STANDARD_FORM})` };
 }
 
 /**
@@ -121,11 +116,11 @@ export async function runSysbench(
  */
 export async function runSysbenchEvents(
   conn: ConnectionOptions,
-  workload: SysbenchJob,
+  job: SysbenchJob,
   run: { events: number; seed: number; timeS?: number },
   opts: SysbenchOptions = {},
 ): Promise<{ stdout: string; transactions: number }> {
-  const args = eventsRunArgs(conn, workload, run);
+  const args = eventsRunArgs(conn, job, run);
   const { stdout, stderr, failure } = await sysbench(args, { env: sysbenchEnv(conn), signal: opts.signal });
   const transactions = Number(/transactions:\s+(\d+)/.exec(stdout)?.[1] ?? Number.NaN);
   if (failure || !Number.isFinite(transactions)) {

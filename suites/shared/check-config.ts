@@ -1,5 +1,5 @@
 import { loadEnvironment } from '../../src/config/env.ts';
-import { heldByAncestor, takeRunLock } from '../../src/run/run-lock.ts';
+import { heldByAncestor, takeRunLock } from '../../src/lock/run-lock.ts';
 
 // A run waits this long for another to finish before it gives up, naming it.
 const LOCK_WAIT_S = 2 * 60 * 60;

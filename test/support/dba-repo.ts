@@ -117,7 +117,7 @@ export function dbaEnv(extra: Record<string, string> = {}): Record<string, strin
   return {
     ...env,
     // The calling suite holds the machine's run lock; the nested run finds it held by an ancestor and measures
-    // while the suite only waits (src/run/run-lock.ts, heldByAncestor).
+    // while the suite only waits (src/lock/run-lock.ts, heldByAncestor).
     AUDITBENCH_WORKLOAD: 'quick',
     ...extra,
   };

@@ -43,7 +43,7 @@ test('a run nested in the one holding the lock sees it held by an ancestor; anot
       '--import',
       'tsx',
       '-e',
-      `import('${path.resolve('src/run/run-lock.ts')}').then(async (m) => console.log(await m.heldByAncestor(${JSON.stringify(lock)})))`,
+      `import('${path.resolve('src/lock/run-lock.ts')}').then(async (m) => console.log(await m.heldByAncestor(${JSON.stringify(lock)})))`,
     ]);
     expect(nested.stdout.trim()).toBe('true');
     await writeFile(`${lock}.holder`, 'pid 999999999, started then, in /: vitest run\n');
