@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { z } from 'zod';
 import { coresSchema, threadsSchema } from '../config/concurrency.ts';
 import type { Environment } from '../config/env.ts';
@@ -120,39 +119,30 @@ function describeIssue(file: string, input: unknown, issue: z.core.$ZodIssue): s
   return `${file}: ${where || 'the exported configuration'} ${issue.message}; got ${shown}`;
 }
 
-/**
- * A `.ts`/`.js` configuration in a package whose package.json lacks `"type": "module"` (as `npm init -y` writes it)
- * is loaded as CommonJS, and fails on the ES-module packages it reaches with messages that name them, not the cause.
- */
-async function commonJsHint(file: string): Promise<string> {
-  if (!/\.[tj]s$/.test(file)) return '';
-  for (let dir = path.dirname(file); ; dir = path.dirname(dir)) {
-    const manifest = path.join(dir, 'package.json');
-    const text = await readFile(manifest, 'utf8').catch(() => null);
-    if (text !== null) {
-      let type: unknown;
-      try {
-        type = (JSON.parse(text) as { type?: unknown }).type;
-      } catch {
-        // An unreadable package.json is Node's to report; the hint only names a missing "type".
-      }
-      return type === 'module'
-        ? ''
-        : `; ${manifest} has no "type": "module", so the configuration loads as CommonJS: run npm pkg set type=module there`;
-    }
-    if (path.dirname(dir) === dir) return '';
-  }
-}
-
-/** How the configuration module is imported: Node's own import, or (in Vitest's reporter) Vite's module runner. */
+/** How the configuration module is imported: through a Vite module runner, or (in Vitest's reporter) Vitest's own. */
 export type ImportModule = (file: string) => Promise<{ default?: unknown }>;
 
 /** Where a path the configuration names (`cnf`, `traffic.script`) is read; the gate's base reads its own tree's. */
 export type ResolveFile = (configDir: string, given: string) => Promise<string>;
 const besideConfig: ResolveFile = async (configDir, given) => path.resolve(configDir, given);
-const nodeImport: ImportModule = (file) => import(pathToFileURL(file).href);
+/**
+ * The configuration is imported as Vitest imports its own `vitest.config.ts`: through a Vite module runner, which
+ * transforms TypeScript as an ES module whatever the package's `"type"` (a repository made with `npm init -y` has
+ * none), writes no file beside it (the gate's base worktree is read-only to us), and leaves packages in
+ * node_modules to Node. `configFile: false`: a `vite.config.*` in the DBA's repository is theirs, not ours.
+ */
+const runnerModule: ImportModule = async (file) => {
+  const { runnerImport } = await import('vite');
+  const { module } = await runnerImport<{ default?: unknown }>(file, {
+    configFile: false,
+    envFile: false,
+    logLevel: 'silent',
+    root: path.dirname(file),
+  });
+  return module;
+};
 
-async function importConfig(file: string, importModule: ImportModule = nodeImport): Promise<unknown> {
+async function importConfig(file: string, importModule: ImportModule = runnerModule): Promise<unknown> {
   const info = await stat(file).catch(() => null);
   if (!info?.isFile()) {
     throw new Error(
@@ -164,7 +154,7 @@ async function importConfig(file: string, importModule: ImportModule = nodeImpor
     module = await importModule(file);
   } catch (error) {
     const why = error instanceof Error ? error.message.split('\n')[0] : String(error);
-    throw new Error(`${file} could not be loaded: ${why}${await commonJsHint(file)}`, { cause: error });
+    throw new Error(`${file} could not be loaded: ${why}`, { cause: error });
   }
   if (module.default === undefined)
     throw new Error(`${file} has no default export: export default defineConfig({ runs: [...] })`);
