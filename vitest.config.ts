@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { benchmarkLinesAreOurs } from './reporters/progress-reporter.ts';
 
 // Every setting is checked before Vitest creates anything (its JUnit reporter opens junit.xml at start): one line and
 // exit 2 on a bad one. Binaries and the configuration's runs are checked when a project that starts servers may run.
@@ -21,11 +22,13 @@ preflight(process.argv);
 
 export default defineConfig({
   test: {
+    // A benchmark file's lines go out as they are, without a Vitest header before each block (progress-reporter.ts).
+    onConsoleLog: benchmarkLinesAreOurs,
     reporters: [
       'default',
       // Annotations on failed tests; Vitest adds it by itself only when no reporters are configured.
       ...(process.env.GITHUB_ACTIONS === 'true' ? ['github-actions'] : []),
-      // While the run goes: a line after each benchmark file (no end-of-run work, so not one of the writers).
+      // While the run goes: the benchmark files' lines, and a line after each file (no end-of-run work, so not one of the writers).
       './reporters/progress-reporter.ts',
       // At the end: results.json, the history, the terminal summary, summary.md, index.html, the gate, then the
       // closing line; it runs Vitest's own JUnit reporter so that its line comes first. The report dir defaults as in
