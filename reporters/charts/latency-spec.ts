@@ -1,7 +1,7 @@
 // Vega-Lite spec of the p99 change against sysbench threads: each measured point with its 95% interval, one colour
 // per run and cores, beside the throughput sweep chart.
 import type { TopLevelSpec } from 'vega-lite';
-import type { SweepGroup } from '../format/format-sweep.ts';
+import type { SweepGroup } from '../format/sweep-groups.ts';
 import { againstThreadsSpec } from './sweep-spec.ts';
 
 export interface LatencyChartPoint {

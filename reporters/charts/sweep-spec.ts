@@ -1,7 +1,7 @@
 // Vega-Lite spec of a concurrency sweep: each run's overhead against sysbench threads, the 95% interval as a bar
 // through each point, one colour per run and cores.
 import type { TopLevelSpec } from 'vega-lite';
-import type { SweepGroup } from '../format/format-sweep.ts';
+import type { SweepGroup } from '../format/sweep-groups.ts';
 
 const SCHEMA = 'https://vega.github.io/schema/vega-lite/v6.json';
 

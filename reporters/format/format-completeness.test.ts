@@ -1,11 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import type { CompletenessPhase, PluginResult } from '../../src/results/schema.ts';
 import {
-  completenessSection,
-  formatCompletenessMarkdown,
+  completenessContent,
   formatCompletenessTable,
+  hasCompleteness,
   phaseSummary,
 } from './format-completeness.ts';
+import { sectionMarkdown } from './format-markdown.ts';
 
 const kind = (name: string, over: Partial<CompletenessPhase['kinds'][number]> = {}) => ({
   kind: name,
@@ -63,8 +64,8 @@ describe('format-completeness', () => {
     expect(lines).toHaveLength(4);
   });
 
-  test('markdown: a table per phase, with the crash finding and the buffering note', () => {
-    const md = formatCompletenessMarkdown([result]);
+  test('summary.md: a table per phase, with the crash finding and the buffering note', () => {
+    const md = sectionMarkdown('Completeness', completenessContent([result])).join('\n');
     expect(md).toContain('| read | logged | 31 | 30 | 29 | 1 | 0 | 1 |');
     expect(md).toContain('- 1 acked markers lost at the crash, 1 torn lines');
     expect(md).toContain('- no sync setting');
@@ -72,12 +73,12 @@ describe('format-completeness', () => {
 
   test('nothing to show without completeness phases', () => {
     const plain = { title: 'x' } as unknown as PluginResult;
-    expect(formatCompletenessMarkdown([plain])).toBe('');
-    expect(completenessSection([plain])).toBeNull();
+    expect(hasCompleteness([plain])).toBe(false);
+    expect(completenessContent([plain]).tables).toEqual([]);
   });
 
-  test('html: one table per phase', () => {
-    expect(completenessSection([result])?.tables?.map((t) => t.caption)).toEqual([
+  test('one table per phase, captioned by the run and the phase', () => {
+    expect(completenessContent([result]).tables?.map((t) => t.caption)).toEqual([
       'MariaDB server_audit: crash',
     ]);
   });

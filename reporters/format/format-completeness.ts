@@ -1,6 +1,5 @@
-import { mdText } from '../../src/markdown/markdown.ts';
 import type { CompletenessPhase, PluginResult } from '../../src/results/schema.ts';
-import type { HtmlTable, ReportSection } from './format-html.ts';
+import type { SectionContent } from './section.ts';
 
 const COLUMNS = ['kind', 'claim', 'sent', 'acked', 'logged', 'lost', 'duplicated', 'unanswered'] as const;
 
@@ -41,49 +40,29 @@ export function formatCompletenessTable(phase: CompletenessPhase): string {
   return [...rows.map(line), phaseSummary(phase)].join('\n');
 }
 
-/** summary.md: per result that ran the completeness suite, one table per phase; '' when none did. */
-export function formatCompletenessMarkdown(results: readonly PluginResult[]): string {
-  const checked = results.filter((r) => (r.completeness?.length ?? 0) > 0);
-  if (checked.length === 0) return '';
-  const out = ['### Completeness (markers sent vs. logged)', ''];
-  for (const r of checked) {
-    for (const phase of r.completeness ?? []) {
-      out.push(`**${mdText(r.title)}**, ${mdText(phaseSummary(phase))}`, '');
-      out.push(`| ${COLUMNS.join(' | ')} |`, `|${' --- |'.repeat(COLUMNS.length)}`);
-      out.push(...kindRows(phase).map((row) => `| ${row.map(mdText).join(' | ')} |`), '');
-      if (!phase.ok || phase.phase === 'crash')
-        out.push(`- ${mdText(phase.reason)}`, `- ${mdText(phase.durabilityNote)}`, '');
-    }
-  }
-  return out.join('\n');
-}
+const checked = (results: readonly PluginResult[]) =>
+  results.filter((r) => (r.completeness?.length ?? 0) > 0);
 
-/** The HTML report's completeness section, or null when no result carries completeness phases. */
-export function completenessSection(results: readonly PluginResult[]): ReportSection | null {
-  const checked = results.filter((r) => (r.completeness?.length ?? 0) > 0);
-  if (checked.length === 0) return null;
-  const tables: HtmlTable[] = checked.flatMap((r) =>
-    (r.completeness ?? []).map((phase) => ({
-      caption: `${r.title}: ${phase.phase}`,
-      head: COLUMNS.map((text) => ({ text })),
-      rows: kindRows(phase),
-      notes: [phaseSummary(phase), phase.reason, ...(phase.phase === 'crash' ? [phase.durabilityNote] : [])],
-    })),
-  );
+/** Whether any result ran the completeness suite. */
+export const hasCompleteness = (results: readonly PluginResult[]): boolean => checked(results).length > 0;
+
+/** Per result that ran the completeness suite, a table per phase with its summary and what it means. */
+export function completenessContent(results: readonly PluginResult[]): SectionContent {
   return {
-    heading: 'Completeness',
-    lines: [
+    about: [
       'Each marker is sent once; every log file, current and rotated, must hold each marker of a kind the configuration logs exactly once, and none of a kind it excludes. At a SIGKILL, acked markers missing from the log are counted as lost at crash.',
     ],
-    figures: [],
-    tables,
+    tables: checked(results).flatMap((r) =>
+      (r.completeness ?? []).map((phase) => ({
+        caption: `${r.title}: ${phase.phase}`,
+        head: COLUMNS.map((text) => ({ text })),
+        rows: kindRows(phase),
+        notes: [
+          phaseSummary(phase),
+          phase.reason,
+          ...(phase.phase === 'crash' ? [phase.durabilityNote] : []),
+        ],
+      })),
+    ),
   };
-}
-
-/** The console summary: per result, each phase's table; '' when no result carries completeness phases. */
-export function formatCompletenessText(results: readonly PluginResult[]): string {
-  return results
-    .filter((r) => (r.completeness?.length ?? 0) > 0)
-    .map((r) => [r.title, ...(r.completeness ?? []).map(formatCompletenessTable)].join('\n'))
-    .join('\n\n');
 }

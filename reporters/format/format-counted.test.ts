@@ -2,38 +2,43 @@ import { expect, test } from 'vitest';
 import { historyCounted } from '../../src/history/entry.ts';
 import { countedReportInput } from '../../test/support/report-fixtures.ts';
 import { countedBars } from '../charts/counted-spec.ts';
-import { countedMethod, countedSection, formatCountedMarkdown, formatCountedText } from './format-counted.ts';
+import { countedContent, countedMethod, hasCounted } from './format-counted.ts';
+import { sectionMarkdown } from './format-markdown.ts';
+import { sectionText } from './format-terminal.ts';
 
 const results = () => countedReportInput().file.results;
 
 test('the terminal shows each counted run: how it was counted, the per-transaction table, where it goes', () => {
-  const text = formatCountedText(results());
-  expect(text).toMatch(
+  const [table] = countedContent(results()).tables ?? [];
+  expect(table?.caption).toMatch(
     /callgrind, oltp_read_write 4×10000, 150 transactions per arm, seed 42, 1 thread, 1 ABBA pair after/,
   );
-  expect(text).toMatch(/│ instructions\s+│ 2,713,123\s+│ 2,910,151\s+│ \+197,028\s+│ \+7\.26%\s+│/);
+  const text = sectionText(countedContent(results()));
+  expect(text).toMatch(/^ {2}instructions +2,713,123 +2,910,151 +\+197,028 +\+7\.26%$/m);
   expect(text).toContain('- most added: my_vsnprintf_ex (mariadbd) +48,427');
   expect(text).toMatch(/entered through auditing\(\) 79\.3 times a transaction/);
 });
 
 test('the counts priced at the machine’s rates stand beside the wall clock, with the rates they used', () => {
-  const text = formatCountedText(results());
+  const notes = countedContent(results()).tables?.[0]?.notes ?? [];
   // One recorded pair: no interval on the counts, so none on the prediction.
-  expect(text).toContain(
-    "- counted work predicts 13.9% at this machine's rates, the wall clock measured 7.3% [-24.7, 31.0]: explained by counted work",
+  expect(notes).toContain(
+    "counted work predicts 13.9% at this machine's rates, the wall clock measured 7.3% [-24.7, 31.0]: explained by counted work",
   );
-  expect(text).toContain(
-    "- rates from 10 s plugin off on the wall-clock server (which kept 0.98 of its core busy): an instruction 0.21 ns, a 47-byte write() 1.9 µs; the plugin adds 42 µs of instructions and 146 µs of write() to the server's 1170 µs a transaction",
+  expect(notes).toContain(
+    "rates from 10 s plugin off on the wall-clock server (which kept 0.98 of its core busy): an instruction 0.21 ns, a 47-byte write() 1.9 µs; the plugin adds 42 µs of instructions and 146 µs of write() to the server's 1170 µs a transaction",
   );
-  expect(formatCountedMarkdown(results()).join('\n')).toMatch(/; counted work predicts/);
-  const section = countedSection(results(), null);
-  expect(section?.tables?.[0]?.notes?.some((n) => n.startsWith('Counted work predicts'))).toBe(true);
+  const md = sectionMarkdown('Counted', countedContent(results())).join('\n');
+  expect(md).toContain("- counted work predicts 13.9% at this machine's rates");
 });
 
 test('summary.md gets a table with a row per quantity and the method under it', () => {
-  const md = formatCountedMarkdown(results()).join('\n');
+  const md = sectionMarkdown('Counted cost per transaction (callgrind)', countedContent(results())).join(
+    '\n',
+  );
   expect(md).toContain('### Counted cost per transaction (callgrind)');
-  expect(md.match(/^\| .* \| audit log bytes \| 0 \| 3,269 \|/m)).not.toBeNull();
+  expect(md).toMatch(/^\*\*MariaDB server_audit on .*: callgrind, oltp_read_write 4×10000, /m);
+  expect(md.match(/^\| audit log bytes \| 0 \| 3,269 \|/m)).not.toBeNull();
 });
 
 test('the method names the ids the arms logged and whether they kept one width', () => {
@@ -66,20 +71,21 @@ test('arms refused as not comparable show one line instead of the plugin’s cos
     ...first,
     counted: { ...first.counted, comparable: { wallClockEventsPerTx: 37.98, refused } },
   };
-  const text = formatCountedText([result, ...rest]);
-  expect(text).toMatch(/: not comparable: counted arm 6 \(on\) logged 20\.03 .* the wall clock 37\.98 /);
-  expect(text).not.toContain('│ instructions');
-  expect(formatCountedMarkdown([result]).join('\n')).toContain(`- ${text}`);
-  expect(countedSection([result], null)?.lines.at(-1)).toBe(`${text}.`);
-  expect(countedSection([result], null)?.tables).toEqual([]);
+  const content = countedContent([result, ...rest]);
+  expect(content.list).toHaveLength(1);
+  expect(content.list?.[0]).toMatch(
+    /: not comparable: counted arm 6 \(on\) logged 20\.03 .* the wall clock 37\.98 /,
+  );
+  expect(content.tables).toEqual([]);
+  expect(sectionText(content)).not.toContain('instructions');
+  expect(hasCounted([result])).toBe(true);
   expect(countedBars([result])).toEqual([]);
   expect(historyCounted(result)).toBeNull();
   expect(historyCounted(first)).not.toBeNull();
 });
 
 test('nothing counted, nothing shown', () => {
-  expect(formatCountedText([])).toBe('');
-  expect(formatCountedMarkdown([])).toEqual([]);
+  expect(hasCounted([])).toBe(false);
 });
 
 test('the method says when some arm could not count every connection thread’s writes', () => {

@@ -1,8 +1,7 @@
-import Table from 'cli-table3';
-import { mdText } from '../../src/markdown/markdown.ts';
 import type { CountedRecord } from '../../src/results/counted-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
-import type { ReportSection } from './format-html.ts';
+import { countedSpec } from '../charts/counted-spec.ts';
+import type { SectionContent } from './section.ts';
 
 type Counted = PluginResult & { counted: CountedRecord };
 
@@ -113,81 +112,34 @@ export function predictionLines(c: CountedRecord): string[] {
   ];
 }
 
-/** The terminal section: per counted run, its table, how it was counted and where the instructions go. */
-export function formatCountedText(results: readonly PluginResult[]): string {
-  const tables = counted(results)
-    .map((r) => {
-      const table = new Table({ head: countedHead, style: { head: [], border: [] } });
-      for (const row of countedRows(r.counted)) table.push(row);
-      return [
-        `${where(r)}: ${countedMethod(r.counted)}`,
-        table.toString(),
-        `- most added: ${topFunctionLines(r.counted).join('; ')}`,
-        ...[entryLine(r.counted)].flatMap((l) => (l ? [`- ${l}`] : [])),
-        ...predictionLines(r.counted).map((l) => `- ${l}`),
-      ].join('\n');
-    })
-    .join('\n\n');
-  return [tables, ...refusedLines(results)].filter((t) => t !== '').join('\n\n');
-}
+/** Whether any result was counted, its figures refused as not comparable or not. */
+export const hasCounted = (results: readonly PluginResult[]): boolean => anyCounted(results).length > 0;
 
-/** The summary.md section (with its heading), or [] when nothing was counted. */
-export function formatCountedMarkdown(results: readonly PluginResult[]): string[] {
-  const rows = counted(results);
-  const refused = refusedLines(results);
-  if (rows.length === 0 && refused.length === 0) return [];
-  const head = ['run', ...countedHead];
-  const table =
-    rows.length === 0
-      ? []
-      : [
-          `| ${head.join(' | ')} |`,
-          `|${' --- |'.repeat(head.length)}`,
-          ...rows.flatMap((r) =>
-            countedRows(r.counted).map((row) => `| ${[where(r), ...row].map(mdText).join(' | ')} |`),
-          ),
-          '',
-        ];
-  return [
-    '### Counted cost per transaction (callgrind)',
-    '',
-    ...table,
-    ...rows.map(
-      (r) =>
-        `- ${mdText(`${where(r)}: ${countedMethod(r.counted)}; most added: ${topFunctionLines(r.counted, 3).join('; ')}${r.counted.prediction ? `; ${predictionLines(r.counted).join('; ')}` : ''}`)}`,
-    ),
-    ...refused.map((line) => `- ${mdText(line)}`),
-    '',
-  ];
-}
-
-/** The HTML report's section: the table per run and the chart of where the added instructions go. */
-export function countedSection(
-  results: readonly PluginResult[],
-  chartSvg: string | null,
-): ReportSection | null {
-  const rows = counted(results);
-  const first = rows[0] ?? anyCounted(results)[0];
-  if (!first) return null;
+/** A table per counted run with how it was counted and where the instructions go, the chart of those, and each refused run. */
+export function countedContent(results: readonly PluginResult[]): SectionContent {
+  const first = counted(results)[0] ?? anyCounted(results)[0];
   return {
-    heading: 'Counted cost per transaction',
-    lines: [
+    about: [
       'Each run’s plugin counted off against on under valgrind’s callgrind: the same transactions in every arm (one thread, a fixed seed), instructions of the connection threads, their write syscalls and bytes, the audit log’s bytes and events. Counts repeat to a fraction of a percent and compare across machines that run the same binaries; the wall clock above stays the verdict of what users feel.',
-      ...first.counted.limits.map((l) => `Not counted: ${l}.`),
-      ...refusedLines(results).map((l) => `${l}.`),
+      ...(first?.counted.limits ?? []).map((l) => `Not counted: ${l}.`),
     ],
-    figures: [
-      { name: 'counted-functions', svg: chartSvg, empty: 'No counted run has a function breakdown.' },
+    charts: [
+      {
+        name: 'counted-functions',
+        spec: countedSpec(results),
+        empty: 'No counted run has a function breakdown.',
+      },
     ],
-    tables: rows.map((r) => ({
+    tables: counted(results).map((r) => ({
       caption: `${where(r)}: ${countedMethod(r.counted)}`,
       head: countedHead.map((text) => ({ text })),
       rows: countedRows(r.counted),
       notes: [
-        `Most added: ${topFunctionLines(r.counted, 10).join('; ')}.`,
-        ...[entryLine(r.counted)].flatMap((l) => (l ? [`${l}.`] : [])),
-        ...predictionLines(r.counted).map((l) => `${l.charAt(0).toUpperCase()}${l.slice(1)}.`),
+        `most added: ${topFunctionLines(r.counted).join('; ')}`,
+        ...[entryLine(r.counted)].flatMap((l) => (l ? [l] : [])),
+        ...predictionLines(r.counted),
       ],
     })),
+    list: refusedLines(results),
   };
 }

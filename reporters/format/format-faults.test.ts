@@ -1,14 +1,9 @@
 import { describe, expect, test } from 'vitest';
 import type { FaultRecord } from '../../src/results/fault-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
-import {
-  faultRows,
-  faultsSection,
-  formatFaultsMarkdown,
-  formatFaultsText,
-  recordsCell,
-  serverCell,
-} from './format-faults.ts';
+import { faultRows, faultsContent, recordsCell, serverCell } from './format-faults.ts';
+import { sectionMarkdown } from './format-markdown.ts';
+import { sectionText } from './format-terminal.ts';
 
 const base: FaultRecord = {
   fault: 'disk-full',
@@ -76,26 +71,24 @@ describe('the fault table', () => {
     ]);
   });
 
-  test('every writer is empty without faults', () => {
+  test('no rows without faults, so the section does not show', () => {
     const none = { title: 'x' } as PluginResult;
-    expect(formatFaultsText([none])).toBe('');
-    expect(formatFaultsMarkdown([none])).toBe('');
-    expect(faultsSection([none])).toBeNull();
+    expect(faultRows([none])).toEqual([]);
   });
 
   test('markdown escapes pipes and has a header row', () => {
-    const md = formatFaultsMarkdown([{ ...result, title: 'a|b' }]);
+    const md = sectionMarkdown('Faults', faultsContent([{ ...result, title: 'a|b' }])).join('\n');
     expect(md).toContain('| plugin | fault | server | audit records | recovery |');
     expect(md).toContain('a\\|b');
   });
 
-  test('the terminal block names each fault once and keeps every line within 120 columns', () => {
+  test('the terminal wraps the table within 120 columns, however long a cell', () => {
     const long = { ...readOnly, answer: 'x'.repeat(300) };
-    const text = formatFaultsText([{ ...result, faults: [base, long] }]);
+    const text = sectionText(faultsContent([{ ...result, faults: [base, long] }]));
     const lines = text.split('\n');
-    expect(lines[0]).toBe('MariaDB server_audit');
-    expect(lines[1]).toMatch(/^ {2}disk-full +server: up/);
-    expect(lines[2]).toMatch(/audit records: 117 of 118 lost/);
-    expect(Math.max(...lines.map((l) => l.length))).toBeLessThanOrEqual(120);
+    expect(lines[0]).toBe('plugin × fault');
+    expect(text).toMatch(/│ disk-full +│ up/);
+    expect(text).toMatch(/117 of 118 lost/);
+    expect(Math.max(...lines.map((l) => [...l].length))).toBeLessThanOrEqual(120);
   });
 });

@@ -1,8 +1,7 @@
-import { mdText } from '../../src/markdown/markdown.ts';
 import type { FaultRecord } from '../../src/results/fault-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
-import type { HtmlTable, ReportSection } from './format-html.ts';
 import { fixed } from './format-numbers.ts';
+import type { SectionContent } from './section.ts';
 
 /** The fault table's columns: plugin × fault → what the server did, what the audit log kept, how logging came back. */
 export const FAULT_COLUMNS = ['plugin', 'fault', 'server', 'audit records', 'recovery'] as const;
@@ -61,58 +60,15 @@ export const formatFaultRecord = (r: FaultRecord): string =>
     r.serverSaid.length > 0 ? `\n  error log: ${r.serverSaid.join('\n  error log: ')}` : ''
   }`;
 
-const TERMINAL_COLUMNS = 120;
-const clip = (line: string) =>
-  line.length > TERMINAL_COLUMNS ? `${line.slice(0, TERMINAL_COLUMNS - 1)}…` : line;
-
-/** The terminal summary's table, a block per plugin and three lines per fault to stay within 120 columns; '' without faults. */
-export function formatFaultsText(results: readonly PluginResult[]): string {
-  const blocks = results
-    .filter((r) => (r.faults?.length ?? 0) > 0)
-    .map((result) => {
-      const rows = faultRows([result]);
-      const width = Math.max(...rows.map((row) => (row[1] ?? '').length));
-      const lines = rows.flatMap(([, fault = '', server = '', records = '', recovery = '']) => [
-        `  ${fault.padEnd(width)}  server: ${server}`,
-        `  ${''.padEnd(width)}  audit records: ${records}`,
-        `  ${''.padEnd(width)}  recovery: ${recovery}`,
-      ]);
-      return [result.title, ...lines].map(clip).join('\n');
-    });
-  return blocks.join('\n\n');
-}
-
-/** summary.md's fault table; '' when no result carries faults. */
-export function formatFaultsMarkdown(results: readonly PluginResult[]): string {
-  const rows = faultRows(results);
-  if (rows.length === 0) return '';
-  return [
-    '### Faults (disk full, frozen disk, log moved or truncated, unwritable directory)',
-    '',
-    `| ${FAULT_COLUMNS.join(' | ')} |`,
-    `|${' --- |'.repeat(FAULT_COLUMNS.length)}`,
-    ...rows.map((row) => `| ${row.map(mdText).join(' | ')} |`),
-    '',
-    'Stalls and TPS were measured under sysbench on the run\'s machine; "lost" counts probe markers the server answered that no log file holds.',
-    '',
-  ].join('\n');
-}
-
-/** The HTML report's fault section, or null when no result carries faults. */
-export function faultsSection(results: readonly PluginResult[]): ReportSection | null {
-  const rows = faultRows(results);
-  if (rows.length === 0) return null;
-  const table: HtmlTable = {
-    caption: 'plugin × fault',
-    head: FAULT_COLUMNS.map((text) => ({ text })),
-    rows,
-  };
+/** One table of plugin × fault, and how the faults were made. */
+export function faultsContent(results: readonly PluginResult[]): SectionContent {
   return {
-    heading: 'Faults',
-    lines: [
+    about: [
       "Each plugin's log on a small filesystem of the harness's own: filled, frozen (fsfreeze), the file moved (mv) or copied and truncated under load, and logging switched on into a read-only or missing directory. Recovery is the first step that brought records back: by itself, the plugin's reopen command, its enable steps, a restart.",
+      'Stalls and TPS were measured under sysbench on the run\'s machine; "lost" counts probe markers the server answered that no log file holds.',
     ],
-    figures: [],
-    tables: [table],
+    tables: [
+      { caption: 'plugin × fault', head: FAULT_COLUMNS.map((text) => ({ text })), rows: faultRows(results) },
+    ],
   };
 }

@@ -30,8 +30,8 @@ export interface ReportSection {
   lines: string[];
   figures: ChartFigure[];
   tables?: HtmlTable[];
-  /** A bulleted list after the tables, under its own heading. */
-  list?: { heading: string; items: string[] };
+  /** Bulleted lists after the tables, each under its own heading when it has one. */
+  lists?: { heading?: string; items: string[] }[];
 }
 
 export interface HtmlReport {
@@ -87,9 +87,9 @@ function table(t: HtmlTable): string {
   return `<table>\n<caption>${escapeHtml(t.caption)}</caption>\n<thead><tr>${head}</tr></thead>\n<tbody>\n${rows.join('\n')}\n</tbody>\n</table>${notes}`;
 }
 
-function list(l: NonNullable<ReportSection['list']>): string {
+function list(l: NonNullable<ReportSection['lists']>[number]): string {
   const items = l.items.map((item) => `<li>${escapeHtml(item)}</li>`).join('\n');
-  return `<h3>${escapeHtml(l.heading)}</h3>\n<ul>\n${items}\n</ul>`;
+  return `${l.heading ? `<h3>${escapeHtml(l.heading)}</h3>\n` : ''}<ul>\n${items}\n</ul>`;
 }
 
 /** A self-contained page: inline SVG, no script, nothing fetched. */
@@ -101,7 +101,7 @@ export function formatHtmlReport(report: HtmlReport): string {
         paragraphs(s.lines),
         ...s.figures.map(figure),
         ...(s.tables ?? []).map(table),
-        ...(s.list ? [list(s.list)] : []),
+        ...(s.lists ?? []).map(list),
       ].join('\n')}\n</section>`,
   );
   return `<!doctype html>

@@ -3,8 +3,11 @@ import type { Measurement, PluginResult } from '../../src/results/schema.ts';
 import { quantileChange, recordedReportInput } from '../../test/support/report-fixtures.ts';
 import { latencyChartData, latencySpec } from '../charts/latency-spec.ts';
 import { renderSvg } from '../charts/render-chart.ts';
-import { formatLatencyMarkdown, formatLatencyText, latencyRows, latencySection } from './format-latency.ts';
-import { formatSweepText, sweepGroups } from './format-sweep.ts';
+import { latencyContent, latencyRows } from './format-latency.ts';
+import { sectionMarkdown } from './format-markdown.ts';
+import { sweepContent } from './format-sweep.ts';
+import { sectionText } from './format-terminal.ts';
+import { sweepGroups } from './sweep-groups.ts';
 
 const [recorded] = recordedReportInput().file.results;
 if (!recorded?.measurement) throw new Error('the recorded results hold no measurement');
@@ -41,17 +44,26 @@ const sweep = [
 test('one row per result: p95/p99 off → on, the changes with intervals, and a missing record with its reason', () => {
   const rows = latencyRows(sweep);
   expect(rows.map((r) => r.threads)).toEqual([1, 4, 16]);
-  const text = formatLatencyText(rows);
-  expect(text).toMatch(
-    /sa@t1-pinned +1 +8\.00 → 8\.32 +4\.0% \[1\.0, 7\.0\] +12\.00 → 12\.78 +6\.5% \[2\.1, 11\.0\] +0\.78 \[0\.25, 1\.32\]/,
-  );
-  expect(text).toContain('10% exceeded');
-  expect(text).toContain('not measured: sysbench printed no latency lines');
-  expect(Math.max(...text.split('\n').map((l) => l.length))).toBeLessThanOrEqual(150);
-  const markdown = formatLatencyMarkdown(rows).join('\n');
+  const content = latencyContent(rows, sweepGroups(sweep));
+  expect(content.tables?.[0]?.rows[0]).toEqual([
+    'sa@t1-pinned',
+    '1',
+    '8.00 → 8.32',
+    '4.0% [1.0, 7.0]',
+    '12.00 → 12.78',
+    '6.5% [2.1, 11.0]',
+    '0.78 [0.25, 1.32]',
+    '6',
+    '–',
+  ]);
+  expect(content.tables?.[0]?.rows[1]?.at(-1)).toBe('10% exceeded');
+  const text = sectionText(content);
+  expect(text).toContain('- sa@t16-pinned: not measured: sysbench printed no latency lines');
+  expect(Math.max(...text.split('\n').map((l) => [...l].length))).toBeLessThanOrEqual(120);
+  const markdown = sectionMarkdown('Tail latency', content).join('\n');
   expect(markdown).toContain('| sa@t4-pinned | 4 |');
-  expect(markdown).toContain('**exceeded**');
-  expect(formatLatencyMarkdown(latencyRows([recorded]))).toEqual([]);
+  expect(markdown).toContain('| 10% exceeded |');
+  expect(latencyRows([recorded])).toEqual([]);
 });
 
 test('a result with no run id is named by its title, as in the overview', () => {
@@ -63,9 +75,9 @@ test('a result with no run id is named by its title, as in the overview', () => 
 });
 
 test("the sweep table has the p95/p99 change beside each point's overhead", () => {
-  const text = formatSweepText(sweepGroups(sweep));
-  expect(text).toContain('p99 change [95% CI]');
-  expect(text).toMatch(/^ {2}4 +pinned .*25\.0% \[14\.0, 36\.0\]/m);
+  const [table] = sweepContent(sweepGroups(sweep)).tables ?? [];
+  expect(table?.head.map((h) => h.text)).toContain('p99 change [95% CI]');
+  expect(table?.rows[1]).toContain('25.0% [14.0, 36.0]');
 });
 
 test('index.html: the p99 change against threads, and the table', async () => {
@@ -77,7 +89,9 @@ test('index.html: the p99 change against threads, and the table', async () => {
   const spec = latencySpec(groups);
   const svg = spec ? await renderSvg(spec) : null;
   expect(svg).toContain('p99 change %');
-  const section = latencySection(latencyRows(sweep), svg);
-  expect(section?.tables?.[0]?.rows).toHaveLength(3);
-  expect(latencySection([], null)).toBeNull();
+  const content = latencyContent(latencyRows(sweep), groups);
+  expect(content.charts?.[0]?.name).toBe('latency');
+  // The measured points are the table's rows; the one that measured nothing is a line under it.
+  expect(content.tables?.[0]?.rows).toHaveLength(2);
+  expect(content.list).toEqual(['sa@t16-pinned: not measured: sysbench printed no latency lines']);
 });

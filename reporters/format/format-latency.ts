@@ -1,8 +1,9 @@
-import { mdText } from '../../src/markdown/markdown.ts';
 import type { Measurement, PluginResult } from '../../src/results/schema.ts';
-import type { ReportSection } from './format-html.ts';
+import { latencySpec } from '../charts/latency-spec.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { runIdOf } from './run-status.ts';
+import type { SectionContent } from './section.ts';
+import type { SweepGroup } from './sweep-groups.ts';
 
 type Quantile = Extract<NonNullable<Measurement['latency']>, { measured: true }>['p99'];
 
@@ -11,7 +12,7 @@ export interface LatencyRow {
   runId: string;
   threads: number | null;
   cells: string[];
-  /** Why latency is missing for this result; null when it was measured. */
+  /** Why latency is missing for this result (its cells are then only the id and threads); null when it was measured. */
   missing: string | null;
 }
 
@@ -42,13 +43,12 @@ export function latencyRows(results: readonly PluginResult[]): LatencyRow[] {
     const threads = r.measurement?.threads ?? null;
     const lead = [runId, threads === null ? '–' : String(threads)];
     if (!latency.measured) {
-      const cells = [...lead, `not measured: ${latency.reason}`, '', '', '', '', '', ''];
-      return [{ runId, threads, cells, missing: latency.reason }];
+      return [{ runId, threads, cells: lead, missing: latency.reason }];
     }
     const limit =
       latency.maxP99IncreasePct === null
         ? '–'
-        : `${latency.maxP99IncreasePct}%${latency.p99LimitFailed ? ' **exceeded**' : ''}`;
+        : `${latency.maxP99IncreasePct}%${latency.p99LimitFailed ? ' exceeded' : ''}`;
     const cells = [
       ...lead,
       arms(latency.p95),
@@ -63,56 +63,25 @@ export function latencyRows(results: readonly PluginResult[]): LatencyRow[] {
   });
 }
 
-/** The terminal's latency block: one row per measured result, columns padded, then a line per missing one. */
-export function formatLatencyText(rows: readonly LatencyRow[]): string {
-  const table = [HEAD, ...rows.filter((r) => r.missing === null).map((r) => r.cells)];
-  const widths = HEAD.map((_, c) => Math.max(...table.map((r) => (r[c] ?? '').length)));
-  const lines = table.map((r) =>
-    r
-      .map((v, c) => v.replaceAll('**', '').padEnd(widths[c] ?? 0))
-      .join('  ')
-      .trimEnd(),
-  );
-  const missing = rows.flatMap((r) => (r.missing === null ? [] : [`${r.runId}: not measured: ${r.missing}`]));
-  return [...(table.length > 1 ? lines : []), ...missing].map((line) => `  ${line}`).join('\n');
-}
-
 const WHAT =
   'Transaction latency per arm (src/workload/latency-wrapper.lua), pooled over each segment’s kept seconds; the change is paired across segments like throughput (docs/concurrency.md, "Latency beside throughput").';
 
-/** summary.md's latency table, or nothing when no result measured latency. */
-export function formatLatencyMarkdown(rows: readonly LatencyRow[]): string[] {
-  if (rows.length === 0) return [];
-  return [
-    '### Tail latency, plugin off and on',
-    '',
-    WHAT,
-    '',
-    `| ${HEAD.join(' | ')} |`,
-    `|${' --- |'.repeat(HEAD.length)}`,
-    // The run id and why latency is missing are outside text; the figures and the limit's bold mark are ours.
-    ...rows.map((r) => {
-      const [runId = '', threads = '', ...rest] = r.cells;
-      const figures = r.missing === null ? rest : rest.map(mdText);
-      return `| ${[mdText(runId), threads, ...figures].join(' | ')} |`;
-    }),
-    '',
-  ];
-}
-
-/** index.html's latency section: the p99 change against threads for sweeps (svg), and the same table. */
-export function latencySection(rows: readonly LatencyRow[], svg: string | null): ReportSection | null {
-  if (rows.length === 0) return null;
+/** The measured results' table, a line for each result that did not measure latency, and the p99 change against threads for sweeps. */
+export function latencyContent(rows: readonly LatencyRow[], sweeps: readonly SweepGroup[]): SectionContent {
+  const measured = rows.filter((r) => r.missing === null);
   return {
-    heading: 'Tail latency',
-    lines: [WHAT],
-    figures: [{ name: 'latency', svg, empty: 'No point of a sweep measured latency.' }],
-    tables: [
-      {
-        caption: 'p95 and p99 with the plugin off and on',
-        head: HEAD.map((text) => ({ text })),
-        rows: rows.map((r) => r.cells.map((v) => v.replaceAll('**', ''))),
-      },
-    ],
+    about: [WHAT],
+    charts: [{ name: 'latency', spec: latencySpec(sweeps), empty: 'No point of a sweep measured latency.' }],
+    tables:
+      measured.length === 0
+        ? []
+        : [
+            {
+              caption: 'p95 and p99 with the plugin off and on',
+              head: HEAD.map((text) => ({ text })),
+              rows: measured.map((r) => r.cells),
+            },
+          ],
+    list: rows.flatMap((r) => (r.missing === null ? [] : [`${r.runId}: not measured: ${r.missing}`])),
   };
 }

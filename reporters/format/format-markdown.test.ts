@@ -99,6 +99,7 @@ test('outside text in summary.md forges no heading, HTML, link or cell: titles, 
   expect(lines.filter((line) => /^#{1,6} /.test(line))).toEqual([
     '## auditbench',
     "### The seed's comparison, this run beside it",
+    '### Lifecycle findings',
     '### Compared with main\\\\n## z',
   ]);
   // Each < and each ] before a link's ( is escaped.

@@ -4,20 +4,13 @@ import { mdCode, mdText } from '../../src/markdown/markdown.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
-import { formatCompletenessMarkdown } from './format-completeness.ts';
-import { formatCountedMarkdown } from './format-counted.ts';
-import { formatFaultsMarkdown } from './format-faults.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
-import { formatLatencyMarkdown, latencyRows } from './format-latency.ts';
 import { memoryLine } from './format-memory.ts';
 import { estimateText, fixed } from './format-numbers.ts';
-import { formatPerEventMarkdown } from './format-per-event.ts';
-import { formatSeedTableMarkdown, seedTable } from './format-seed-table.ts';
 import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
-import { formatSweepMarkdown, sweepGroups } from './format-sweep.ts';
-import { formatVariantsMarkdown, variantGroups } from './format-variants.ts';
 import { statusLine } from './run-status.ts';
-import { seedRuns } from './seed-runs.ts';
+import type { Section, SectionContent } from './section.ts';
+import { SECTIONS } from './sections.ts';
 
 export interface MarkdownInput {
   results: PluginResult[];
@@ -66,34 +59,30 @@ const HEAD = [
   'lifecycle',
 ];
 
-/** A block of summary.md after the main table: its lines (ending in a blank one), or none. */
-export type MarkdownSection = (results: PluginResult[]) => string[];
+const mdRow = (cells: readonly string[]): string => `| ${cells.map(mdText).join(' | ')} |`;
 
-/** summary.md's blocks between the main table and the comparisons, in order; a new table is one more entry here. */
-export const MARKDOWN_SECTIONS: readonly MarkdownSection[] = [
-  (results) => formatVariantsMarkdown(variantGroups(results)),
-  (results) => formatSweepMarkdown(sweepGroups(results)),
-  (results) => formatLatencyMarkdown(latencyRows(results)),
-  (results) => {
-    const seed = seedTable(seedRuns(results));
-    return seed
-      ? ["### The seed's comparison, this run beside it", '', formatSeedTableMarkdown(seed), '']
-      : [];
-  },
-  (results) => {
-    const completeness = formatCompletenessMarkdown(results);
-    return completeness ? [completeness] : [];
-  },
-  (results) => {
-    const faults = formatFaultsMarkdown(results);
-    return faults ? [faults] : [];
-  },
-  (results) => formatPerEventMarkdown(results),
-  (results) => formatCountedMarkdown(results),
-];
+/** A section in summary.md: its title, what it shows, then each table (caption, rows, notes) and its list. */
+export function sectionMarkdown(title: string, content: SectionContent): string[] {
+  const paragraphs = (content.about ?? []).flatMap((p) => [mdText(p), '']);
+  const tables = (content.tables ?? []).flatMap((t) => [
+    ...(t.caption ? [`**${mdText(t.caption)}**`, ''] : []),
+    mdRow(t.head.map((h) => (h.note ? `${h.text} (${h.note})` : h.text))),
+    `|${' --- |'.repeat(t.head.length)}`,
+    ...t.rows.map(mdRow),
+    '',
+    ...(t.notes && t.notes.length > 0 ? [...t.notes.map((n) => `- ${mdText(n)}`), ''] : []),
+  ]);
+  const list =
+    content.list && content.list.length > 0 ? [...content.list.map((l) => `- ${mdText(l)}`), ''] : [];
+  return [`### ${mdText(title)}`, '', ...paragraphs, ...tables, ...list];
+}
+
+/** One section's lines in summary.md (ending in a blank one), or none when the run has nothing for it. */
+export const formatSectionMarkdown = (section: Section, results: readonly PluginResult[]): string[] =>
+  section.shows(results) ? sectionMarkdown(section.title, section.content(results)) : [];
 
 /** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
-export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_SECTIONS): string {
+export function formatMarkdownSummary(input: MarkdownInput, sections = SECTIONS): string {
   const { results, comparisons, revision, baseBranch } = input;
   const head = `| ${HEAD.map((h) => h.replace('BASE', mdText(baseBranch))).join(' | ')} |`;
   // Names, versions, titles and what the server or the log said are outside text; the figures are ours.
@@ -144,7 +133,7 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = MARKDOWN_
     ...reasons,
     '',
     ...interference,
-    ...sections.flatMap((section) => section(results)),
+    ...sections.flatMap((section) => formatSectionMarkdown(section, results)),
     `### Compared with ${mdText(baseBranch)}`,
     '',
     ...comparisons.map((c) => `- ${mdText(formatComparison(c, input.maxRegressionPp))}`),

@@ -1,17 +1,17 @@
-// Per-event costs, the production projection and the sysbench cross-check, for the terminal, summary.md and the HTML
-// report. Pure: results in, text out.
+// Per-event costs, the production projection and the sysbench cross-check, as the reports' section. Pure: results in,
+// text out.
 
-import Table from 'cli-table3';
-import { mdText } from '../../src/markdown/markdown.ts';
 import { operationTitles } from '../../src/results/per-event-operations.ts';
 import type { OperationCost, PerEvent, Projection } from '../../src/results/per-event-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
-import type { ReportSection } from './format-html.ts';
+import { diskUseSpec } from '../charts/disk-use-spec.ts';
 import { fixed } from './format-numbers.ts';
+import type { SectionContent } from './section.ts';
 
 type Measured = PluginResult & { perEvent: PerEvent };
 
-const measured = (results: readonly PluginResult[]): Measured[] =>
+/** The results that carry per-event costs. */
+export const perEventResults = (results: readonly PluginResult[]): Measured[] =>
   results.filter((r): r is Measured => r.perEvent !== undefined);
 
 const interval = (ci: readonly [number, number] | null, digits = 1): string =>
@@ -73,60 +73,23 @@ export function projectionLines(r: Measured): string[] {
   return lines;
 }
 
-/** The terminal section: a table of operations per plugin, then its projection; '' when nothing was measured. */
-export function formatPerEventText(results: readonly PluginResult[]): string {
-  return measured(results)
-    .map((r) => {
-      const table = new Table({ head: operationHead, style: { head: [], border: [] } });
-      for (const o of r.perEvent.operations) table.push(operationRow(o));
-      const head = `${where(r)}: ${r.perEvent.pairs} off/on pairs of ${r.perEvent.segmentMs} ms per operation`;
-      return [head, table.toString(), ...projectionLines(r).map((l) => `- ${l}`)].join('\n');
-    })
-    .join('\n\n');
-}
-
-/** The summary.md section (with its heading), or [] when nothing was measured. */
-export function formatPerEventMarkdown(results: readonly PluginResult[]): string[] {
-  const rows = measured(results);
-  if (rows.length === 0) return [];
-  const head = ['plugin', ...operationHead];
-  return [
-    '### Cost per audited event',
-    '',
-    `| ${head.join(' | ')} |`,
-    `|${' --- |'.repeat(head.length)}`,
-    ...rows.flatMap((r) =>
-      r.perEvent.operations.map((o) => `| ${[r.title, ...operationRow(o)].map(mdText).join(' | ')} |`),
-    ),
-    '',
-    ...rows.flatMap((r) => projectionLines(r).map((l) => `- ${mdText(l)}`)),
-    '',
-  ];
-}
-
 /**
- * The HTML report's section: a table of operations per plugin with its projection under it, and the disk-use chart
- * (`diskSvg`, rendered by the caller); null when nothing was measured.
+ * Per measured result, a table of operations with its projection under it, and the disk-use chart; no table when
+ * nothing was measured.
  */
-export function perEventSection(
-  results: readonly PluginResult[],
-  diskSvg: string | null,
-): ReportSection | null {
-  const rows = measured(results);
-  if (rows.length === 0) return null;
+export function perEventContent(results: readonly PluginResult[]): SectionContent {
   return {
-    heading: 'Cost per audited event, and in production',
-    lines: [
+    about: [
       'Each operation runs alone through mysql2 under tinybench, plugin off and on in interleaved pairs; the added latency is the paired trimmed log-ratio (as the gate computes it) applied to the plugin-off latency. The projection multiplies it by the traffic profile: CPU at the peak rate, disk at the average.',
     ],
-    figures: [
+    charts: [
       {
         name: 'disk-use',
-        svg: diskSvg,
+        spec: diskUseSpec(results),
         empty: 'No projection: no plugin wrote log bytes that could be measured.',
       },
     ],
-    tables: rows.map((r) => ({
+    tables: perEventResults(results).map((r) => ({
       caption: `${where(r)}: ${r.perEvent.pairs} off/on pairs of ${r.perEvent.segmentMs} ms per operation`,
       head: operationHead.map((text) => ({ text })),
       rows: r.perEvent.operations.map(operationRow),

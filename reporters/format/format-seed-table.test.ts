@@ -3,14 +3,16 @@ import { describe, expect, test } from 'vitest';
 import { mcafeeAudit } from '../../src/profiles/mcafee-audit.ts';
 import { serverAudit as serverAuditProfile } from '../../src/profiles/server-audit.ts';
 import { type PluginResult, resultsFileSchema } from '../../src/results/schema.ts';
+import { sectionMarkdown } from './format-markdown.ts';
 import {
-  formatSeedTableMarkdown,
-  formatSeedTableText,
+  findingsContent,
   NOT_SUPPLIED,
   SEED_ROWS,
   type SeedTable,
+  seedContent,
   seedTable,
 } from './format-seed-table.ts';
+import { sectionText } from './format-terminal.ts';
 
 const recorded = resultsFileSchema.parse(
   JSON.parse(
@@ -101,7 +103,9 @@ describe('seedTable', () => {
       '40.8 (one run)',
     ]);
     expect([seed['log bytes per transaction'], seed['log MB per minute']]).toEqual(['≈2868', '≈372.8']);
-    expect(table.findings).toEqual(['MariaDB server_audit: all 9 lifecycle checks as the profile expects.']);
+    expect(findingsContent([serverAudit]).list).toEqual([
+      'MariaDB server_audit: all 9 lifecycle checks as the profile expects.',
+    ]);
   });
 
   test('both plugins: the seed order, each with its seed column, the differing baselines said', () => {
@@ -122,11 +126,10 @@ describe('seedTable', () => {
     expect(cells(table, 'McAfee mysql-audit v1.0.9')['throughput loss % [95% CI]']).toBe('45.5 (one run)');
     expect(table.notes[0]).toContain('Baselines differ');
     expect(table.notes[0]).toContain('McAfee/Trellix AUDIT 600.0, MariaDB server_audit 565.6');
-    expect(table.findings).toContainEqual(
-      expect.stringMatching(/^McAfee\/Trellix AUDIT: uninstall expected/),
-    );
-    expect(table.findings.join('\n')).toContain('restart: mariadbd exited with signal 11');
-    expect(table.findings.join('\n')).not.toContain('stack overflow');
+    const findings = findingsContent([serverAudit, mcafeeDouble]).list ?? [];
+    expect(findings).toContainEqual(expect.stringMatching(/^McAfee\/Trellix AUDIT: uninstall expected/));
+    expect(findings.join('\n')).toContain('restart: mariadbd exited with signal 11');
+    expect(findings.join('\n')).not.toContain('stack overflow');
   });
 
   test('a crash the profile records passes its check and still leads the findings', () => {
@@ -150,7 +153,7 @@ describe('seedTable', () => {
     expect(cells(table as SeedTable, 'McAfee/Trellix AUDIT')['uninstall needs a restart']).toBe(
       `yes (${profileRestarts} in the procedure); crashed the server`,
     );
-    expect(table?.findings).toEqual([
+    expect(findingsContent([crashed]).list).toEqual([
       'McAfee/Trellix AUDIT: uninstall crashed the server, as the profile records: the server died: Uninstalling AUDIT failed at step 4',
       'McAfee/Trellix AUDIT: all 1 lifecycle checks as the profile expects.',
     ]);
@@ -163,22 +166,18 @@ describe('seedTable', () => {
 });
 
 describe('rendering', () => {
-  const table = seedTable([serverAudit, mcafeeDouble, { ...serverAudit, title: 'server_audit, ps off' }]);
-  if (!table) throw new Error('expected a table');
-
-  test('the terminal table stays within 120 columns, splitting columns that do not fit', () => {
-    const text = formatSeedTableText(table);
+  test('the terminal table stays within 120 columns: a row per measure, the seed columns greyed on the page', () => {
+    const content = seedContent([serverAudit, mcafeeDouble]);
+    expect(content.tables?.[0]?.head.map((h) => h.className ?? '')).toEqual(['', '', 'seed', '', 'seed']);
+    const text = sectionText(content);
     for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(120);
-    // Five columns at four per table: two tables, every row label in each.
-    expect(text.match(/│ TPS without a plugin/g)).toHaveLength(2);
-    expect(text).toContain('Lifecycle findings:');
+    expect(text.match(/│ TPS without a plugin/g)).toHaveLength(1);
   });
 
   test('Markdown: a header and a row per measure, all of one width', () => {
-    const lines = formatSeedTableMarkdown(table).split('\n');
+    const lines = sectionMarkdown('seed', seedContent([serverAudit, mcafeeDouble]));
     const rows = lines.filter((l) => l.startsWith('|'));
     expect(rows).toHaveLength(SEED_ROWS.length + 2);
     expect(new Set(rows.map((r) => r.split(' | ').length)).size).toBe(1);
-    expect(lines).toContain('**Lifecycle findings**');
   });
 });

@@ -1,13 +1,13 @@
-import Table from 'cli-table3';
-import { mdText } from '../../src/markdown/markdown.ts';
 import type { PluginProfile, ProfileRegistry, SeedPluginReference } from '../../src/plugins/profile.ts';
 import { profiles } from '../../src/profiles/index.ts';
 import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { estimateText, fixed } from './format-numbers.ts';
-import { serverLabel, uninstallRestarts, wrapText } from './format-summary.ts';
+import { serverLabel, uninstallRestarts } from './format-summary.ts';
 import { runIdOf } from './run-status.ts';
+import type { SectionContent } from './section.ts';
 import { seedReference } from './seed-reference.ts';
+import { seedRuns } from './seed-runs.ts';
 
 /** The plugins the seed measured (those whose profile carries its figures), in the seed's order. */
 const seedPlugins = (
@@ -41,8 +41,6 @@ export interface SeedTableColumn {
 export interface SeedTable {
   columns: SeedTableColumn[];
   notes: string[];
-  /** Lifecycle findings of each plugin this run measured: mismatches with the profile, or that all matched. */
-  findings: string[];
 }
 
 const lossCell = (r: PluginResult): string => estimateText(r.overheadPct, r.overheadCi95);
@@ -191,49 +189,36 @@ export function seedTable(
       `Seed figures are for reference, not assertions: ${seedReference.source}, on ${seedReference.server}, ${seedReference.workload}.`,
       `Its log rates divide its totals (${seedLogs}, read as decimal units) by its transactions and ${seedReference.runMinutes} minutes.`,
     ],
-    findings: runs.flatMap(lifecycleFindings),
   };
 }
 
-const LABEL_WIDTH = 28;
-const VALUE_WIDTH = 21;
+/** Whether the run measured a plugin the seed measured, so its comparison shows. */
+export const hasSeedTable = (results: readonly PluginResult[]): boolean =>
+  seedTable(seedRuns(results)) !== null;
 
-/** The table for a terminal: at most `widthCols` wide, split into several tables when the columns do not fit. */
-export function formatSeedTableText(table: SeedTable, widthCols = 120): string {
-  const perChunk = Math.max(1, Math.floor((widthCols - LABEL_WIDTH - 2) / (VALUE_WIDTH + 1)));
-  const parts: string[] = [];
-  for (let i = 0; i < table.columns.length; i += perChunk) {
-    const chunk = table.columns.slice(i, i + perChunk);
-    const text = new Table({
-      head: ['', ...chunk.map((c) => `${c.heading}\n${c.subheading}`)],
-      style: { head: [], border: [] },
-      wordWrap: true,
-      colWidths: [LABEL_WIDTH, ...chunk.map(() => VALUE_WIDTH)],
-    });
-    SEED_ROWS.forEach((label, row) => {
-      text.push([label, ...chunk.map((c) => c.cells[row] ?? '–')]);
-    });
-    parts.push(text.toString());
-  }
-  const wrap = (line: string) => wrapText(`- ${line}`, widthCols, '  ');
-  return [...parts, ...table.notes.map(wrap), 'Lifecycle findings:', ...table.findings.map(wrap)].join('\n');
+/** The seed's comparison as the reports' table: a row per measure, a column per result and per seed figure. */
+export function seedContent(results: readonly PluginResult[]): SectionContent {
+  const table = seedTable(seedRuns(results));
+  if (!table) return {};
+  return {
+    tables: [
+      {
+        head: [
+          { text: '' },
+          ...table.columns.map((c) => ({
+            text: c.heading,
+            note: c.subheading,
+            ...(c.kind === 'seed' && { className: 'seed' }),
+          })),
+        ],
+        rows: SEED_ROWS.map((label, row) => [label, ...table.columns.map((c) => c.cells[row] ?? '–')]),
+        notes: table.notes,
+      },
+    ],
+  };
 }
 
-/** The table for summary.md: one Markdown table, the notes and the findings as lists. */
-export function formatSeedTableMarkdown(table: SeedTable): string {
-  const head = ['', ...table.columns.map((c) => `${c.heading} (${c.subheading})`)].map(mdText);
-  const rows = SEED_ROWS.map((label, row) =>
-    [label, ...table.columns.map((c) => c.cells[row] ?? '–')].map(mdText),
-  );
-  return [
-    `| ${head.join(' | ')} |`,
-    `|${' --- |'.repeat(head.length)}`,
-    ...rows.map((r) => `| ${r.join(' | ')} |`),
-    '',
-    ...table.notes.map((n) => `- ${mdText(n)}`),
-    '',
-    '**Lifecycle findings**',
-    '',
-    ...table.findings.map((f) => `- ${mdText(f)}`),
-  ].join('\n');
-}
+/** What every run's lifecycle checks found: each mismatch with the profile, or that all matched. */
+export const findingsContent = (results: readonly PluginResult[]): SectionContent => ({
+  list: results.flatMap(lifecycleFindings),
+});

@@ -3,7 +3,10 @@ import type { PluginResult } from '../../src/results/schema.ts';
 import { recordedReportInput } from '../../test/support/report-fixtures.ts';
 import { renderSvg } from '../charts/render-chart.ts';
 import { sweepChartData, sweepSpec } from '../charts/sweep-spec.ts';
-import { formatSweepMarkdown, formatSweepText, sweepGroups, sweepSection } from './format-sweep.ts';
+import { sectionMarkdown } from './format-markdown.ts';
+import { sweepContent } from './format-sweep.ts';
+import { sectionText } from './format-terminal.ts';
+import { sweepGroups } from './sweep-groups.ts';
 
 const [recorded] = recordedReportInput().file.results;
 if (!recorded?.measurement) throw new Error('the recorded results hold no measurement');
@@ -39,11 +42,11 @@ test("a sweep's points group under their run, by threads; a run at its one defau
 
 test('the terminal and summary.md show one row per point with its interval', () => {
   const groups = sweepGroups(sweep);
-  const text = formatSweepText(groups);
+  const text = sectionText(sweepContent(groups));
   expect(text).toContain('sa on ');
   expect(text).toMatch(/^ {2}1 +pinned .*10\.2% \[7\.1, 13\.3\]/m);
   expect(text).toMatch(/^ {2}4 +pinned .*12\.5% \[9\.0, 16\.0\]/m);
-  const markdown = formatSweepMarkdown(groups);
+  const markdown = sectionMarkdown('Overhead by threads', sweepContent(groups));
   expect(
     markdown.filter((line) => line.startsWith('| 1 | pinned') || line.startsWith('| 4 | pinned')),
   ).toHaveLength(2);
@@ -60,9 +63,9 @@ test('the chart draws each point with its interval against threads, and renders 
   const svg = await renderSvg(spec);
   expect(svg).toContain('<svg');
   expect(svg).toContain('sysbench threads');
-  expect(sweepSection(groups, svg)?.tables?.[0]?.rows).toHaveLength(2);
+  expect(sweepContent(groups).tables?.[0]?.rows).toHaveLength(2);
   expect(sweepSpec([])).toBeNull();
-  expect(sweepSection([], null)).toBeNull();
+  expect(sweepContent([]).tables).toEqual([]);
 });
 
 test('an open-loop point comes last, names its rate, and is a series of its own in the chart', () => {
@@ -83,7 +86,8 @@ test('an open-loop point comes last, names its rate, and is a series of its own 
     [4, null],
     [4, 350],
   ]);
-  expect(formatSweepText(sweepGroups([open, ...sweep]))).toMatch(/^ {2}4, open loop 350\/s +pinned .*0\.4%/m);
+  const rows = sweepContent(sweepGroups([open, ...sweep])).tables?.[0]?.rows ?? [];
+  expect(rows.at(-1)?.slice(0, 4)).toEqual(['4, open loop 350/s', 'pinned', '565.6', '0.4% [-0.6, 1.4]']);
   expect(sweepChartData(sweepGroups([open, ...sweep])).map((p) => p.series)).toEqual([
     'sa (pinned cores)',
     'sa (pinned cores)',

@@ -1,77 +1,44 @@
-import type { ResultsFile } from '../../src/results/schema.ts';
-import { formatCompletenessText } from './format-completeness.ts';
-import { formatCountedText } from './format-counted.ts';
-import { formatFaultsText } from './format-faults.ts';
-import { formatLatencyText, latencyRows } from './format-latency.ts';
+import type { PluginResult, ResultsFile } from '../../src/results/schema.ts';
 import { formatMatrix } from './format-matrix.ts';
-import { formatPerEventText } from './format-per-event.ts';
-import { formatSeedTableText, seedTable } from './format-seed-table.ts';
-import { formatSummary } from './format-summary.ts';
-import { formatSweepText, sweepGroups } from './format-sweep.ts';
-import { formatVariantsText, variantGroups } from './format-variants.ts';
-import { seedRuns } from './seed-runs.ts';
+import { formatSummary, wrapText } from './format-summary.ts';
+import type { Section, SectionContent } from './section.ts';
+import { SECTIONS } from './sections.ts';
+import { textTable } from './text-table.ts';
 
-/** One block of the terminal summary: a heading line and its body, or null when the run has nothing for it. */
-export interface TextSection {
-  heading: string;
-  body(file: ResultsFile): string | null;
+const WIDTH_COLS = 120;
+
+const item = (line: string): string => wrapText(`- ${line}`, WIDTH_COLS, '  ');
+
+/** A section's body for the terminal: its tables (each caption above, notes under) and its list; no prose or charts. */
+export function sectionText(content: SectionContent): string {
+  const tables = (content.tables ?? []).map((t) =>
+    [
+      ...(t.caption ? [wrapText(t.caption, WIDTH_COLS, '  ')] : []),
+      textTable(t, WIDTH_COLS),
+      ...(t.notes ?? []).map(item),
+    ].join('\n'),
+  );
+  const list = (content.list ?? []).map(item).join('\n');
+  return [...tables, ...(list ? [list] : [])].join('\n\n');
 }
 
-const nonEmpty = (text: string): string | null => (text === '' ? null : text);
-
-/** The terminal summary's blocks, in order; a new table is one more entry here. */
-export const TERMINAL_SECTIONS: readonly TextSection[] = [
-  {
-    heading: 'auditbench compatibility matrix',
-    body: (f) => (f.matrix && f.matrix.length > 0 ? formatMatrix(f.matrix) : null),
-  },
-  { heading: 'auditbench summary', body: (f) => (f.results.length > 0 ? formatSummary(f.results) : null) },
-  {
-    heading: 'auditbench configurations compared',
-    body: (f) => {
-      const groups = variantGroups(f.results);
-      return groups.length > 0 ? formatVariantsText(groups) : null;
-    },
-  },
-  {
-    heading: 'auditbench overhead by threads',
-    body: (f) => {
-      const groups = sweepGroups(f.results);
-      return groups.length > 0 ? formatSweepText(groups) : null;
-    },
-  },
-  {
-    heading: 'auditbench tail latency, plugin off and on',
-    body: (f) => {
-      const rows = latencyRows(f.results);
-      return rows.length > 0 ? formatLatencyText(rows) : null;
-    },
-  },
-  {
-    heading: 'auditbench counted cost per transaction (callgrind)',
-    body: (f) => nonEmpty(formatCountedText(f.results)),
-  },
-  { heading: 'auditbench completeness', body: (f) => nonEmpty(formatCompletenessText(f.results)) },
-  { heading: 'auditbench faults', body: (f) => nonEmpty(formatFaultsText(f.results)) },
-  { heading: 'auditbench cost per audited event', body: (f) => nonEmpty(formatPerEventText(f.results)) },
-  {
-    heading: "The seed's comparison, this run beside it",
-    body: (f) => {
-      const seed = seedTable(seedRuns(f.results));
-      return seed ? formatSeedTableText(seed) : null;
-    },
-  },
-];
+/** One section as the terminal prints it, a blank line before its title; null when the run has nothing for it. */
+export function formatSectionText(section: Section, results: readonly PluginResult[]): string | null {
+  return section.shows(results) ? `\n${section.title}\n${sectionText(section.content(results))}\n` : null;
+}
 
 /**
- * What the terminal shows after a run that measured or checked any plugin, within 120 columns: each section with
- * something to say, a blank line before its heading.
+ * What the terminal shows after a run that measured or checked any plugin, within 120 columns: the compatibility
+ * matrix, the summary, then each section with something to say.
  */
-export function formatTerminalReport(file: ResultsFile, sections = TERMINAL_SECTIONS): string {
-  return sections
-    .flatMap((section) => {
-      const body = section.body(file);
-      return body === null ? [] : [`\n${section.heading}\n${body}\n`];
-    })
+export function formatTerminalReport(file: ResultsFile, sections = SECTIONS): string {
+  const opening = [
+    ...(file.matrix && file.matrix.length > 0
+      ? [`\nauditbench compatibility matrix\n${formatMatrix(file.matrix)}\n`]
+      : []),
+    ...(file.results.length > 0 ? [`\nauditbench summary\n${formatSummary(file.results)}\n`] : []),
+  ];
+  return [...opening, ...sections.map((s) => formatSectionText(s, file.results))]
+    .filter((block) => block !== null)
     .join('');
 }

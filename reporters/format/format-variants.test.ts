@@ -1,6 +1,8 @@
 import { expect, test } from 'vitest';
 import type { PluginResult } from '../../src/results/schema.ts';
-import { formatVariantsMarkdown, formatVariantsText, variantGroups } from './format-variants.ts';
+import { sectionMarkdown } from './format-markdown.ts';
+import { sectionText } from './format-terminal.ts';
+import { variantGroups, variantsContent } from './format-variants.ts';
 
 const result = (runId: string, overheadPct: number | null, logBytesPerTxn: number | null): PluginResult => ({
   runId,
@@ -39,12 +41,13 @@ test('configurations of one plugin are ranked cheapest first, with their share o
     [3, 'all', 100],
     [4, 'broken', null],
   ]);
-  const text = formatVariantsText(variantGroups(results));
-  expect(text).toContain('SERVER_AUDIT on mariadb 10.11.19 (local), smoke: cheapest first');
+  const content = variantsContent(variantGroups(results));
+  const text = sectionText(content);
+  expect(text).toContain('SERVER_AUDIT on mariadb 10.11.19 (local), smoke');
   expect(text).toMatch(/1 {2}connect {2,}0\.4% \[-1\.6, 2\.4\] {2,}pass/);
   for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(120);
-  expect(formatVariantsMarkdown(variantGroups(results))[2]).toBe(
-    '| # | run | overhead [95% CI] | verdict | log B/txn | of most | title |',
+  expect(sectionMarkdown('Configurations compared', content)[4]).toBe(
+    '| \\# | run | overhead [95% CI] | verdict | log B/txn | of most |',
   );
 });
 

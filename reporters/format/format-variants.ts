@@ -1,6 +1,6 @@
-import { mdText } from '../../src/markdown/markdown.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { estimateText, fixed } from './format-numbers.ts';
+import type { SectionContent } from './section.ts';
 
 /** One configuration of a plugin, ranked among the other configurations of the same plugin measured in the run. */
 export interface VariantRow {
@@ -33,7 +33,7 @@ function byCost(a: PluginResult, b: PluginResult): number {
 }
 
 /** Plugins measured in two or more configurations on one server and workload, each ranked cheapest first. */
-export function variantGroups(results: PluginResult[]): VariantGroup[] {
+export function variantGroups(results: readonly PluginResult[]): VariantGroup[] {
   const groups = new Map<string, PluginResult[]>();
   for (const r of results) {
     if (!r.runId) continue;
@@ -78,33 +78,13 @@ function cells(row: VariantRow): string[] {
 
 const HEAD = ['#', 'run', 'overhead [95% CI]', 'verdict', 'log B/txn', 'of most'];
 
-/** Plain-text tables for the terminal, columns padded; each line well under 120 columns for ids up to 40. */
-export function formatVariantsText(groups: VariantGroup[]): string {
-  return groups
-    .map((g) => {
-      const rows = [HEAD, ...g.rows.map(cells)];
-      const widths = HEAD.map((_, c) => Math.max(...rows.map((r) => (r[c] ?? '').length)));
-      const lines = rows.map((r) =>
-        r
-          .map((v, c) => v.padEnd(widths[c] ?? 0))
-          .join('  ')
-          .trimEnd(),
-      );
-      return [
-        `${g.plugin} on ${g.server}, ${g.workload}: cheapest first`,
-        ...lines.map((l) => `  ${l}`),
-      ].join('\n');
-    })
-    .join('\n\n');
-}
-
-export function formatVariantsMarkdown(groups: VariantGroup[]): string[] {
-  return groups.flatMap((g) => [
-    `### ${mdText(g.plugin)} configurations on ${mdText(g.server)}, ${mdText(g.workload)}: cheapest first`,
-    '',
-    `| ${[...HEAD, 'title'].join(' | ')} |`,
-    `|${' --- |'.repeat(HEAD.length + 1)}`,
-    ...g.rows.map((row) => `| ${[...cells(row), row.title].map(mdText).join(' | ')} |`),
-    '',
-  ]);
+/** Per plugin, server and workload, its configurations ranked cheapest first. */
+export function variantsContent(groups: readonly VariantGroup[]): SectionContent {
+  return {
+    tables: groups.map((g) => ({
+      caption: `${g.plugin} on ${g.server}, ${g.workload}`,
+      head: HEAD.map((text) => ({ text })),
+      rows: g.rows.map(cells),
+    })),
+  };
 }

@@ -250,6 +250,6 @@ test('the counted section in Chromium: where the added instructions go drawn as 
       'audit events',
     ]);
     expect(table.right).toBeLessThanOrEqual(table.viewport);
-    expect(await section.textContent()).toContain('Counted work predicts 13.9% at this machine');
+    expect(await section.textContent()).toContain('counted work predicts 13.9% at this machine');
   });
 }, 60_000);

@@ -1,7 +1,8 @@
 import { expect, test } from 'vitest';
 import { recordedReportInput, sweepReportInput } from '../../test/support/report-fixtures.ts';
 import { escapeHtml, formatHtmlReport } from './format-html.ts';
-import { buildHtmlReport, HTML_SECTIONS } from './html-report.ts';
+import { buildHtmlReport } from './html-report.ts';
+import { SECTIONS } from './sections.ts';
 
 const figures = (html: string) =>
   [...html.matchAll(/<figure class="chart" data-chart="(\w+)"( data-empty)?>([\s\S]*?)<\/figure>/g)].map(
@@ -81,10 +82,19 @@ test('each measurement says what the configuration logged; an idle one shows its
   );
 });
 
-test('a table of its own is one more entry in the section list, after the runs', async () => {
-  const faults = () => ({ heading: 'Faults', lines: ['one fault table'], figures: [] });
-  const html = await buildHtmlReport(recordedReportInput(), [...HTML_SECTIONS, faults]);
-  expect(html.split('<section>').at(-1)).toMatch(/^\n<h2>Faults<\/h2>\n<p>one fault table<\/p>/);
+test('a table of its own is one more entry in the section list, after the runs; a table without a caption takes the title', async () => {
+  const faults = {
+    title: 'Faults',
+    shows: () => true,
+    content: () => ({
+      about: ['one fault table'],
+      tables: [{ head: [{ text: 'fault' }], rows: [['disk full']] }],
+    }),
+  };
+  const html = await buildHtmlReport(recordedReportInput(), [...SECTIONS, faults]);
+  const last = html.split('<section>').at(-1) ?? '';
+  expect(last).toMatch(/^\n<h2>Faults<\/h2>\n<p>one fault table<\/p>\n<table>\n<caption>Faults<\/caption>/);
+  expect(last).toContain('<tr><th scope="row">disk full</th></tr>');
 });
 
 test('outside text in index.html is escaped everywhere, the charts’ labels included', async () => {

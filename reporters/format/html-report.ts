@@ -2,26 +2,16 @@ import type { Comparison } from '../../src/history/compare.ts';
 import { type HistoryEntry, machineFingerprint, type Revision } from '../../src/history/entry.ts';
 import type { PluginResult, ResultsFile } from '../../src/results/schema.ts';
 import { overheadSpec, timelineSpec, trendEntries, trendSpec } from '../charts/chart-specs.ts';
-import { countedSpec } from '../charts/counted-spec.ts';
-import { diskUseSpec } from '../charts/disk-use-spec.ts';
-import { latencySpec } from '../charts/latency-spec.ts';
 import { overviewSpec } from '../charts/overview-spec.ts';
 import { renderSvg } from '../charts/render-chart.ts';
-import { sweepSpec } from '../charts/sweep-spec.ts';
 import { auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
-import { completenessSection } from './format-completeness.ts';
-import { countedSection } from './format-counted.ts';
-import { faultsSection } from './format-faults.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
-import { latencyRows, latencySection } from './format-latency.ts';
 import { memoryLine } from './format-memory.ts';
-import { perEventSection } from './format-per-event.ts';
-import { lifecycleFindings, SEED_ROWS, type SeedTable, seedTable } from './format-seed-table.ts';
-import { sweepGroups, sweepSection } from './format-sweep.ts';
 import { runIdOf, runStatus, statusLine } from './run-status.ts';
-import { seedRuns } from './seed-runs.ts';
+import type { Section, SectionContent } from './section.ts';
+import { SECTIONS } from './sections.ts';
 
 export interface HtmlReportInput {
   file: ResultsFile;
@@ -61,22 +51,6 @@ async function figures(result: PluginResult, entry: HistoryEntry | undefined, pr
   ]);
 }
 
-function seedHtmlTable(table: SeedTable): HtmlTable {
-  return {
-    caption: "The seed's comparison, this run beside it",
-    head: [
-      { text: '' },
-      ...table.columns.map((c) => ({
-        text: c.heading,
-        note: c.subheading,
-        ...(c.kind === 'seed' && { className: 'seed' }),
-      })),
-    ],
-    rows: SEED_ROWS.map((label, row) => [label, ...table.columns.map((c) => c.cells[row] ?? '–')]),
-    notes: table.notes,
-  };
-}
-
 /** What a run is: its plugin and settings as its title names them, and the option file it came from. */
 function settingsText(r: PluginResult): string {
   const file = r.settings?.optionFile ? `; option file ${r.settings.optionFile}` : '';
@@ -96,18 +70,47 @@ function runsTable(results: readonly PluginResult[]): HtmlTable {
 }
 
 /**
- * The opening section: every run ranked against its limit under its id, a legend of what each id is, the seed's
- * table, and what the lifecycle checks found. A run counts as failed when its overhead or a lifecycle check failed.
+ * A section on the page: what it shows, its charts rendered to SVG, its tables (a table without a caption of its own
+ * is captioned by the title) and its list.
  */
-async function overviewSection(results: readonly PluginResult[]): Promise<ReportSection> {
+export async function sectionHtml(title: string, content: SectionContent): Promise<ReportSection> {
+  return {
+    heading: title,
+    lines: content.about ?? [],
+    figures: await Promise.all(
+      (content.charts ?? []).map(async (c) => ({
+        name: c.name,
+        svg: c.spec ? await renderSvg(c.spec) : null,
+        empty: c.empty,
+      })),
+    ),
+    tables: (content.tables ?? []).map((t) => ({ ...t, caption: t.caption ?? title })),
+    ...(content.list && content.list.length > 0 && { lists: [{ items: content.list }] }),
+  };
+}
+
+/**
+ * The opening section: every run ranked against its limit under its id, a legend of what each id is, then the
+ * sections that belong at the top (the seed's table, what the lifecycle checks found), their lists under their
+ * titles. A run counts as failed when its overhead or a lifecycle check failed.
+ */
+async function overviewSection(
+  results: readonly PluginResult[],
+  sections: readonly Section[],
+): Promise<ReportSection> {
   const spec = overviewSpec(results);
-  const seed = seedTable(seedRuns(results));
   const unmeasured = results.filter((r) => r.overheadPct === null).map(runIdOf);
+  const parts = await Promise.all(
+    sections
+      .filter((s) => s.inOverview && s.shows(results))
+      .map(async (s) => ({ s, html: await sectionHtml(s.title, s.content(results)) })),
+  );
   return {
     heading: 'Overview',
     lines: [
       statusLine(results),
       ...(unmeasured.length > 0 ? [`No overhead estimate: ${unmeasured.join(', ')}.`] : []),
+      ...parts.flatMap(({ html }) => html.lines),
     ],
     figures: [
       {
@@ -115,45 +118,22 @@ async function overviewSection(results: readonly PluginResult[]): Promise<Report
         svg: spec ? await renderSvg(spec) : null,
         empty: 'No run has an overhead estimate yet.',
       },
+      ...parts.flatMap(({ html }) => html.figures),
     ],
-    tables: [runsTable(results), ...(seed ? [seedHtmlTable(seed)] : [])],
-    list: { heading: 'Lifecycle findings', items: results.flatMap(lifecycleFindings) },
+    tables: [runsTable(results), ...parts.flatMap(({ html }) => html.tables ?? [])],
+    lists: parts.flatMap(({ s, html }) =>
+      (html.lists ?? []).map((l) => ({ heading: s.title, items: l.items })),
+    ),
   };
 }
 
-/** A section of index.html after the runs' own: built from the results, or null when they have nothing for it. */
-export type HtmlSection = (results: PluginResult[]) => ReportSection | null | Promise<ReportSection | null>;
-
-/** index.html's sections after each run's own, in order; a new table is one more entry here. */
-export const HTML_SECTIONS: readonly HtmlSection[] = [
-  async (results) => {
-    const groups = sweepGroups(results);
-    const spec = sweepSpec(groups);
-    return sweepSection(groups, spec ? await renderSvg(spec) : null);
-  },
-  async (results) => {
-    const spec = latencySpec(sweepGroups(results));
-    return latencySection(latencyRows(results), spec ? await renderSvg(spec) : null);
-  },
-  (results) => completenessSection(results),
-  (results) => faultsSection(results),
-  async (results) => {
-    const diskUse = diskUseSpec(results);
-    return perEventSection(results, diskUse ? await renderSvg(diskUse) : null);
-  },
-  async (results) => {
-    const spec = countedSpec(results);
-    return countedSection(results, spec ? await renderSvg(spec) : null);
-  },
-];
-
-/** index.html: an overview of every run, then per plugin and server, the TPS timeline, the overhead against the limit, and the trend. */
-export async function buildHtmlReport(
-  input: HtmlReportInput,
-  extraSections = HTML_SECTIONS,
-): Promise<string> {
+/**
+ * index.html: an overview of every run, then per plugin and server the TPS timeline, the overhead against the limit
+ * and the trend, then the sections every report shares (sections.ts) that do not belong in the overview.
+ */
+export async function buildHtmlReport(input: HtmlReportInput, sections = SECTIONS): Promise<string> {
   const { file, revision } = input;
-  const sections: ReportSection[] = await Promise.all(
+  const runSections: ReportSection[] = await Promise.all(
     file.results.map(async (r, i) => {
       const comparison = input.comparisons[i];
       return {
@@ -169,10 +149,12 @@ export async function buildHtmlReport(
       };
     }),
   );
-  sections.unshift(await overviewSection(file.results));
-  for (const section of await Promise.all(extraSections.map((build) => build(file.results)))) {
-    if (section) sections.push(section);
-  }
+  const after = sections.filter((s) => !s.inOverview && s.shows(file.results));
+  const page = [
+    await overviewSection(file.results, sections),
+    ...runSections,
+    ...(await Promise.all(after.map((s) => sectionHtml(s.title, s.content(file.results))))),
+  ];
   return formatHtmlReport({
     title: 'auditbench report',
     lines: [
@@ -183,6 +165,6 @@ export async function buildHtmlReport(
           ]
         : []),
     ],
-    sections,
+    sections: page,
   });
 }
