@@ -2,6 +2,7 @@ import { completenessContent, hasCompleteness } from './format-completeness.ts';
 import { countedContent, hasCounted } from './format-counted.ts';
 import { faultRows, faultsContent } from './format-faults.ts';
 import { latencyContent, latencyRows } from './format-latency.ts';
+import { memoryContent, memoryResults } from './format-memory.ts';
 import { perEventContent, perEventResults } from './format-per-event.ts';
 import { findingsContent, hasSeedTable, seedContent } from './format-seed-table.ts';
 import { sweepContent } from './format-sweep.ts';
@@ -28,6 +29,11 @@ export const SECTIONS: readonly Section[] = [
     title: 'Tail latency, plugin off and on',
     shows: (results) => latencyRows(results).length > 0,
     content: (results) => latencyContent(latencyRows(results), sweepGroups(results)),
+  },
+  {
+    title: 'Server memory, plugin off and on',
+    shows: (results) => memoryResults(results).length > 0,
+    content: memoryContent,
   },
   {
     title: "The seed's comparison, this run beside it",
