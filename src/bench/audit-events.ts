@@ -1,3 +1,4 @@
+import type { AddedRates } from '../config/added-traffic.ts';
 import { addCounts, type EventCounts, noEvents } from '../plugins/logs/event-class.ts';
 import type { AuditEvents } from '../results/schema.ts';
 import type { MeasuredRun } from './blocks.ts';
@@ -8,7 +9,7 @@ export interface TrafficSeen {
   /** Every account the measured traffic used: sysbench's and the added load's. */
   accounts: string[];
   /** The added load's rates (traffic.added), for the advice. */
-  added?: { connectionsPerS: number; failedLoginsPerS: number; ddlPerS: number; dclPerS: number };
+  added?: AddedRates;
 }
 
 /**

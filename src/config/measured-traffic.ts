@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type AddedRates, addedRatesSchema, noAddedRates } from './added-traffic.ts';
 
 /**
  * What the measurement sends to the server: which accounts log in, what is added to the OLTP load, or the DBA's own
@@ -14,13 +15,6 @@ const accountName = z
     'must be 1–32 letters, digits, _ $ . or - (an account auditbench creates)',
   );
 
-const addedRate = (what: string) =>
-  z
-    .number()
-    .finite()
-    .min(0, `${what} must be at least 0 per second`)
-    .max(200, `${what} above 200/s would be the load itself`);
-
 export const measuredTrafficSchema = z
   .strictObject({
     /**
@@ -30,19 +24,8 @@ export const measuredTrafficSchema = z
      * 'root' asks for the server's root account instead.
      */
     accounts: z.strictObject({ application: accountName, checks: accountName }).partial(),
-    /** Added to the load at these rates, within the same toggled measurement. */
-    added: z
-      .strictObject({
-        /** New connections (connect, one query, disconnect) as the application account. */
-        connectionsPerS: addedRate('connectionsPerS'),
-        /** Logins with a wrong password for the application account. */
-        failedLoginsPerS: addedRate('failedLoginsPerS'),
-        /** CREATE/DROP TABLE on a scratch table. */
-        ddlPerS: addedRate('ddlPerS'),
-        /** GRANT/REVOKE on a scratch account. */
-        dclPerS: addedRate('dclPerS'),
-      })
-      .partial(),
+    /** Added to the load at these rates, within the same toggled measurement (the kinds: added-traffic.ts). */
+    added: addedRatesSchema,
     /**
      * Your own sysbench Lua script instead of oltp_read_write, relative to the configuration file: its `prepare`
      * builds its schema, its report must have sysbench's standard form.
@@ -58,7 +41,7 @@ export type MeasuredTrafficInput = z.input<typeof measuredTrafficSchema>;
 /** The measured traffic of one run, defaults applied. */
 export interface MeasuredTraffic {
   accounts: { application: string; checks: string };
-  added: { connectionsPerS: number; failedLoginsPerS: number; ddlPerS: number; dclPerS: number };
+  added: AddedRates;
   /** The DBA's script: its path as given (relative to the configuration) and its content's hash, or null for OLTP. */
   script: { path: string; sha256: string } | null;
   preparedStatements: boolean;
@@ -74,14 +57,7 @@ export function mergeMeasuredTraffic(
 ): MeasuredTraffic {
   return {
     accounts: { ...DEFAULT_ACCOUNTS, ...top?.accounts, ...run?.accounts },
-    added: {
-      connectionsPerS: 0,
-      failedLoginsPerS: 0,
-      ddlPerS: 0,
-      dclPerS: 0,
-      ...top?.added,
-      ...run?.added,
-    },
+    added: { ...noAddedRates(), ...top?.added, ...run?.added },
     script,
     preparedStatements: run?.preparedStatements ?? top?.preparedStatements ?? true,
   };

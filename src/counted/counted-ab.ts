@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ArmSteps } from '../bench/subject.ts';
+import { type AddedKind, noAddedCounts } from '../config/added-traffic.ts';
 import type { Environment } from '../config/env.ts';
 import { LogGrowth } from '../plugins/log-files.ts';
 import { listLogFiles, readLogEvents } from '../plugins/log-reader.ts';
@@ -9,7 +10,7 @@ import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, type Step } from '../plugins/steps.ts';
 import { startLocalServer } from '../servers/local-server.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
-import { type AddedCounts, type AddedKind, addedPerArm, sendAddedOperations } from '../traffic/added-load.ts';
+import { addedPerArm, sendAddedOperations } from '../traffic/added-load.ts';
 import { prepareSysbench, runSysbenchEvents } from '../workload/sysbench-runner.ts';
 import type { SysbenchJob } from '../workload/workload.ts';
 import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
@@ -373,7 +374,7 @@ async function sendAdded(
   transactions: number,
   sessions: { app: ConnectionOptions; admin: ConnectionOptions },
 ): Promise<void> {
-  const counts: AddedCounts = { connections: 0, failedLogins: 0, ddl: 0, dcl: 0, errors: 0 };
+  const counts = noAddedCounts();
   const plan = addedPerArm(added.rates, added.wallClockTps, transactions);
   await sendAddedOperations(plan, { ...sessions, failingUser: added.failingUser }, counts);
   if (counts.errors > 0)

@@ -1,5 +1,7 @@
+import type { AddedRateField } from '../config/added-traffic.ts';
+
 /** A rate of the added load (traffic.added, docs/traffic.md) that produces a class of events sysbench never sends. */
-export type AddedRate = 'connectionsPerS' | 'failedLoginsPerS' | 'ddlPerS' | 'dclPerS';
+export type AddedRate = AddedRateField;
 
 /**
  * What a plugin says, and how its settings read, when it logged nothing of the measured traffic: where the

@@ -1,19 +1,8 @@
 import mysql from 'mysql2/promise';
+import { ADDED_KINDS, type AddedCounts, type AddedKind, addedKinds } from '../config/added-traffic.ts';
 import { sysbenchDatabase } from '../config/lists.ts';
 import type { MeasuredTraffic } from '../config/measured-traffic.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
-
-/** The kinds of statement or login traffic.added sends, and the count results.json records for each. */
-export const addedKinds = ['connections', 'failedLogins', 'ddl', 'dcl'] as const;
-export type AddedKind = (typeof addedKinds)[number];
-export type AddedCounts = Record<AddedKind | 'errors', number>;
-
-const rateField: Record<AddedKind, keyof MeasuredTraffic['added']> = {
-  connections: 'connectionsPerS',
-  failedLogins: 'failedLoginsPerS',
-  ddl: 'ddlPerS',
-  dcl: 'dclPerS',
-};
 
 const WRONG_PASSWORD = 'auditbench-wrong-password';
 const SCRATCH_TABLE = `\`${sysbenchDatabase}\`.auditbench_scratch`;
@@ -22,7 +11,7 @@ const CONNECT_TIMEOUT_MS = 5_000;
 const LOCAL_HOSTS = new Set(['127.0.0.1', 'localhost', '::1']);
 
 export const addedRates = (traffic: MeasuredTraffic): [AddedKind, number][] =>
-  addedKinds.map((k): [AddedKind, number] => [k, traffic.added[rateField[k]]]).filter(([, r]) => r > 0);
+  addedKinds.map((k): [AddedKind, number] => [k, traffic.added[ADDED_KINDS[k]]]).filter(([, r]) => r > 0);
 
 /** Refuses a server that is not on this machine: the added load opens connections at a rate, locally only. */
 export function assertLocal(conn: ConnectionOptions): void {
@@ -52,19 +41,35 @@ export interface AddedSessions {
 /** One operation of a kind: the i-th (0-based), so CREATE and DROP, GRANT and REVOKE alternate. */
 type Operation = (i: number) => Promise<void>;
 
-async function operations(kind: AddedKind, s: AddedSessions, open: mysql.Connection[]): Promise<Operation> {
-  if (kind === 'connections') {
-    return async () => {
+/** A kind: which of the sessions it logs in as, and how it opens what it needs and makes its operation. */
+interface KindOperations {
+  session: keyof AddedSessions;
+  start(s: AddedSessions, open: mysql.Connection[]): Promise<Operation>;
+}
+
+/** A session of its own for the kind's statements, closed with the others. */
+async function session(conn: ConnectionOptions, open: mysql.Connection[]): Promise<mysql.Connection> {
+  const c = await connect(conn);
+  open.push(c);
+  return c;
+}
+
+/** Each kind's operation; a new kind in ADDED_KINDS (src/config/added-traffic.ts) needs its entry here. */
+const OPERATIONS: Record<AddedKind, KindOperations> = {
+  connections: {
+    session: 'app',
+    start: async (s) => async () => {
       const c = await connect(s.app);
       try {
         await c.query('SELECT 1');
       } finally {
         await c.end().catch(() => c.destroy());
       }
-    };
-  }
-  if (kind === 'failedLogins') {
-    return async () => {
+    },
+  },
+  failedLogins: {
+    session: 'failingUser',
+    start: async (s) => async () => {
       const c = await connect(s.app, s.failingUser, WRONG_PASSWORD).catch((error: { errno?: number }) => {
         if (error.errno === 1045) return null;
         throw error;
@@ -73,27 +78,37 @@ async function operations(kind: AddedKind, s: AddedSessions, open: mysql.Connect
         await c.end().catch(() => c.destroy());
         throw new Error(`a login as ${s.failingUser} with a wrong password succeeded`);
       }
-    };
-  }
-  const session = await connect(kind === 'ddl' ? s.app : s.admin);
-  open.push(session);
-  if (kind === 'ddl') {
-    await session.query(`DROP TABLE IF EXISTS ${SCRATCH_TABLE}`);
-    return async (i) => {
-      await session.query(
-        i % 2 === 0 ? `CREATE TABLE ${SCRATCH_TABLE} (id INT)` : `DROP TABLE ${SCRATCH_TABLE}`,
-      );
-    };
-  }
-  await session.query(`CREATE USER IF NOT EXISTS ${SCRATCH_ACCOUNT}`);
-  return async (i) => {
-    await session.query(
-      i % 2 === 0
-        ? `GRANT SELECT ON \`${sysbenchDatabase}\`.* TO ${SCRATCH_ACCOUNT}`
-        : `REVOKE SELECT ON \`${sysbenchDatabase}\`.* FROM ${SCRATCH_ACCOUNT}`,
-    );
-  };
-}
+    },
+  },
+  ddl: {
+    session: 'app',
+    async start(s, open) {
+      const c = await session(s.app, open);
+      await c.query(`DROP TABLE IF EXISTS ${SCRATCH_TABLE}`);
+      return async (i) => {
+        await c.query(i % 2 === 0 ? `CREATE TABLE ${SCRATCH_TABLE} (id INT)` : `DROP TABLE ${SCRATCH_TABLE}`);
+      };
+    },
+  },
+  dcl: {
+    session: 'admin',
+    async start(s, open) {
+      const c = await session(s.admin, open);
+      await c.query(`CREATE USER IF NOT EXISTS ${SCRATCH_ACCOUNT}`);
+      return async (i) => {
+        await c.query(
+          i % 2 === 0
+            ? `GRANT SELECT ON \`${sysbenchDatabase}\`.* TO ${SCRATCH_ACCOUNT}`
+            : `REVOKE SELECT ON \`${sysbenchDatabase}\`.* FROM ${SCRATCH_ACCOUNT}`,
+        );
+      };
+    },
+  },
+};
+
+/** The sessions the kinds log in as (app, admin, failingUser), each once, in that order. */
+export const sessionsOf = (kinds: readonly AddedKind[]): (keyof AddedSessions)[] =>
+  (['app', 'admin', 'failingUser'] as const).filter((s) => kinds.some((k) => OPERATIONS[k].session === s));
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -152,7 +167,9 @@ export async function startAddedLoad(
   const loops: Promise<void>[] = [];
   try {
     for (const [kind, perS] of rates) {
-      loops.push(paced(await operations(kind, sessions, open), { kind, perS, counts, signal: abort.signal }));
+      loops.push(
+        paced(await OPERATIONS[kind].start(sessions, open), { kind, perS, counts, signal: abort.signal }),
+      );
     }
   } catch (error) {
     abort.abort();
@@ -198,7 +215,7 @@ export async function sendAddedOperations(
   const open: mysql.Connection[] = [];
   try {
     for (const [kind, n] of plan) {
-      const op = await operations(kind, sessions, open);
+      const op = await OPERATIONS[kind].start(sessions, open);
       for (let i = 0; i < n; i++) {
         try {
           await op(i);

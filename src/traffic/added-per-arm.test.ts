@@ -1,5 +1,5 @@
 import { expect, test } from 'vitest';
-import { addedPerArm } from './added-load.ts';
+import { addedPerArm, sessionsOf } from './added-load.ts';
 
 test('a rate per second becomes a count per counted arm, in proportion to the wall clock’s transactions', () => {
   // 20 new connections a second beside 1,000 transactions a second: 3 in an arm of 150 transactions.
@@ -26,4 +26,10 @@ test('DDL and DCL come in even numbers: every arm leaves the scratch table and g
     ['ddl', 4],
     ['dcl', 12],
   ]);
+});
+
+test('the accounts the added load logs in as: each session once, in a fixed order', () => {
+  expect(sessionsOf(['failedLogins', 'dcl', 'ddl', 'connections'])).toEqual(['app', 'admin', 'failingUser']);
+  expect(sessionsOf(['dcl'])).toEqual(['admin']);
+  expect(sessionsOf([])).toEqual([]);
 });

@@ -1,11 +1,12 @@
 import type { SysbenchRunner } from '../bench/subject.ts';
+import { noAddedCounts } from '../config/added-traffic.ts';
 import type { MeasuredTraffic } from '../config/measured-traffic.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
-import { type AddedCounts, type AddedLoad, addedRates, assertLocal, startAddedLoad } from './added-load.ts';
+import { type AddedLoad, addedRates, assertLocal, sessionsOf, startAddedLoad } from './added-load.ts';
 
 /** A SysbenchRunner that carries traffic.added, and what it sent so far. */
 export interface AddedTrafficRunner extends SysbenchRunner {
-  /** Counts sent since the runner was made, by kind (connections, failedLogins, ddl, dcl) and errors. */
+  /** Counts sent since the runner was made, by kind (ADDED_KINDS) and errors. */
   sent(): Record<string, number>;
   /** The accounts the added load logs in as (the application's, DCL's administrator, the failing login). */
   accounts: string[];
@@ -27,13 +28,13 @@ export function withAddedTraffic(
   application?: ConnectionOptions,
 ): AddedTrafficRunner {
   const rates = addedRates(traffic);
-  const counts: AddedCounts = { connections: 0, failedLogins: 0, ddl: 0, dcl: 0, errors: 0 };
-  const kinds = new Set(rates.map(([k]) => k));
-  const accounts = [
-    ...(kinds.has('connections') || kinds.has('ddl') ? [(application ?? server.connection).user] : []),
-    ...(kinds.has('dcl') ? [server.connection.user] : []),
-    ...(kinds.has('failedLogins') ? [traffic.accounts.application] : []),
-  ];
+  const counts = noAddedCounts();
+  const user = {
+    app: (application ?? server.connection).user,
+    admin: server.connection.user,
+    failingUser: traffic.accounts.application,
+  };
+  const accounts = sessionsOf(rates.map(([k]) => k)).map((s) => user[s]);
   if (rates.length === 0) return { ...runner, sent: () => ({}), accounts: [] };
   assertLocal(server.connection);
   return {
