@@ -76,7 +76,7 @@ function cells(row: VariantRow): string[] {
   ];
 }
 
-const HEAD = ['#', 'run', 'overhead [95% CI]', 'verdict', 'log B/txn', 'of most'];
+const HEAD = ['rank', 'run', 'overhead [95% CI]', 'verdict', 'log B/txn', 'of most'];
 
 /** Per plugin, server and workload, its configurations ranked cheapest first. */
 export function variantsContent(groups: readonly VariantGroup[]): SectionContent {
