@@ -24,6 +24,8 @@ export const WRITERS: readonly ReportWriter[] = [
 export interface AuditbenchReporterOptions {
   /** Options of Vitest's own JUnit reporter, which this one runs so that its line comes before the closing line. */
   junit?: JUnitOptions;
+  /** The projects whose tests it reports (auditbench's, in a DBA's Vitest); every project when absent. */
+  projects?: string[];
 }
 
 /**
@@ -52,9 +54,15 @@ export default class AuditbenchReporter implements Reporter {
   /** Every module Vitest reported ended, in order: under --merge-reports, one per shard's blob of a file. */
   private ended: TestModule[] = [];
   private vitest: Vitest | null = null;
+  private readonly projects: string[] | null;
 
   constructor(options: AuditbenchReporterOptions = {}) {
     this.junit = options.junit ? new JUnitReporter(options.junit) : null;
+    this.projects = options.projects ?? null;
+  }
+
+  private ours(module: TestModule): boolean {
+    return this.projects === null || this.projects.includes(module.project.name);
   }
 
   async onInit(vitest: Vitest): Promise<void> {
@@ -67,11 +75,14 @@ export default class AuditbenchReporter implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
-    this.ended.push(module);
+    if (this.ours(module)) this.ended.push(module);
   }
 
   async onTestRunEnd(fromVitest: ReadonlyArray<TestModule>): Promise<void> {
-    const testModules = endedModules(fromVitest, this.ended);
+    const testModules = endedModules(
+      fromVitest.filter((module) => this.ours(module)),
+      this.ended,
+    );
     const junit = this.junit?.onTestRunEnd(testModules);
     const vitest = this.vitest;
     const importModule = (file: string) =>

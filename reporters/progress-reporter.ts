@@ -1,28 +1,17 @@
 import path from 'node:path';
 import type { UserConsoleLog } from 'vitest';
-import type { Reporter, TestCase, TestModule, TestSpecification, TestSuite, Vitest } from 'vitest/node';
+import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
 import { formatProgress, isBenchmark } from './format/format-progress.ts';
 
-type Entity = TestModule | TestCase | TestSuite | undefined;
-
 /**
- * The root `onConsoleLog`: a benchmark file's lines are this reporter's to print, so Vitest's default reporter skips
- * them (it would put a `stdout | file > describe > test` header before each block). Every harness line carries its
- * own `[run · server · workload]` prefix, so nothing is lost; a unit test's logs keep Vitest's headers.
- */
-export function benchmarkLinesAreOurs(
-  _log: string,
-  _type: 'stdout' | 'stderr',
-  entity: Entity,
-): false | undefined {
-  return entity && isBenchmark(entity.project.name) ? false : undefined;
-}
-
-/**
- * While the run goes: the benchmark files' own lines as they come, one per step, without Vitest's headers; after each
- * plugin suite file, how many are done, elapsed time, and an estimate of what is left.
+ * While the run goes: the benchmark files' own lines as they come, one per step, without the `stdout | file > test`
+ * header Vitest's default reporter puts before each block (the plugin's onConsoleLog keeps them from it; every harness
+ * line carries its own `[run · server · workload]` prefix, so nothing is lost); after each benchmark file, how many
+ * are done, elapsed time, and an estimate of what is left.
  */
 export default class ProgressReporter implements Reporter {
+  /** The projects it counts (auditbench's, in a DBA's Vitest); every project but the unit tests when absent. */
+  private readonly counts: (projectName: string) => boolean;
   private total = 0;
   private done = 0;
   private startedAt = 0;
@@ -32,20 +21,25 @@ export default class ProgressReporter implements Reporter {
     this.vitest = vitest;
   }
 
+  constructor(options: { projects?: string[] } = {}) {
+    const { projects } = options;
+    this.counts = projects ? (name) => projects.includes(name) : isBenchmark;
+  }
+
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
-    this.total = specifications.filter((s) => isBenchmark(s.project.name)).length;
+    this.total = specifications.filter((s) => this.counts(s.project.name)).length;
     this.done = 0;
     this.startedAt = Date.now();
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
     const entity = log.taskId ? this.vitest?.state.getReportedEntityById(log.taskId) : undefined;
-    if (!entity || !isBenchmark(entity.project.name)) return;
+    if (!entity || !this.counts(entity.project.name)) return;
     (log.type === 'stderr' ? process.stderr : process.stdout).write(log.content);
   }
 
   onTestModuleEnd(module: TestModule): void {
-    if (!isBenchmark(module.project.name) || this.total === 0) return;
+    if (!this.counts(module.project.name) || this.total === 0) return;
     this.done++;
     const line = formatProgress({
       done: this.done,

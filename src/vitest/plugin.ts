@@ -1,0 +1,206 @@
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Plugin } from 'vite';
+import type { TestProjectInlineConfiguration } from 'vitest/config';
+import type { TestProject, Vitest } from 'vitest/node';
+
+// The package's Vitest plugin: `plugins: [auditbench()]` in a vitest.config.ts adds auditbench's project (the
+// configured runs' suite and the DBA's own audit tests) and its reporters. auditbench's own vitest.config.ts and
+// `auditbench bench` go through it too. Compiled to dist/ and loaded by Node with the config file: it imports nothing
+// of the harness, which it reaches by path through Vitest's module runner (TypeScript, inlined).
+
+export interface AuditbenchPluginOptions {
+  /** The project's name; `--project <name>` selects it. Default 'auditbench'. */
+  name?: string;
+  /** Your own test files that run inside the project (one at a time, with its timeouts), relative to the root. */
+  include?: string[];
+  exclude?: string[];
+  /** More global setup files (auditbench's own suites add the shared pack folder). */
+  globalSetup?: string[];
+  /**
+   * Settings the project starts with where the environment does not set them. Default: the configured runs only
+   * (AUDITBENCH_PLUGINS_ONLY=1) on bench's workload (standard), so `npx vitest run` measures what `auditbench bench` does.
+   */
+  env?: Record<string, string>;
+  /** Other projects of the config that start servers too, so the preflight probes binaries for them as well. */
+  serverProjects?: string[];
+}
+
+export const DEFAULT_INCLUDE = ['audit/**/*.test.ts'];
+const BENCH_ENV = { AUDITBENCH_PLUGINS_ONLY: '1', AUDITBENCH_WORKLOAD: 'standard' };
+
+/** The package's folder, found from this file whether it runs from src/ (TypeScript) or dist/src/ (compiled). */
+export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url))): string {
+  for (let dir = from; ; dir = path.dirname(dir)) {
+    const manifest = path.join(dir, 'package.json');
+    if (
+      existsSync(manifest) &&
+      (JSON.parse(readFileSync(manifest, 'utf8')) as { name?: string }).name === 'auditbench'
+    )
+      return dir;
+    if (path.dirname(dir) === dir) throw new Error(`auditbench: no package.json of auditbench above ${from}`);
+  }
+}
+
+/** The project auditbench adds: what a benchmark needs, whichever repository it runs in. */
+export function auditbenchProject(
+  root: string,
+  options: AuditbenchPluginOptions,
+  groupOrder: number,
+): TestProjectInlineConfiguration {
+  const pkg = packageRoot();
+  const runsSuite = path.relative(root, path.join(pkg, 'suites', 'runs.suite.ts'));
+  const include = options.include ?? DEFAULT_INCLUDE;
+  return {
+    test: {
+      name: options.name ?? 'auditbench',
+      include: include.includes(runsSuite) ? include : [runsSuite, ...include],
+      // The runs suite sits in node_modules in a DBA's repository: Vitest's default exclude would drop it.
+      exclude: options.exclude ?? [],
+      globalSetup: [path.join(pkg, 'suites', 'shared', 'check-config.ts'), ...(options.globalSetup ?? [])],
+      // auditbench's TypeScript and the user's config import it from node_modules, which Vitest would otherwise hand
+      // to Node untransformed.
+      server: { deps: { inline: ['auditbench'] } },
+      environment: 'node',
+      pool: 'forks',
+      // Benchmarks must never overlap: one file at a time, tests in order, no retry hiding a regression; after every
+      // other project, so no unit test shares the CPUs with a measurement.
+      fileParallelism: false,
+      sequence: { concurrent: false, groupOrder },
+      retry: 0,
+      testTimeout: 60 * 60_000,
+      hookTimeout: 10 * 60_000,
+    },
+  };
+}
+
+/** The reporters the project needs, by path (Vitest loads them through its module runner): they see only its tests. */
+export function auditbenchReporters(
+  name: string,
+  env: NodeJS.ProcessEnv,
+): [string, Record<string, unknown>][] {
+  const pkg = packageRoot();
+  const projects = [name];
+  return [
+    // While the run goes: the project's own lines, and a line after each benchmark file.
+    [path.join(pkg, 'reporters', 'progress-reporter.ts'), { projects }],
+    // At the end: results.json, the history, the summaries, index.html, the history check, JUnit, the closing line.
+    [
+      path.join(pkg, 'reporters', 'auditbench-reporter.ts'),
+      { projects, junit: { outputFile: `${env.AUDITBENCH_REPORT_DIR ?? 'reports'}/junit.xml` } },
+    ],
+  ];
+}
+
+const configured = new WeakSet<Vitest>();
+
+/** `plugins: [auditbench()]`: auditbench's project and reporters in this Vitest run. */
+export function auditbench(options: AuditbenchPluginOptions = {}): Plugin {
+  const name = options.name ?? 'auditbench';
+  return {
+    name: 'auditbench',
+    // Vitest calls configureVitest only on the projects that carry the plugin and are left after --project. A config
+    // without test.projects is one project, the root's, which carries it: the hook injects auditbench's project. With
+    // test.projects (whose inline entries do not inherit the root's plugins), or a --project naming auditbench's alone,
+    // the project goes into test.projects here, carrying the same set-up.
+    config(config) {
+      const listed = config.test?.projects;
+      const named = projectFilters(process.argv).some((filter) => filter.test(name));
+      if (listed === undefined && !named) return undefined;
+      const root = path.resolve(config.root ?? process.cwd());
+      const project = {
+        ...auditbenchProject(root, options, afterAll(listed ?? [])),
+        plugins: [setupPlugin(options)],
+      };
+      return { test: { projects: [project] } };
+    },
+    configureVitest: (context) => configure(context.vitest, context.injectTestProjects, options),
+  };
+}
+
+/** The plugin auditbench's own project carries when the config hook added it: the same set-up, nothing injected. */
+const setupPlugin = (options: AuditbenchPluginOptions): Plugin => ({
+  name: 'auditbench:setup',
+  configureVitest: (context) => configure(context.vitest, null, options),
+});
+
+async function configure(
+  vitest: Vitest,
+  inject: ((config: TestProjectInlineConfiguration) => Promise<TestProject[]>) | null,
+  options: AuditbenchPluginOptions,
+): Promise<void> {
+  // A root config's plugin is seen by every project that extends it: set up once.
+  if (configured.has(vitest)) return;
+  configured.add(vitest);
+  const name = options.name ?? 'auditbench';
+  for (const [key, value] of Object.entries(options.env ?? BENCH_ENV)) process.env[key] ??= value;
+  const others = vitest.projects.filter((p) => p.name !== name);
+  const order = Math.max(0, ...others.map((p) => p.config.sequence.groupOrder ?? 0)) + 1;
+  const ours = vitest.projects.filter((p) => p.name === name);
+  if (ours.length === 0 && inject)
+    ours.push(...(await inject(auditbenchProject(vitest.config.root, options, order))));
+  // --project may leave it out: then only the settings are checked, and no server will start.
+  const serving = others.some((p) => options.serverProjects?.includes(p.name));
+  const servers = (ours.length > 0 || serving) && !vitest.config.mergeReports;
+  await runPreflight(vitest, servers);
+  keepOut(others, options.include ?? DEFAULT_INCLUDE);
+  await setRunEnvironment(vitest);
+  vitest.config.reporters.push(...auditbenchReporters(name, process.env));
+  // The project's lines are the progress reporter's to print, without the default reporter's header before each
+  // block; the DBA's own onConsoleLog still decides for their other projects.
+  const theirs = vitest.config.onConsoleLog;
+  vitest.config.onConsoleLog = (log, type, entity) =>
+    entity?.project.name === name ? false : theirs?.(log, type, entity);
+}
+
+/** A groupOrder after every inline project's. */
+function afterAll(projects: unknown[]): number {
+  const orders = projects.map(
+    (p) => (p as { test?: { sequence?: { groupOrder?: number } } })?.test?.sequence?.groupOrder ?? 0,
+  );
+  return Math.max(0, ...orders) + 1;
+}
+
+/** The --project filters of a Vitest command line, as Vitest matches them (`*` is a wildcard). */
+export function projectFilters(argv: string[]): RegExp[] {
+  const given = argv.flatMap((arg, i) =>
+    arg === '--project' ? [argv[i + 1] ?? ''] : arg.startsWith('--project=') ? [arg.slice(10)] : [],
+  );
+  return given.map(
+    (filter) =>
+      new RegExp(
+        `^${filter
+          .split('*')
+          .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+          .join('.*')}$`,
+      ),
+  );
+}
+
+/**
+ * Every setting is checked before Vitest creates a reporter (JUnit opens junit.xml at start): one line and exit 2 on
+ * a bad one. Binaries and the configuration's runs are checked when auditbench's project will run.
+ */
+async function runPreflight(vitest: Vitest, servers: boolean): Promise<void> {
+  const file = path.join(packageRoot(), 'src', 'cli', 'preflight.ts');
+  const { preflight } = await vitest.import<typeof import('../cli/preflight.ts')>(file);
+  try {
+    await preflight(process.env, { servers });
+  } catch (error) {
+    process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(2);
+  }
+}
+
+/** The history compares with the repository's default branch, as `auditbench bench` finds it (src/cli/vitest-run.ts). */
+async function setRunEnvironment(vitest: Vitest): Promise<void> {
+  const file = path.join(packageRoot(), 'src', 'vitest', 'run-environment.ts');
+  const { runEnvironment } = await vitest.import<typeof import('./run-environment.ts')>(file);
+  Object.assign(process.env, await runEnvironment(process.env, vitest.config.root));
+}
+
+/** The DBA's audit tests run in auditbench's project alone, never a second time in a project of theirs. */
+function keepOut(projects: TestProject[], include: string[]): void {
+  for (const project of projects) project.config.exclude.push(...include);
+}
