@@ -1,0 +1,190 @@
+import { randomBytes } from 'node:crypto';
+import type { Environment } from '../config/env.ts';
+import { lifecycleContext } from '../plugins/lifecycle/index.ts';
+import { listLogFiles, readLogEvents, waitForEvents } from '../plugins/log-reader.ts';
+import type { PluginProfile } from '../plugins/profile.ts';
+import { runSteps, setGlobals } from '../plugins/steps.ts';
+import type { ResolvedRun } from '../runs/runs.ts';
+import { newPassword, redact } from '../servers/server-account.ts';
+import { SqlError, SqlSession } from '../servers/sql-session.ts';
+import { startServer } from '../servers/start-server.ts';
+import type { QueryResult, StartedServer } from '../servers/started-server.ts';
+import { liveConnection } from '../servers/traffic-accounts.ts';
+import { type AuditLogBytes, type AuditRecords, withClass } from './audit-records.ts';
+
+/** Statements sent as one account on one kept connection. */
+export interface Account {
+  readonly user: string;
+  query(sql: string): Promise<QueryResult>;
+  /** The server's id of this session's connection, as audit records carry it. */
+  connectionId(): Promise<number>;
+  /** Another session as the same account, on a connection of its own. */
+  another(): Account;
+  close(): Promise<void>;
+}
+
+/** A server running one configured run: its startup options and option file, its settings, logging on. */
+export interface RunServer {
+  readonly run: ResolvedRun;
+  readonly server: StartedServer;
+  /** The run's profile, reading its log where the configuration put it. */
+  readonly profile: PluginProfile;
+  /** The account, created the first time (with these grants, on '%' and 'localhost'), and a session as it. */
+  account(name: string, grants?: string[]): Promise<Account>;
+  /** A login as `name` with a wrong password; resolves with the server's refusal (rejects if it got in). */
+  failedLogin(name: string): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Where a test's records start: the count of records in the log then. */
+export interface Mark {
+  readonly records: number;
+}
+
+export interface AuditLog {
+  mark(): Promise<Mark>;
+  /**
+   * The records written since the mark. With `closedBy`, that account first sends a marker statement on a
+   * connection of its own, and only the records before the marker's first record are returned: the log has caught
+   * up with everything sent before it, so a "not logged" cannot pass on lag.
+   */
+  since(mark: Mark, options?: { closedBy?: Account; waitMs?: number }): Promise<AuditRecords>;
+  /** Every log file's bytes, rotated copies included, and the records parsed from them. */
+  bytes(): Promise<AuditLogBytes>;
+}
+
+const quote = (value: string): string => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
+const HOSTS = ['%', 'localhost'];
+
+/** Starts a server of the environment's target and brings the run's configuration up on it, logging on. */
+export async function startRunServer(config: Environment, run: ResolvedRun): Promise<RunServer> {
+  const server = await startServer(config);
+  const { profile } = lifecycleContext(server, run.profile);
+  try {
+    await runSteps(server, profile.install, `Installing ${profile.name}`);
+    await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
+    await runSteps(server, profile.enable, `Enabling ${profile.name}`);
+  } catch (error) {
+    await server.stop();
+    throw error;
+  }
+  const passwords = new Map<string, string>();
+  const sessions: SqlSession[] = [];
+  return {
+    run,
+    server,
+    profile,
+    async account(name, grants = []) {
+      let password = passwords.get(name);
+      if (password === undefined) {
+        password = newPassword();
+        await createAccount(server, name, password, grants);
+        passwords.set(name, password);
+      }
+      const connection = liveConnection(server, name, password);
+      const open = (): Account => {
+        const session = new SqlSession(connection);
+        sessions.push(session);
+        return {
+          user: name,
+          query: (sql) => session.query(sql),
+          connectionId: () => session.connectionId(),
+          another: open,
+          close: () => session.close(),
+        };
+      };
+      return open();
+    },
+    async failedLogin(name) {
+      const wrong = `${passwords.get(name) ?? 'no-such-password'}-wrong`;
+      const session = new SqlSession(liveConnection(server, name, wrong));
+      try {
+        await session.query('SELECT 1');
+      } catch (error) {
+        return error instanceof Error ? error.message : String(error);
+      } finally {
+        await session.close();
+      }
+      throw new Error(`A login as '${name}' with a wrong password was let in`);
+    },
+    async close() {
+      for (const session of sessions.splice(0)) await session.close();
+      await server.stop();
+    },
+  };
+}
+
+async function createAccount(server: StartedServer, name: string, password: string, grants: string[]) {
+  const users = HOSTS.map((host) => `${quote(name)}@'${host}' IDENTIFIED BY ${quote(password)}`).join(', ');
+  const statements = [
+    `CREATE USER ${users}`,
+    ...grants.flatMap((grant) => HOSTS.map((host) => `GRANT ${grant} TO ${quote(name)}@'${host}'`)),
+  ];
+  for (const sql of statements) {
+    await server.query(sql).catch((error: unknown) => {
+      const message = error instanceof SqlError ? error.message : String(error);
+      throw new Error(`Creating account '${name}': ${redact(message, [password])}`, { cause: error });
+    });
+  }
+}
+
+const CLOSE_WAIT_MS = 5_000;
+
+/** The run's audit log on its server, read by the profile's own parser. */
+export function auditLog(target: RunServer): AuditLog {
+  const { server, profile } = target;
+  const format = profile.log.format;
+  if (format === null) throw new Error(`${profile.name} writes no log file auditbench can read`);
+  return {
+    async mark() {
+      return { records: (await readLogEvents(server, profile)).events.length };
+    },
+    async since(mark, options = {}) {
+      const { closedBy, waitMs = CLOSE_WAIT_MS } = options;
+      if (!closedBy) {
+        const { events } = await readLogEvents(server, profile);
+        const records = withClass(format, events.slice(mark.records));
+        return { format, records, closedBy: null, notClosedBecause: 'no closing marker was asked for' };
+      }
+      const marker = `auditbench-close-${randomBytes(6).toString('hex')}`;
+      const id = await sendMarker(closedBy, marker);
+      const isMarker = (e: { user: string; connectionId: number | null; queryText: string }) =>
+        e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(marker));
+      const log = await waitForEvents(
+        server,
+        profile,
+        (events) => events.slice(mark.records).some(isMarker),
+        waitMs,
+      );
+      const after = log.events.slice(mark.records);
+      const at = after.findIndex(isMarker);
+      const records = withClass(format, at === -1 ? after : after.slice(0, at));
+      return at === -1
+        ? {
+            format,
+            records,
+            closedBy: null,
+            notClosedBecause: `no record of ${closedBy.user}'s marker connection appeared within ${waitMs} ms: is that account audited?`,
+          }
+        : { format, records, closedBy: closedBy.user, notClosedBecause: null };
+    },
+    async bytes() {
+      const files = [];
+      for (const file of await listLogFiles(server, profile))
+        files.push({ name: file.name, bytes: new Uint8Array(await server.readFile(file.name)) });
+      return { files, records: withClass(format, (await readLogEvents(server, profile)).events) };
+    },
+  };
+}
+
+/** A connection of its own as the closing account: its login, a marker statement, its logout. Its connection id. */
+async function sendMarker(account: Account, marker: string): Promise<number> {
+  const session = account.another();
+  try {
+    const id = await session.connectionId();
+    await session.query(`SELECT '${marker}' AS auditbench_close`);
+    return id;
+  } finally {
+    await session.close();
+  }
+}
