@@ -1,11 +1,13 @@
+import { readFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/support/dba-repo.ts';
 
 // Use from another repository: this project packed, installed offline as a dev dependency into a fresh git
-// repository with its own configuration (two runs, one reading an option file), and driven with `npx auditbench`
-// without measuring. A bench from a DBA's repository is the Action's push in suites/gate-from-repo.suite.ts (until
+// repository with its own configuration (three runs, two reading an option file), and driven with `npx auditbench`;
+// then the DBA's own Vitest with auditbench's plugin (examples/your-vitest/) measures one run, `pci`, on quick (the
+// smallest workload that still decides: one block of 4 pairs), and `npx auditbench bench` measures it again. A bench from a DBA's repository is the Action's push in suites/gate-from-repo.suite.ts (until
 // 2026-12-04 this suite measured limit-min with a bench of its own: the same run, measured twice).
 
 const config = `import { defineConfig, fromCnf } from 'auditbench';
@@ -23,6 +25,14 @@ export default defineConfig({
       traffic: { added: { connectionsPerS: 20 } },
     },
     { id: 'ops-cnf', plugin: 'server_audit', cnf: fromCnf('ops/audit.cnf') },
+    {
+      id: 'pci',
+      plugin: 'server_audit',
+      title: 'server_audit for cardholder data: administrators, logins, DDL and DCL',
+      cnf: fromCnf('ops/pci.cnf'),
+      // Of the measured traffic only DDL is logged: two statements a second, so the plugin is not idle.
+      traffic: { accounts: { application: 'shop_app', checks: 'auditor' }, added: { ddlPerS: 2 } },
+    },
   ],
 });
 `;
@@ -61,9 +71,19 @@ const tsconfig = {
   include: ['auditbench.config.ts', 'custom-profile.ts'],
 };
 
+// The DBA's own Vitest: its config, its compliance tests and the option file of the run they test, as shipped.
+const example = (file: string) =>
+  readFileSync(new URL(`../examples/your-vitest/${file}`, import.meta.url), 'utf8');
+const yourVitest = {
+  'vitest.config.ts': example('vitest.config.ts'),
+  'audit/compliance.test.ts': example('audit/compliance.test.ts'),
+  'ops/pci.cnf': example('ops/pci.cnf'),
+};
+
 let repo: DbaRepo;
 beforeAll(async () => {
   repo = await createDbaRepo({
+    ...yourVitest,
     'auditbench.config.ts': config,
     'ops/audit.cnf': optionFile,
     'custom-profile.ts': customProfile,
@@ -104,7 +124,7 @@ describe('npx auditbench in a DBA repository', () => {
     expect(list.stdout).toMatch(/^ops-cnf: /m);
     expect(list.stdout).toContain('option file     ops/audit.cnf');
     expect(list.stdout).toContain('loose-server_audit_events=CONNECT,QUERY_DDL');
-    expect(list.stdout).toContain(`2 run(s) in ${path.join(repo.dir, 'auditbench.config.ts')}`);
+    expect(list.stdout).toContain(`3 run(s) in ${path.join(repo.dir, 'auditbench.config.ts')}`);
     const asked = (await readFile(calls, 'utf8')).trim().split('\n');
     expect(
       asked.every((args) => /^--version$|^--no-defaults --verbose --help$/.test(args)),
@@ -116,7 +136,7 @@ describe('npx auditbench in a DBA repository', () => {
       workload: string;
       runs: { id: string; concurrency: string }[];
     };
-    expect(json.runs.map((r) => r.id)).toEqual(['limit-min', 'ops-cnf']);
+    expect(json.runs.map((r) => r.id)).toEqual(['limit-min', 'ops-cnf', 'pci']);
     expect(json.workload).toBe('standard');
     expect(json.runs[0]?.concurrency).toBe('8 threads (pinned cores)');
   });
@@ -138,5 +158,81 @@ describe('npx auditbench in a DBA repository', () => {
   test('tsc --noEmit type-checks the configuration and a custom profile against the package’s .d.ts', async () => {
     const tsc = await repo.exec('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);
     expect(tsc.exitCode, output(tsc)).toBe(0);
+  });
+});
+
+// One configured run, measured by each entry: the same suite, so the same records.
+const measured = { AUDITBENCH_RUNS: 'pci', AUDITBENCH_COUNTED: 'off' };
+const vitestRun = (args: string[] = []) =>
+  repo.exec('npx', ['--no-install', 'vitest', 'run', ...args], { env: measured, timeoutMs: 900_000 });
+
+/** The names of the runs suite's test cases in the run's junit.xml, wherever the suite file sat. */
+async function runsSuiteCases(): Promise<string[]> {
+  const junit = await readFile(path.join(repo.dir, 'reports', 'junit.xml'), 'utf8');
+  return [...junit.matchAll(/<testcase classname="([^"]*)" name="([^"]*)"/g)]
+    .filter(([, file]) => file?.endsWith('suites/runs.suite.ts'))
+    .map(([, , name]) => name ?? '');
+}
+
+/** The `pci` entries of the repository's history, with the fields a run's identity is made of. */
+async function pciHistory() {
+  const lines = (await readFile(path.join(repo.dir, 'reports', 'history.jsonl'), 'utf8')).trim().split('\n');
+  return lines
+    .map((line) => JSON.parse(line) as Record<string, unknown>)
+    .filter((entry) => entry.runId === 'pci')
+    .map(({ configRun, configHash, title, limitPct, workload }) => ({
+      configRun,
+      configHash,
+      title,
+      limitPct,
+      workload,
+    }));
+}
+
+/** The lines of a failed run that quote a matcher's message: what the branch's DBA reads. */
+const matcherLines = (all: string) =>
+  all.split('\n').filter((line) => /expected (a|no) record matching|^\s+(CONNECT|QUERY|TABLE)\//.test(line));
+
+describe('npx vitest run in a DBA repository, auditbench as a plugin', () => {
+  let viaVitest: string[] = [];
+
+  test('the compliance tests and the configured run pass in auditbench’s project', async () => {
+    const run = await vitestRun();
+    expect(run.exitCode, output(run)).toBe(0);
+    // The DBA's file ran once, in auditbench's project, beside the runs suite.
+    expect(run.all).toMatch(/auditbench.*audit\/compliance\.test\.ts/);
+    expect(run.all).toContain('DDL by an administrator is logged');
+    viaVitest = await runsSuiteCases();
+    expect(viaVitest.length).toBeGreaterThan(3);
+  });
+
+  test('npx auditbench bench records the same run identically, and history.jsonl holds both', async () => {
+    const bench = await repo.auditbench(['bench'], { env: measured });
+    expect(bench.exitCode, output(bench)).toBe(0);
+    expect(await runsSuiteCases()).toEqual(viaVitest);
+    const [first, second, ...more] = await pciHistory();
+    expect(more).toEqual([]);
+    expect(first?.configRun).toBe('pci');
+    expect(second).toEqual(first);
+  });
+
+  test('a branch narrowing server_audit_events to CONNECT fails the DDL and DCL tests with the matchers’ messages', async () => {
+    await repo.exec('git', ['checkout', '-q', '-b', 'connect-only']);
+    const narrowed = yourVitest['ops/pci.cnf'].replace(
+      /^server_audit_events = .*$/m,
+      'server_audit_events = CONNECT',
+    );
+    await repo.commit({ 'ops/pci.cnf': narrowed }, 'audit connections only');
+    // The overhead test left out: nothing is measured.
+    const run = await vitestRun(['-t', 'PCI DSS']);
+    console.log(matcherLines(run.all).join('\n'));
+    expect(run.exitCode, output(run)).toBe(1);
+    expect(run.all).toContain(
+      'expected a record matching { user: "admin", statement: /^CREATE TABLE shop\\.cards/ }, none of',
+    );
+    expect(run.all).toContain(
+      'expected a record matching { user: "admin", statement: /^DROP USER \'cardholder_ro\'/ }, none of',
+    );
+    expect(run.all).toMatch(/Tests\s+2 failed/);
   });
 });

@@ -107,13 +107,15 @@ export function auditbench(options: AuditbenchPluginOptions = {}): Plugin {
     config(config) {
       const listed = config.test?.projects;
       const named = projectFilters(process.argv).some((filter) => filter.test(name));
-      if (listed === undefined && !named) return undefined;
+      // The root's module runner loads the preflight and the reporters from the package's TypeScript.
+      const inline = { server: { deps: { inline: ['auditbench'] } } };
+      if (listed === undefined && !named) return { test: inline };
       const root = path.resolve(config.root ?? process.cwd());
       const project = {
         ...auditbenchProject(root, options, afterAll(listed ?? [])),
         plugins: [setupPlugin(options)],
       };
-      return { test: { projects: [project] } };
+      return { test: { ...inline, projects: [project] } };
     },
     configureVitest: (context) => configure(context.vitest, context.injectTestProjects, options),
   };

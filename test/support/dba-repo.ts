@@ -14,7 +14,31 @@ const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 
 interface LockEntry {
   dev?: boolean;
+  dependencies?: Record<string, string>;
+  optionalDependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
   [field: string]: unknown;
+}
+
+/** The lock's paths of these packages and of everything they depend on, found as Node finds them (nested first). */
+function lockClosure(packages: Record<string, LockEntry>, names: string[]): Set<string> {
+  const found = new Set<string>();
+  const visit = (from: string, name: string): void => {
+    for (let dir = from; ; dir = dir.replace(/\/?node_modules\/(@[^/]+\/)?[^/]+$/, '')) {
+      const where = `${dir ? `${dir}/` : ''}node_modules/${name}`;
+      const entry = packages[where];
+      if (entry) {
+        if (found.has(where)) return;
+        found.add(where);
+        const needs = { ...entry.dependencies, ...entry.optionalDependencies, ...entry.peerDependencies };
+        for (const dep of Object.keys(needs)) visit(where, dep);
+        return;
+      }
+      if (dir === '') return;
+    }
+  };
+  for (const name of names) visit('', name);
+  return found;
 }
 
 // Dev tools of ours the DBA's repository also gets, so that `tsc --noEmit` there checks the config against our .d.ts.
@@ -70,7 +94,7 @@ async function writeOfflineProject(project: string, tarball: string): Promise<vo
   const ours = JSON.parse(await readFile(path.join(packageDir, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, LockEntry>;
   };
-  const root = ours.packages[''] as LockEntry;
+  const root = ours.packages[''] as LockEntry & { peerDependencies?: Record<string, string> };
   const spec = `file:${path.relative(project, tarball)}`;
   const integrity = `sha512-${createHash('sha512')
     .update(await readFile(tarball))
@@ -82,17 +106,18 @@ async function writeOfflineProject(project: string, tarball: string): Promise<vo
       integrity,
       dev: true,
       dependencies: root.dependencies,
+      peerDependencies: root.peerDependencies,
       bin: root.bin,
       engines: root.engines,
     },
   };
-  // Our run-time dependencies, where npm hoisted them for us; dev-only packages stay out but for the dev tools.
-  for (const [where, entry] of Object.entries(ours.packages)) {
-    const tool = dbaDevTools.some((name) => where === `node_modules/${name}`);
-    if (where !== '' && (!entry.dev || tool)) packages[where] = { ...entry, dev: true };
-  }
+  // Our run-time dependencies, our peers (vitest and vite, which a DBA's repository has) and the dev tools, with
+  // everything they need, where npm placed them for us; our other dev-only packages stay out.
+  const wanted = [...Object.keys({ ...root.dependencies, ...root.peerDependencies }), ...dbaDevTools];
+  for (const where of lockClosure(ours.packages, wanted))
+    packages[where] = { ...ours.packages[where], dev: true };
   const devDependencies: Record<string, string> = { auditbench: spec };
-  for (const name of dbaDevTools.slice(0, 2)) {
+  for (const name of [...dbaDevTools.slice(0, 2), ...Object.keys(root.peerDependencies ?? {})]) {
     devDependencies[name] = String(ours.packages[`node_modules/${name}`]?.version);
   }
   // As docs/your-repository.md advises: none of the dependencies' install scripts is needed (npm 12 will not run them).
