@@ -306,6 +306,15 @@ export function launchEnvironment(env: Env = process.env): { userDir: string | n
 }
 
 /**
+ * The Vitest process's own environment, for auditbench's Vitest plugin (src/vitest/plugin.ts): it fills in defaults
+ * a run needs (the values the user set win) and hands it to the preflight and the reporters.
+ */
+export function vitestProcessEnv(defaults: Record<string, string>): Env {
+  for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
+  return process.env;
+}
+
+/**
  * testcontainers reads these itself. Ryuk, its reaper container, cannot be pulled where no registry answers,
  * and the harness removes its containers itself; published ports are reached on localhost. A value the user
  * set wins.

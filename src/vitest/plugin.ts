@@ -4,11 +4,12 @@ import { fileURLToPath } from 'node:url';
 import type { Plugin } from 'vite';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import type { TestProject, Vitest } from 'vitest/node';
+import { vitestProcessEnv } from '../config/env.ts';
 
 // The package's Vitest plugin: `plugins: [auditbench()]` in a vitest.config.ts adds auditbench's project (the
 // configured runs' suite and the DBA's own audit tests) and its reporters. auditbench's own vitest.config.ts and
-// `auditbench bench` go through it too. Compiled to dist/ and loaded by Node with the config file: it imports nothing
-// of the harness, which it reaches by path through Vitest's module runner (TypeScript, inlined).
+// `auditbench bench` go through it too. Compiled to dist/ and loaded by Node with the config file, it imports only the
+// ground floor's env.ts; the preflight and the reporters it reaches by path through Vitest's module runner.
 
 export interface AuditbenchPluginOptions {
   /** The project's name; `--project <name>` selects it. Default 'auditbench'. */
@@ -136,7 +137,7 @@ async function configure(
   if (configured.has(vitest)) return;
   configured.add(vitest);
   const name = options.name ?? 'auditbench';
-  for (const [key, value] of Object.entries(options.env ?? BENCH_ENV)) process.env[key] ??= value;
+  const env = vitestProcessEnv(options.env ?? BENCH_ENV);
   const others = vitest.projects.filter((p) => p.name !== name);
   const order = Math.max(0, ...others.map((p) => p.config.sequence.groupOrder ?? 0)) + 1;
   const ours = vitest.projects.filter((p) => p.name === name);
@@ -145,10 +146,10 @@ async function configure(
   // --project may leave it out: then only the settings are checked, and no server will start.
   const serving = others.some((p) => options.serverProjects?.includes(p.name));
   const servers = (ours.length > 0 || serving) && !vitest.config.mergeReports;
-  await runPreflight(vitest, servers);
+  await runPreflight(vitest, env, servers);
   keepOut(others, options.include ?? DEFAULT_INCLUDE);
-  await setRunEnvironment(vitest);
-  vitest.config.reporters.push(...auditbenchReporters(name, process.env));
+  await setRunEnvironment(vitest, env);
+  vitest.config.reporters.push(...auditbenchReporters(name, env));
   // The project's lines are the progress reporter's to print, without the default reporter's header before each
   // block; the DBA's own onConsoleLog still decides for their other projects.
   const theirs = vitest.config.onConsoleLog;
@@ -184,11 +185,11 @@ export function projectFilters(argv: string[]): RegExp[] {
  * Every setting is checked before Vitest creates a reporter (JUnit opens junit.xml at start): one line and exit 2 on
  * a bad one. Binaries and the configuration's runs are checked when auditbench's project will run.
  */
-async function runPreflight(vitest: Vitest, servers: boolean): Promise<void> {
+async function runPreflight(vitest: Vitest, env: NodeJS.ProcessEnv, servers: boolean): Promise<void> {
   const file = path.join(packageRoot(), 'src', 'cli', 'preflight.ts');
   const { preflight } = await vitest.import<typeof import('../cli/preflight.ts')>(file);
   try {
-    await preflight(process.env, { servers });
+    await preflight(env, { servers });
   } catch (error) {
     process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
@@ -196,10 +197,10 @@ async function runPreflight(vitest: Vitest, servers: boolean): Promise<void> {
 }
 
 /** The history compares with the repository's default branch, as `auditbench bench` finds it (src/cli/vitest-run.ts). */
-async function setRunEnvironment(vitest: Vitest): Promise<void> {
+async function setRunEnvironment(vitest: Vitest, env: NodeJS.ProcessEnv): Promise<void> {
   const file = path.join(packageRoot(), 'src', 'vitest', 'run-environment.ts');
   const { runEnvironment } = await vitest.import<typeof import('./run-environment.ts')>(file);
-  Object.assign(process.env, await runEnvironment(process.env, vitest.config.root));
+  Object.assign(env, await runEnvironment(env, vitest.config.root));
 }
 
 /** The DBA's audit tests run in auditbench's project alone, never a second time in a project of theirs. */

@@ -33,6 +33,11 @@ export interface RunServer {
   account(name: string, grants?: string[]): Promise<Account>;
   /** A login as `name` with a wrong password; resolves with the server's refusal (rejects if it got in). */
   failedLogin(name: string): Promise<string>;
+  /**
+   * One more statement on every session a test used, each answered: the server writes a statement's audit record
+   * after it answers, so only the session's next statement shows the record was written.
+   */
+  barrier(text: string): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -44,9 +49,10 @@ export interface Mark {
 export interface AuditLog {
   mark(): Promise<Mark>;
   /**
-   * The records written since the mark. With `closedBy`, that account first sends a marker statement on a
-   * connection of its own, and only the records before the marker's first record are returned: the log has caught
-   * up with everything sent before it, so a "not logged" cannot pass on lag.
+   * The records written since the mark. With `closedBy`, every session the test used first sends one more
+   * statement (a barrier: the server writes a statement's record after answering it), then that account logs in on a
+   * connection of its own and sends a marker; only the records before the marker's first record are returned. The
+   * log has then caught up with everything the test sent, so a "not logged" cannot pass on lag.
    */
   since(mark: Mark, options?: { closedBy?: Account; waitMs?: number }): Promise<AuditRecords>;
   /** Every log file's bytes, rotated copies included, and the records parsed from them. */
@@ -70,6 +76,7 @@ export async function startRunServer(config: Environment, run: ResolvedRun): Pro
   }
   const passwords = new Map<string, string>();
   const sessions: SqlSession[] = [];
+  const used = new Set<SqlSession>();
   return {
     run,
     server,
@@ -87,7 +94,10 @@ export async function startRunServer(config: Environment, run: ResolvedRun): Pro
         sessions.push(session);
         return {
           user: name,
-          query: (sql) => session.query(sql),
+          query: (sql) => {
+            used.add(session);
+            return session.query(sql);
+          },
           connectionId: () => session.connectionId(),
           another: open,
           close: () => session.close(),
@@ -107,7 +117,11 @@ export async function startRunServer(config: Environment, run: ResolvedRun): Pro
       }
       throw new Error(`A login as '${name}' with a wrong password was let in`);
     },
+    async barrier(text) {
+      for (const session of used) await session.query(`DO '${text}'`).catch(() => undefined);
+    },
     async close() {
+      used.clear();
       for (const session of sessions.splice(0)) await session.close();
       await server.stop();
     },
@@ -146,10 +160,11 @@ export function auditLog(target: RunServer): AuditLog {
         const records = withClass(format, events.slice(mark.records));
         return { format, records, closedBy: null, notClosedBecause: 'no closing marker was asked for' };
       }
-      const marker = `auditbench-close-${randomBytes(6).toString('hex')}`;
-      const id = await sendMarker(closedBy, marker);
+      const marker = `auditbench-${randomBytes(6).toString('hex')}`;
+      await target.barrier(`${marker}-barrier`);
+      const id = await sendMarker(closedBy, `${marker}-close`);
       const isMarker = (e: { user: string; connectionId: number | null; queryText: string }) =>
-        e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(marker));
+        e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(`${marker}-close`));
       const log = await waitForEvents(
         server,
         profile,
@@ -158,7 +173,9 @@ export function auditLog(target: RunServer): AuditLog {
       );
       const after = log.events.slice(mark.records);
       const at = after.findIndex(isMarker);
-      const records = withClass(format, at === -1 ? after : after.slice(0, at));
+      // The barrier's own statements are auditbench's, not the test's.
+      const ours = (at === -1 ? after : after.slice(0, at)).filter((e) => !e.queryText.includes(marker));
+      const records = withClass(format, ours);
       return at === -1
         ? {
             format,

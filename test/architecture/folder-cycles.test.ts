@@ -21,6 +21,8 @@ const FLOORS: readonly (readonly string[])[] = [
   ['history', 'orchestrate'],
   ['gate'],
   ['cli'],
+  // The Vitest plugin and the DBA's test API: they reach the preflight (cli) and the runs' sequence (orchestrate).
+  ['vitest'],
 ];
 
 type Graph = Map<string, Map<string, string>>;

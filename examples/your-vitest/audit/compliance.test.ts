@@ -3,7 +3,7 @@ import { describe, expect, test } from 'auditbench/test';
 // What our audit configuration must show (the `pci` run of auditbench.config.ts), written as tests. The rules are
 // PCI DSS v4.0.1's requirements 10.2.1.2 (actions by administrative accounts), 10.2.1.4 (invalid access attempts),
 // 10.2.1.5 (changes to accounts), 10.2.1.6 (stopping or pausing the audit logs) and 8.3.2 (passwords unreadable where
-// stored): https://docs-prv.pcisecuritystandards.org/PCI%20DSS/Standard/PCI-DSS-v4_0_1.pdf
+// stored), PCI Security Standards Council, PCI DSS v4.0.1 (June 2024): https://www.pcisecuritystandards.org/document_library/
 test.override('runId', 'pci');
 
 const PASSWORD = 'S3cret-Pan-2026!';
