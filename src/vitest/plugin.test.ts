@@ -1,0 +1,41 @@
+import path from 'node:path';
+import { expect, test } from 'vitest';
+import { auditbenchProject, auditbenchReporters, packageRoot, projectFilters } from './plugin.ts';
+
+const pkg = packageRoot();
+
+test('the project holds the runs suite and the DBA’s files, with what a benchmark needs', () => {
+  const dba = path.join(pkg, '..', 'dba');
+  const { test: project } = auditbenchProject(dba, {}, 3);
+  expect(project?.name).toBe('auditbench');
+  expect(project?.include).toEqual([
+    path.relative(dba, path.join(pkg, 'suites/runs.suite.ts')),
+    'audit/**/*.test.ts',
+  ]);
+  expect(project?.exclude).toEqual([]);
+  expect(project?.server?.deps?.inline).toEqual(['auditbench']);
+  expect(project).toMatchObject({ pool: 'forks', fileParallelism: false, retry: 0, testTimeout: 3_600_000 });
+  expect(project?.sequence).toEqual({ concurrent: false, groupOrder: 3 });
+  expect(project?.globalSetup).toEqual([path.join(pkg, 'suites/shared/check-config.ts')]);
+});
+
+test('auditbench’s own suites name the runs suite once', () => {
+  const { test: project } = auditbenchProject(pkg, { name: 'suites', include: ['suites/runs.suite.ts'] }, 1);
+  expect(project?.include).toEqual(['suites/runs.suite.ts']);
+});
+
+test('the reporters report the project’s tests only, JUnit in the report dir', () => {
+  const [progress, reporter] = auditbenchReporters('auditbench', { AUDITBENCH_REPORT_DIR: '/r' });
+  expect(progress).toEqual([path.join(pkg, 'reporters/progress-reporter.ts'), { projects: ['auditbench'] }]);
+  expect(reporter?.[1]).toEqual({ projects: ['auditbench'], junit: { outputFile: '/r/junit.xml' } });
+});
+
+test.for<[string[], string, boolean]>([
+  [['--project', 'auditbench'], 'auditbench', true],
+  [['--project=suites'], 'suites', true],
+  [['--project', 'audit*'], 'auditbench', true],
+  [['--project', 'unit'], 'auditbench', false],
+  [['--project', 'a.b'], 'aXb', false],
+])('--project filters %j match %s: %s', ([argv, name, matches]) => {
+  expect(projectFilters(argv).some((filter) => filter.test(name))).toBe(matches);
+});
