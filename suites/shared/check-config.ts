@@ -5,7 +5,7 @@ import { heldByAncestor, takeRunLock } from '../../src/lock/run-lock.ts';
 const LOCK_WAIT_S = 2 * 60 * 60;
 
 /**
- * Vitest global setup of the projects that start servers: settings once more (vitest.config.ts checked them before
+ * Vitest global setup of the projects that start servers: settings once more (the plugin checked them before
  * anything was created), then the machine-wide run lock, so two runs never measure at once.
  */
 export default async function checkConfig(): Promise<(() => Promise<void>) | undefined> {
