@@ -174,12 +174,12 @@ async function runsSuiteCases(): Promise<string[]> {
     .map(([, , name]) => name ?? '');
 }
 
-/** The `pci` entries of the repository's history, with the fields a run's identity is made of. */
+/** The `pci` run's entries in the repository's history (runId is the invocation), with the fields of its identity. */
 async function pciHistory() {
   const lines = (await readFile(path.join(repo.dir, 'reports', 'history.jsonl'), 'utf8')).trim().split('\n');
   return lines
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.runId === 'pci')
+    .filter((entry) => entry.configRun === 'pci')
     .map(({ configRun, configHash, title, limitPct, workload }) => ({
       configRun,
       configHash,
