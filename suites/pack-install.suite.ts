@@ -110,7 +110,7 @@ describe('npx auditbench in a DBA repository', () => {
     expect(built).toBeNull();
   });
 
-  test('list shows both runs, the option file and its options, and starts no server', async () => {
+  test('list shows the three runs, the option files and their options, and starts no server', async () => {
     // The server binary, wrapped to record how it is called: a listing may ask its version and defaults only.
     const calls = path.join(repo.dir, 'mariadbd-calls.log');
     const wrapper = path.join(repo.dir, 'mariadbd');
