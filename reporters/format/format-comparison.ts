@@ -43,11 +43,12 @@ export function formatComparison(c: Comparison, maxRegressionPp: number | null):
     return `${label}: ${runLabel(c.current)}; no earlier measured run on ${c.baseBranch} with this plugin, server, workload and machine (${c.current.fingerprint})`;
   }
   const limit = maxRegressionPp === null ? '' : ` ${maxRegressionPp} pp`;
-  // Another machine's figure is tracked, never gated (src/history/compare.ts, failsHistoryCheck).
+  // Compared within one machine fingerprint, whatever the hostname (src/history/compare.ts, comparableEntries).
   const machine = c.crossMachine
-    ? `; across machines (${c.base.hostname} → ${c.current.hostname}), so not gated`
+    ? `; another runner of the same fingerprint (${c.base.hostname} → ${c.current.hostname})`
     : '';
-  return `${label}: ${runLabel(c.current)} vs ${runLabel(c.base)}: ${signed(c.changePp)} pp ${interval(c.changeCi95)} (${basisLabel(c)}), ${verdictLabel[c.verdict]}${limit}${machine}`;
+  const pooled = c.window.length > 1 ? ` pooled over the last ${c.window.length}` : '';
+  return `${label}: ${runLabel(c.current)} vs ${runLabel(c.base)}${pooled}: ${signed(c.changePp)} pp ${interval(c.changeCi95)} (${basisLabel(c)}), ${verdictLabel[c.verdict]}${limit}${machine}`;
 }
 
 /** The history check's closing verdict, one line; also says what to do when it fails. */

@@ -88,7 +88,7 @@ test.for([
 describe('findBase', () => {
   const current = sampleEntry({ runId: 'run-pr', branch: 'feature', recordedAt: '2026-11-30T10:00:00Z' });
 
-  test('takes the latest same-config entry from the base branch', () => {
+  test('takes the newest entry from the base branch, a changed configuration included: that change is what is tracked', () => {
     const older = sampleEntry({ runId: 'r1', recordedAt: '2026-11-28T10:00:00Z' });
     const newer = sampleEntry({ runId: 'r2', recordedAt: '2026-11-29T10:00:00Z' });
     const otherConfigNewest = sampleEntry({
@@ -96,7 +96,8 @@ describe('findBase', () => {
       configHash: 'other',
       recordedAt: '2026-11-29T12:00:00Z',
     });
-    expect(findBase(current, [newer, older, otherConfigNewest], 'main')?.runId).toBe('r2');
+    expect(findBase(current, [newer, older, otherConfigNewest], 'main')?.runId).toBe('r3');
+    expect(findBase(current, [newer, older], 'main')?.runId).toBe('r2');
   });
 
   test('falls back to a changed configuration only when no same-config entry exists', () => {
@@ -142,21 +143,34 @@ describe('compareWithBase', () => {
     expect(c && failsHistoryCheck(c, 'pass')).toBe(true);
   });
 
-  test('a base from another hostname is labelled as such and never gates, even with the same fingerprint', () => {
+  test('a base from another hostname of the same fingerprint is labelled and gated: in CI every job is a new VM', () => {
     const here = { ...current, hostname: 'runner-b' };
     const [c] = compareWithBase([here], [{ ...base, hostname: 'runner-a' }], {
       baseBranch: 'main',
       maxRegressionPp: 5,
     });
     expect(c).toMatchObject({ kind: 'compared', verdict: 'regressed', crossMachine: true });
-    expect(c && failsHistoryCheck(c, 'fail')).toBe(false);
-    const [same] = compareWithBase([here], [{ ...base, hostname: 'runner-b' }], {
-      baseBranch: 'main',
-      maxRegressionPp: 5,
-    });
-    expect(same).toMatchObject({ crossMachine: false });
+    expect(c && failsHistoryCheck(c, 'fail')).toBe(true);
   });
-
+  test('a window of five is pooled, and a failure names the last good and the first bad entry', () => {
+    const window = [10, 11, 9, 10, 10, 30].map((pct, i) =>
+      sampleEntry({
+        runId: `r${i}`,
+        commit: `c${i}`,
+        recordedAt: `2026-11-2${i}T10:00:00Z`,
+        overheadPct: pct,
+        overheadCi95: [pct - 1, pct + 1],
+      }),
+    );
+    const [c] = compareWithBase([current], window, { baseBranch: 'main', maxRegressionPp: 5 });
+    expect(c?.kind === 'compared' && c.window.map((e) => e.runId)).toEqual(['r5', 'r4', 'r3', 'r2', 'r1']);
+    // The newest entry already rose (30): pooled with four of 10, the baseline's scatter is wide; 20 is no regression.
+    expect(c).toMatchObject({ verdict: 'inconclusive' });
+    expect(c?.kind === 'compared' && c.culprit).toMatchObject({
+      lastGood: { runId: 'r4' },
+      firstBad: { runId: 'r5' },
+    });
+  });
   test("inconclusive follows the configuration's inconclusive; no limit gates nothing", () => {
     const [c] = compareWithBase([current], [base], { baseBranch: 'main', maxRegressionPp: 9 });
     expect(c).toMatchObject({ verdict: 'inconclusive' });

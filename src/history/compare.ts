@@ -6,6 +6,7 @@
 // and it needs nothing but what results.json already holds. The back-transformed intervals are slightly asymmetric; half their width is what we
 // combine. Simulated coverage of the true change (compare.test.ts): about 97% with 6 pairs per run, 96% with 18.
 import type { HistoryEntry } from './entry.ts';
+import { changeFromWindow, HISTORY_WINDOW, lastGoodFirstBad, type Point } from './window.ts';
 
 export type Ci95 = [lower: number, upper: number];
 
@@ -21,18 +22,29 @@ export type Comparison =
   | {
       kind: 'compared';
       current: HistoryEntry;
+      /** The newest entry of the window. */
       base: HistoryEntry;
+      /** The entries pooled into the baseline, newest first (at most HISTORY_WINDOW). */
+      window: HistoryEntry[];
       basis: Basis;
-      /** current − base, in percentage points of baseline throughput: positive is a regression. */
+      /** current − the window's pooled figure, in percentage points of baseline throughput: positive is a regression. */
       changePp: number;
       changeCi95: Ci95;
       verdict: RegressionVerdict;
+      /** Where the rise began, when the verdict is not within the limit: null without an entry before the first bad. */
+      culprit: Culprit | null;
       /**
-       * The base entry came from another hostname (both known): same fingerprint or not, two machines differ by more
-       * than a plugin's change (issue 22: 17.5% and 26.6% for one plugin on two VMs alike), so it never gates.
+       * The newest base entry came from another hostname of the same fingerprint (both known): said, and gated all the
+       * same, since in CI every job is a new VM; the pooled window carries the scatter between them (window.ts).
        */
       crossMachine: boolean;
     };
+
+/** The last entry within the limit and the first beyond it (src/history/window.ts, lastGoodFirstBad). */
+export interface Culprit {
+  lastGood: HistoryEntry;
+  firstBad: HistoryEntry;
+}
 
 export interface CompareOptions {
   baseBranch: string;
@@ -71,7 +83,8 @@ const sameServer = (a: HistoryEntry, b: HistoryEntry): boolean =>
   a.server.target === b.server.target;
 
 // An idle entry's figure priced a plugin that logged none of the traffic: it is neither compared nor a base.
-const measured = (e: HistoryEntry): e is HistoryEntry & { overheadPct: number; overheadCi95: Ci95 } =>
+type MeasuredEntry = HistoryEntry & { overheadPct: number; overheadCi95: Ci95 };
+const measured = (e: HistoryEntry): e is MeasuredEntry =>
   e.overheadPct !== null && e.overheadCi95 !== null && e.verdict !== 'idle';
 
 function basisOf(current: HistoryEntry, base: HistoryEntry): Basis {
@@ -80,35 +93,44 @@ function basisOf(current: HistoryEntry, base: HistoryEntry): Basis {
 }
 
 /**
- * The latest measured base-branch entry of the same configuration run (by its id; by title for entries from before
- * runs existed), server, workload and machine; same config preferred.
+ * The measured base-branch entries of the same configuration run (by its id), server, workload and machine
+ * fingerprint, newest first: every entry of that identity (`series` of lastGoodFirstBad reversed), the window its
+ * first HISTORY_WINDOW. A changed configuration is not left out: that change is the regression being tracked, and
+ * `basis` names it. The wall clock compares within one fingerprint (CPU model × cores, memory), not one hostname:
+ * GitHub gives each job a new VM, so a hostname never repeats.
  */
+export function comparableEntries(
+  current: HistoryEntry,
+  history: readonly HistoryEntry[],
+  baseBranch: string,
+): MeasuredEntry[] {
+  return history
+    .filter(
+      (e): e is MeasuredEntry =>
+        e.branch === baseBranch &&
+        e.runId !== current.runId &&
+        current.configRun !== null &&
+        e.configRun === current.configRun &&
+        e.workload === current.workload &&
+        e.fingerprint === current.fingerprint &&
+        sameServer(e, current) &&
+        measured(e),
+    )
+    .sort((a, b) => Date.parse(b.recordedAt) - Date.parse(a.recordedAt));
+}
+
+/** The newest comparable entry, or null. */
 export function findBase(
   current: HistoryEntry,
   history: readonly HistoryEntry[],
   baseBranch: string,
 ): HistoryEntry | null {
-  const comparable = history.filter(
-    (e) =>
-      e.branch === baseBranch &&
-      e.runId !== current.runId &&
-      current.configRun !== null &&
-      e.configRun === current.configRun &&
-      e.workload === current.workload &&
-      e.fingerprint === current.fingerprint &&
-      sameServer(e, current) &&
-      measured(e),
-  );
-  const latest = (entries: HistoryEntry[]) =>
-    entries.reduce<HistoryEntry | null>(
-      (best, e) => (best === null || Date.parse(e.recordedAt) >= Date.parse(best.recordedAt) ? e : best),
-      null,
-    );
-  const sameConfig = comparable.filter((e) => e.configHash !== null && e.configHash === current.configHash);
-  return latest(sameConfig) ?? latest(comparable);
+  return comparableEntries(current, history, baseBranch)[0] ?? null;
 }
 
-/** Compares each of this run's entries with its base-branch counterpart. */
+const point = (e: MeasuredEntry): Point => ({ value: e.overheadPct, ci95: e.overheadCi95 });
+
+/** Compares each of this run's entries with the pooled window of its base-branch entries (src/history/window.ts). */
 export function compareWithBase(
   current: readonly HistoryEntry[],
   history: readonly HistoryEntry[],
@@ -116,20 +138,30 @@ export function compareWithBase(
 ): Comparison[] {
   return current.map((entry): Comparison => {
     if (!measured(entry)) return { kind: 'not-measured', current: entry };
-    const base = findBase(entry, history, options.baseBranch);
-    if (!base || !measured(base)) return { kind: 'no-base', current: entry, baseBranch: options.baseBranch };
-    const change = changeInterval(
-      { overheadPct: base.overheadPct, ci95: base.overheadCi95 },
-      { overheadPct: entry.overheadPct, ci95: entry.overheadCi95 },
-    );
+    const series = comparableEntries(entry, history, options.baseBranch);
+    const window = series.slice(0, HISTORY_WINDOW);
+    const base = window[0];
+    if (!base) return { kind: 'no-base', current: entry, baseBranch: options.baseBranch };
+    const change = changeFromWindow(window.map(point), point(entry));
+    const verdict = judgeChange(change.ci95, options.maxRegressionPp);
+    const culprit =
+      verdict === 'regressed' || verdict === 'inconclusive'
+        ? lastGoodFirstBad(
+            [...series].reverse().concat(entry),
+            (e) => e.overheadPct as number,
+            options.maxRegressionPp ?? 0,
+          )
+        : null;
     return {
       kind: 'compared',
       current: entry,
       base,
+      window,
       basis: basisOf(entry, base),
       changePp: change.changePp,
       changeCi95: change.ci95,
-      verdict: judgeChange(change.ci95, options.maxRegressionPp),
+      verdict,
+      culprit,
       crossMachine: entry.hostname !== null && base.hostname !== null && entry.hostname !== base.hostname,
     };
   });
@@ -137,11 +169,10 @@ export function compareWithBase(
 
 /**
  * Whether a comparison fails the history check; inconclusive follows the configuration's `inconclusive` as a run's
- * verdict does. A comparison across machines is shown for tracking and never fails it (`auditbench gate` measures
- * base and head on one server instead).
+ * verdict does. Only entries of one machine fingerprint are ever compared (comparableEntries).
  */
 export function failsHistoryCheck(comparison: Comparison, inconclusive: 'fail' | 'pass'): boolean {
-  if (comparison.kind !== 'compared' || comparison.crossMachine) return false;
+  if (comparison.kind !== 'compared') return false;
   return (
     comparison.verdict === 'regressed' || (comparison.verdict === 'inconclusive' && inconclusive === 'fail')
   );

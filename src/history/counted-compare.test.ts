@@ -37,10 +37,33 @@ test('the same identity on another machine compares: a 2-point rise of added ins
   );
 });
 
-test('a rebuilt plugin library has no base: its counts are of other code', () => {
-  const current = sampleEntry({ runId: 'now', counted: counted(6.9, { pluginSha256: 'b2' }) });
-  expect(compareCounted([current], [base], { baseBranch: 'main', maxCountedRisePp: 1 })).toMatchObject([
+test('a rebuilt plugin library or a changed configuration is compared, and named as the cause', () => {
+  const current = sampleEntry({
+    runId: 'now',
+    counted: counted(9.9, { pluginSha256: 'b2', configHash: 'c2' }),
+  });
+  const [c] = compareCounted([current], [base], { baseBranch: 'main', maxCountedRisePp: 1 });
+  expect(c).toMatchObject({ kind: 'compared', verdict: 'regressed', causes: ['pluginSha256', 'configHash'] });
+  expect(c?.kind === 'compared' && c.culprit).toMatchObject({
+    lastGood: { runId: 'base' },
+    firstBad: { runId: 'now' },
+  });
+  expect(formatCountedComparison(c as never, 1)).toMatch(
+    /REGRESSED beyond 1 pp; changed since: pluginSha256, configHash$/,
+  );
+});
+
+test('another valgrind or counted workload starts a new window; a scaled count of added operations does not', () => {
+  const valgrind = sampleEntry({ runId: 'now', counted: counted(6.9, { valgrind: 'valgrind-3.24.0' }) });
+  expect(compareCounted([valgrind], [base], { baseBranch: 'main', maxCountedRisePp: 1 })).toMatchObject([
     { kind: 'no-base' },
+  ]);
+  const withAdded = (n: number) =>
+    `oltp_read_write 2×10000, 2000 transactions per arm, then ${n} connections, seed 1, 1 thread`;
+  const was = sampleEntry({ runId: 'was', counted: counted(6.9, { workload: withAdded(12) }) });
+  const now = sampleEntry({ runId: 'now', counted: counted(7.0, { workload: withAdded(9) }) });
+  expect(compareCounted([now], [was], { baseBranch: 'main', maxCountedRisePp: 1 })).toMatchObject([
+    { kind: 'compared', causes: ['added operations per arm'] },
   ]);
 });
 
