@@ -1,7 +1,21 @@
+import { writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { baseStatus, describeBaseStatus, failsHistoryCheck } from '../../src/history/compare.ts';
 import { formatCountedComparison } from '../../src/history/counted-compare.ts';
+import { filesRunsRead } from '../../src/history/culprit-log.ts';
+import { mdFence } from '../../src/markdown/markdown.ts';
 import { formatComparison, formatHistoryVerdict } from '../format/format-comparison.ts';
+import type { RunSnapshot } from '../run-snapshot.ts';
+import { culpritLines } from './history-culprits.ts';
 import type { ReportWriter } from './writer.ts';
+
+/** The check's lines also as <report dir>/history-check.md, which the Action's summary step publishes. */
+async function writeCheckMarkdown(run: RunSnapshot, lines: readonly string[]): Promise<void> {
+  const text = [`### auditbench vs ${run.baseBranch}: the history check`, '', ...mdFence(lines), ''].join(
+    '\n',
+  );
+  await writeFile(path.join(run.config.reportDir, 'history-check.md'), text);
+}
 
 // Workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions
 const annotation = (text: string): string =>
@@ -13,7 +27,7 @@ const annotation = (text: string): string =>
  */
 export const historyCheckWriter: ReportWriter = {
   what: 'compare with the history',
-  write(run) {
+  async write(run) {
     const { maxRegressionPp, inconclusive } = run.policy;
     const { githubActions } = run.config;
     const cannot = describeBaseStatus(
@@ -27,6 +41,7 @@ export const historyCheckWriter: ReportWriter = {
       const failed = cannot.fails && maxRegressionPp !== null;
       const prefix = failed ? 'FAILED: ' : cannot.fails ? 'nothing compared (no limit set): ' : '';
       process.stdout.write(`\nauditbench vs ${run.baseBranch}\nhistory check: ${prefix}${cannot.line}\n`);
+      await writeCheckMarkdown(run, [`history check: ${prefix}${cannot.line}`]);
       if (!failed) return;
       process.exitCode = 1;
       if (githubActions) process.stdout.write(annotation(cannot.line));
@@ -48,9 +63,24 @@ export const historyCheckWriter: ReportWriter = {
       countedFailing.length > 0
         ? `counted history check: FAILED against ${run.baseBranch} (allowed rise ${gatedRise} pp of instructions): ${countedFailing.length} regressed`
         : null;
-    process.stdout.write(
-      `\nauditbench vs ${run.baseBranch}\n${[...lines, ...countedLines].map((l) => `- ${l}`).join('\n')}\n${verdict.line}\n${countedVerdict ? `${countedVerdict}\n` : ''}`,
-    );
+    // Where each failing rise began, and the commits between that touched what the runs read.
+    const failing = [
+      ...run.comparisons
+        .filter((c) => failsHistoryCheck(c, inconclusive))
+        .map((comparison) => ({ channel: 'wall clock' as const, comparison })),
+      ...run.countedComparisons
+        .filter((c) => c.kind === 'compared' && c.verdict === 'regressed')
+        .map((comparison) => ({ channel: 'counted' as const, comparison })),
+    ];
+    const culprits = await culpritLines(failing, filesRunsRead(run.config.configPath, run.file.results));
+    const all = [
+      ...[...lines, ...countedLines].map((l) => `- ${l}`),
+      verdict.line,
+      ...(countedVerdict ? [countedVerdict] : []),
+      ...culprits.map((l) => `history check: ${l}`),
+    ];
+    process.stdout.write(`\nauditbench vs ${run.baseBranch}\n${all.join('\n')}\n`);
+    await writeCheckMarkdown(run, all);
     if (!verdict.failed && !countedVerdict) return;
     process.exitCode = 1;
     if (githubActions) {

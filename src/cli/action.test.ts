@@ -28,8 +28,11 @@ test('the action takes the four inputs the gate needs, and the workflow calls it
   for (const input of ['config', 'workload', 'max-regression-pp', 'base-ref']) {
     expect(action).toMatch(new RegExp(`^  ${input}:$`, 'm'));
   }
-  expect(action).toContain('actions/cache/restore@');
-  expect(action).toContain('actions/cache/save@');
+  for (const input of ['history-branch', 'token', 'pages-url']) {
+    expect(action).toMatch(new RegExp(`^  ${input}:$`, 'm'));
+  }
+  // The history is a branch of the repository, never the Actions cache (evicted after 7 days unused).
+  expect(action).not.toContain('actions/cache');
   expect(action).toContain('actions/upload-artifact@');
   const workflow = await readFile('.github/workflows/audit-gate.yml', 'utf8');
   expect(workflow).toMatch(/^ {6}- uses: \.\/$/m);
@@ -47,9 +50,8 @@ test('each run: step is a script in action/, which exists and measures by the ev
   const measure = await readFile('action/measure.sh', 'utf8');
   expect(measure).toContain('npx --no-install auditbench gate');
   expect(measure).toContain('npx --no-install auditbench bench');
-  // The history's cache key names the configuration, and a pull request never saves.
-  expect(action).toMatch(/key: auditbench-history-.*\$\{\{ inputs\.config \}\}-\$\{\{ github\.run_id \}\}/);
-  expect(action).toContain("github.event_name != 'pull_request'");
+  expect(measure).toContain('npx --no-install auditbench history fetch');
+  expect(measure).toContain('npx --no-install auditbench history record');
 });
 
 test('every action in the action, the workflow and the docs’ examples is pinned to a commit with its tag, as docs/your-repository.md lists it', async () => {
@@ -80,6 +82,8 @@ test('every action in the action, the workflow and the docs’ examples is pinne
 // PATH that writes what the test says (STUB_WRITES: a summary's name, or 'link' for a symlink) and exits STUB_EXIT.
 const STUB = `#!/usr/bin/env bash
 echo "npx $*" >>"$STUB_CALLS"
+# The history's fetch and record succeed; the measuring command does what the test says.
+if [ "$3" = history ]; then exit 0; fi
 mkdir -p reports
 for name in $STUB_WRITES; do
   if [ "$name" = link ]; then ln -sf "$SECRET" reports/summary.md; else echo "## $name of this job" >"reports/$name"; fi
@@ -141,7 +145,9 @@ test('the measuring step publishes what its command wrote, not what was committe
   await writeFile(path.join(job.work, 'reports', 'summary.md'), '## committed by the branch\n');
   const measured = await job.step('measure.sh');
   expect(measured.exitCode, measured.all).toBe(1);
-  expect(await job.calls()).toBe('npx --no-install auditbench gate\n');
+  expect(await job.calls()).toBe(
+    'npx --no-install auditbench history fetch --branch auditbench-history\nnpx --no-install auditbench gate\n',
+  );
   await job.step('publish-summary.sh');
   expect(await job.summary()).toBe('## gate.md of this job\n');
 });
@@ -149,7 +155,14 @@ test('the measuring step publishes what its command wrote, not what was committe
 test('a summary the command left as a symlink is not published', async () => {
   const job = await actionJob('push', { writes: 'link' });
   expect((await job.step('measure.sh')).exitCode).toBe(0);
-  expect(await job.calls()).toBe('npx --no-install auditbench bench\n');
+  expect(await job.calls()).toBe(
+    [
+      'npx --no-install auditbench history fetch --branch auditbench-history',
+      'npx --no-install auditbench bench',
+      'npx --no-install auditbench history record --branch auditbench-history',
+      '',
+    ].join('\n'),
+  );
   await job.step('publish-summary.sh');
   expect(await job.summary()).not.toContain('a file of the runner');
   expect(await job.summary()).toContain('no summary was written in this job');

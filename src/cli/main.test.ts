@@ -51,7 +51,7 @@ describe('main', () => {
     const unknown = fakeContext();
     expect(await main(['frobnicate'], unknown)).toBe(2);
     expect(unknown.err.join('')).toBe(
-      "auditbench: unknown command 'frobnicate', not one of bench, test, gate, matrix, list; see auditbench --help\n",
+      "auditbench: unknown command 'frobnicate', not one of bench, test, gate, matrix, list, history; see auditbench --help\n",
     );
     const near = fakeContext();
     expect(await main(['bnech'], near)).toBe(2);
@@ -67,7 +67,11 @@ describe('main', () => {
 describe('bad command lines', () => {
   test.for([
     [['--colour'], null, "unknown option '--colour'"],
-    [['help', 'nonsense'], null, "help: no command 'nonsense', not one of bench, test, gate, matrix, list"],
+    [
+      ['help', 'nonsense'],
+      null,
+      "help: no command 'nonsense', not one of bench, test, gate, matrix, list, history",
+    ],
     [['help', 'lsit'], null, "help: no command 'lsit' (did you mean list?)"],
     [['help', 'list', 'extra'], null, "help takes one command, got 'extra' after 'list'"],
     [['list', '--bogus'], 'list', "unknown option '--bogus'"],

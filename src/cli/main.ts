@@ -6,6 +6,7 @@ import { launchEnvironment } from '../config/env.ts';
 import { parseOwnArgs, refuse } from './bad-args.ts';
 import * as bench from './commands/bench.ts';
 import * as gate from './commands/gate.ts';
+import * as history from './commands/history.ts';
 import * as list from './commands/list.ts';
 import * as matrix from './commands/matrix.ts';
 import * as test from './commands/test.ts';
@@ -13,7 +14,7 @@ import type { CliContext, Command } from './context.ts';
 import { nearest } from './near-miss.ts';
 
 /** Every command, by the name it is called with; the docs' CLI reference and help texts are held to these. */
-export const commands: Record<string, Command> = { bench, test, gate, matrix, list };
+export const commands: Record<string, Command> = { bench, test, gate, matrix, list, history };
 
 export function globalUsage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));

@@ -112,7 +112,7 @@ function tokenEnv(token: string | null | undefined): Record<string, string> {
 const trackingRef = (branch: string) => `refs/auditbench/history-tip/${branch}`;
 
 /** Fetches the remote branch into a private ref; null when the remote has no such branch yet. */
-async function fetchTip(store: BranchStore): Promise<string | null> {
+export async function fetchTip(store: BranchStore): Promise<string | null> {
   const ref = trackingRef(store.branch);
   const result = await execa(
     'git',

@@ -1,0 +1,44 @@
+import { expect, test } from 'vitest';
+import { sampleEntry } from '../../test/support/sample-entry.ts';
+import { sampleIdentity } from '../../test/support/sample-identity.ts';
+import { runTrends } from './trend.ts';
+
+const counted = (pct: number) => ({
+  identity: sampleIdentity(),
+  instructionsPct: pct,
+  instructionsPctCi95: [pct - 0.2, pct + 0.2] as [number, number],
+  instructionsAddedPerTx: 1000,
+  writeCallsAddedPerTx: 30,
+  logBytesNetAddedPerTx: 900,
+  eventsPerTx: 20,
+});
+
+test('each run keeps its last entries, oldest first, and the entry whose counts rose is marked on any machine', () => {
+  const history = [
+    sampleEntry({ runId: 'a', configRun: 'events', recordedAt: '2026-12-01T00:00:00Z', counted: counted(5) }),
+    sampleEntry({ runId: 'x', configRun: 'ops', recordedAt: '2026-12-01T01:00:00Z' }),
+    sampleEntry({
+      runId: 'b',
+      configRun: 'events',
+      recordedAt: '2026-12-02T00:00:00Z',
+      fingerprint: 'another runner',
+      counted: counted(9),
+    }),
+  ];
+  const trends = runTrends(history, { maxRegressionPp: 5, maxCountedRisePp: 1 }, { last: 10 });
+  expect(
+    trends.map((t) => [t.run, t.rows.map((r) => [r.entry.runId, r.wallClockFailed, r.countedFailed])]),
+  ).toEqual([
+    [
+      'events',
+      [
+        ['a', false, false],
+        ['b', false, true],
+      ],
+    ],
+    ['ops', [['x', false, false]]],
+  ]);
+  expect(
+    runTrends(history, { maxRegressionPp: null, maxCountedRisePp: 1 }, { last: 1, runs: ['events'] }),
+  ).toEqual([{ run: 'events', rows: [{ entry: history[2], wallClockFailed: false, countedFailed: false }] }]);
+});
