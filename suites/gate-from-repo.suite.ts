@@ -1,10 +1,11 @@
-import { copyFile, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { execa } from 'execa';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { historyEntrySchema } from '../src/history/entry.ts';
-import { HISTORY_FILE } from '../src/history/history-store.ts';
+import { readBranchHistory } from '../src/history/branch-store.ts';
+import { type HistoryEntry, historyEntrySchema, machineFingerprint } from '../src/history/entry.ts';
 import { resultsFileSchema } from '../src/results/schema.ts';
 import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/support/dba-repo.ts';
 import { outcome as checkOutcome } from './settings-sweep/sweep-table.ts';
@@ -16,6 +17,9 @@ import { outcome as checkOutcome } from './settings-sweep/sweep-table.ts';
 // `events` logs connections and DML cut at 1 character (the smallest limit that cuts, issue 40), with new
 // connections added so that its CONNECT class has traffic: the Action's push measures it (an idle plugin fails).
 const limitMin = "{ server_audit_events: ['CONNECT', 'QUERY_DML'], server_audit_query_log_limit: 1 }";
+// The second push to main: every query logged (QUERY), so each of OLTP's SELECTs writes an event (issue 55).
+const logEveryQuery =
+  "{ server_audit_events: ['CONNECT', 'QUERY_DML', 'QUERY'], server_audit_query_log_limit: 1 }";
 const config = (settings: string) => `import { defineConfig, fromCnf } from 'auditbench';
 
 export default defineConfig({
@@ -78,7 +82,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(async () => {
   await repo?.[Symbol.asyncDispose]();
-  if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
+  for (const dir of [jobsDir, originDir]) if (dir) await rm(dir, { recursive: true, force: true });
   // The packed tarball's folder: Vitest's workers may stop before the process-exit handler that would remove it.
   await removePackedTarball();
 });
@@ -123,25 +127,38 @@ test('a comment and reordered lines in the option file select nothing, say why, 
   await git('checkout', '--quiet', 'main');
 });
 
-// The Action (action.yml) as GitHub runs it: its three scripts (action/) in order in this repository, with the
-// environment GitHub sets and a folder standing for the Actions cache (restored before the measuring step, saved
-// after it on a push, never on a pull request). A push to main measures the configured runs (here `events`, as a
-// workflow's env would choose) and appends them to the history; the pull request's summary then shows that entry
-// beside its own base-beside-head verdict. AUDITBENCH_COUNTED is auto, as in a DBA's CI: the push counts.
+// The Action (action.yml) as GitHub runs it: its scripts (action/) in order in this repository, with the environment
+// GitHub sets, and a local bare repository standing for GitHub's (`origin`): a push commits its entries to the
+// history branch (auditbench-history), which the next job fetches; nothing is kept between jobs but the repository
+// (the job's folders and reports/ are wiped, as on a fresh runner). Two pushes to main measure `events`, the second
+// logging every query; then a pull request is gated, its summary showing main's trend. AUDITBENCH_COUNTED is auto, as
+// in a DBA's CI: the pushes count.
 const actionDir = fileURLToPath(new URL('../action/', import.meta.url));
-let cacheDir = '';
-const cachedHistory = async () =>
-  (await readFile(path.join(cacheDir, HISTORY_FILE), 'utf8').catch(() => ''))
-    .split('\n')
-    .filter((line) => line.trim() !== '');
+const HISTORY_BRANCH = 'auditbench-history';
+const PAGES_URL = 'https://dba.example.github.io/audit-config/';
+let jobsDir = '';
+let originDir = '';
+// setup.sh's npm ci runs in the first job only: the later jobs reuse its node_modules in this same folder (each npm
+// ci took ~20 s of the file's time, issue 55's budget), and what setup installs is the same for every job.
+let setUp = false;
+
+/** The history branch as the bare repository holds it: its log and every entry. */
+async function historyBranch(): Promise<{ log: string[]; entries: HistoryEntry[] }> {
+  const log = await execa('git', ['log', '--oneline', HISTORY_BRANCH], { cwd: originDir, reject: false });
+  const { entries } = await readBranchHistory(originDir, HISTORY_BRANCH);
+  return { log: log.stdout.split('\n').filter(Boolean), entries };
+}
 
 async function actionRun(
   event: 'push' | 'pull_request',
   env: Record<string, string>,
 ): Promise<{ exitCode: number; summary: string }> {
-  const summaryFile = path.join(cacheDir, `${event}-step-summary.md`);
-  // The job's own temp folder, which GitHub empties for each job.
-  const runnerTemp = await mkdtemp(path.join(cacheDir, `${event}-runner-temp-`));
+  // A fresh runner: nothing of an earlier job's folders, reports or history.jsonl.
+  await rm(jobsDir, { recursive: true, force: true });
+  await mkdir(jobsDir, { recursive: true });
+  await rm(path.join(repo.dir, 'reports'), { recursive: true, force: true });
+  const summaryFile = path.join(jobsDir, `${event}-step-summary.md`);
+  const runnerTemp = await mkdtemp(path.join(jobsDir, `${event}-runner-temp-`));
   const github = {
     GITHUB_EVENT_NAME: event,
     GITHUB_STEP_SUMMARY: summaryFile,
@@ -151,61 +168,52 @@ async function actionRun(
     AUDITBENCH_REPORT_DIR: 'reports',
     AUDITBENCH_COUNTED: 'auto',
     GITHUB_ACTION_PATH: path.dirname(actionDir),
+    INPUT_PAGES_URL: PAGES_URL,
     // npm ci from the npm cache this repository's own install filled (the suite has no registry to spare).
     npm_config_offline: 'true',
     ...env,
   };
-  const history = path.join(repo.dir, 'reports', HISTORY_FILE);
   const step = async (script: string, timeoutMs = 300_000) => {
     const result = await repo.exec('bash', [path.join(actionDir, script)], { env: github, timeoutMs });
     const lines = result.all.split('\n');
     // The command's own lines; after a failure, the output's end too, which says what stopped it.
-    const own = lines.filter((line) => /^auditbench/.test(line));
+    const own = lines.filter((line) => /^(auditbench|history check|- )/.test(line));
     const end = result.exitCode === 0 ? [] : ['…', ...lines.slice(-40)];
     console.log(
       `[gate-from-repo] action ${event}: ${script} → exit ${result.exitCode}\n${[...own, ...end].join('\n')}`,
     );
     return result;
   };
-  const setup = await step('setup.sh');
-  expect(setup.exitCode, setup.all).toBe(0);
-  // actions/cache/restore: the newest saved history, if any.
-  await rm(history, { force: true });
-  const saved = path.join(cacheDir, HISTORY_FILE);
-  if ((await cachedHistory()).length > 0) {
-    await mkdir(path.dirname(history), { recursive: true });
-    await copyFile(saved, history);
+  if (!setUp) {
+    const setup = await step('setup.sh');
+    expect(setup.exitCode, setup.all).toBe(0);
+    setUp = true;
   }
   const measured = await step('measure.sh', 900_000);
   const published = await step('publish-summary.sh');
   expect(published.exitCode, published.all).toBe(0);
-  // actions/cache/save, on everything but a pull request.
-  if (event !== 'pull_request') await copyFile(history, saved);
   const summary = await readFile(summaryFile, 'utf8');
   console.log(`[gate-from-repo] action ${event}: the job summary\n${summary}`);
   return { exitCode: measured.exitCode, summary };
 }
 
-test('the Action on a push to main measures the configured runs, counted, and the saved history gains an entry', async () => {
-  cacheDir = await mkdtemp(path.join(tmpdir(), 'auditbench-actions-cache-'));
-  const pushed = await actionRun('push', {
-    GITHUB_REF_NAME: 'main',
-    AUDITBENCH_RUNS: 'events',
-    AUDITBENCH_MAX_REGRESSION_PP: '5',
-  });
-  expect(pushed.exitCode, pushed.summary).toBe(0);
-  const lines = await cachedHistory();
-  expect(lines).toHaveLength(1);
-  const entry = historyEntrySchema.parse(JSON.parse(lines[0] ?? '{}'));
-  expect(entry).toMatchObject({ configRun: 'events', branch: 'main', workload: 'quick' });
-  expect(entry.counted?.instructionsPct, 'the push entry was not counted').toEqual(expect.any(Number));
-  expect(pushed.summary).toContain('no earlier counted run on main with the same identity');
-  // The run's lifecycle from the DBA's repository, statements cut at 1 character: past the cut the statement checks
-  // still judge, each finding its records by the connection that sent them (issue 40).
+/** A bare repository as GitHub's, holding main; the DBA's clone pushes there and the Action's jobs fetch from it. */
+async function connectOrigin(): Promise<void> {
+  originDir = await mkdtemp(path.join(tmpdir(), 'auditbench-origin-'));
+  await execa('git', ['init', '--quiet', '--bare', '--initial-branch=main', originDir]);
+  await git('remote', 'add', 'origin', originDir);
+  await git('push', '--quiet', 'origin', 'main');
+  jobsDir = await mkdtemp(path.join(tmpdir(), 'auditbench-actions-jobs-'));
+}
+
+/** The push's lifecycle and count of `events` from results.json: what the Action's bench checked from this repository. */
+async function expectCountedEvents(): Promise<void> {
   const results = resultsFileSchema.parse(
     JSON.parse(await readFile(path.join(repo.dir, 'reports', 'results.json'), 'utf8')),
   );
   const events = results.results.find((r) => r.runId === 'events');
+  // The run's lifecycle from the DBA's repository, statements cut at 1 character: past the cut the statement checks
+  // still judge, each finding its records by the connection that sent them (issue 40).
   expect(events?.settings?.global).toMatchObject({
     server_audit_events: "'CONNECT,QUERY_DML'",
     server_audit_query_log_limit: '1',
@@ -242,8 +250,94 @@ test('the Action on a push to main measures the configured runs, counted, and th
     events?.lifecycle.every((c) => c.ok),
     JSON.stringify(events?.lifecycle),
   ).toBe(true);
+}
+
+const pushEnv = { GITHUB_REF_NAME: 'main', AUDITBENCH_RUNS: 'events', AUDITBENCH_MAX_REGRESSION_PP: '5' };
+let firstPush = '';
+let secondPush = '';
+
+test('the Action on a push to main measures the configured runs, counted, and commits them to the history branch', async () => {
+  await connectOrigin();
+  firstPush = (await repo.exec('git', ['rev-parse', 'HEAD'])).stdout.trim();
+  const pushed = await actionRun('push', pushEnv);
+  expect(pushed.exitCode, pushed.summary).toBe(0);
+  const { log, entries } = await historyBranch();
+  expect(log).toHaveLength(1);
+  expect(entries).toHaveLength(1);
+  expect(entries[0]).toMatchObject({
+    configRun: 'events',
+    branch: 'main',
+    workload: 'quick',
+    commit: firstPush,
+  });
+  expect(entries[0]?.counted?.instructionsPct, 'the push entry was not counted').toEqual(expect.any(Number));
+  expect(pushed.summary).toContain('no earlier counted run on main with the same identity');
+  await expectCountedEvents();
 }, 900_000);
 
+/**
+ * The first push's entry as a GitHub-hosted runner would have recorded it: another machine fingerprint and hostname
+ * (a commit of the test's own on the history branch, from a clone of its own). Its wall clock then compares with
+ * nothing of this machine's; its counts compare on any machine.
+ */
+async function recordedOnAnotherRunner(): Promise<void> {
+  const clone = await mkdtemp(path.join(tmpdir(), 'auditbench-history-clone-'));
+  const at = (...args: string[]) => execa('git', args, { cwd: clone });
+  try {
+    await execa('git', ['clone', '--quiet', '--branch', HISTORY_BRANCH, originDir, clone]);
+    const file = (await at('ls-files', '*.jsonl')).stdout.trim();
+    const entry = historyEntrySchema.parse(JSON.parse(await readFile(path.join(clone, file), 'utf8')));
+    const machine = { cpuModel: 'AMD EPYC 7763 64-Core Processor', cores: 4, memoryBytes: 16 * 1024 ** 3 };
+    const runner = { ...entry, machine, fingerprint: machineFingerprint(machine), hostname: 'fv-az123-456' };
+    await writeFile(path.join(clone, file), `${JSON.stringify(runner)}\n`);
+    await at(
+      '-c',
+      'user.name=auditbench suite',
+      '-c',
+      'user.email=suite@example.invalid',
+      'commit',
+      '--quiet',
+      '-am',
+      'the first push as a GitHub-hosted runner recorded it',
+    );
+    await at('push', '--quiet', 'origin', HISTORY_BRANCH);
+  } finally {
+    await rm(clone, { recursive: true, force: true });
+  }
+}
+
+test('a second push logging every query: both entries on the history branch, the first named last good and itself first bad', async () => {
+  await recordedOnAnotherRunner();
+  await repo.commit({ 'auditbench.config.ts': config(logEveryQuery) }, 'Audit every query of events');
+  await git('push', '--quiet', 'origin', 'main');
+  secondPush = (await repo.exec('git', ['rev-parse', 'HEAD'])).stdout.trim();
+  const pushed = await actionRun('push', pushEnv);
+  const { log, entries } = await historyBranch();
+  console.log(`[gate-from-repo] git log --oneline ${HISTORY_BRANCH} after both pushes:\n${log.join('\n')}`);
+  console.log(
+    `[gate-from-repo] named commits: first push ${firstPush.slice(0, 7)}, second push ${secondPush.slice(0, 7)}`,
+  );
+  expect(entries.map((e) => [e.configRun, e.commit])).toEqual([
+    ['events', firstPush],
+    ['events', secondPush],
+  ]);
+  // Counts decide across the two fingerprints, and the rise fails the job, naming where it began and what changed.
+  expect(pushed.exitCode, pushed.summary).toBe(1);
+  expect(pushed.summary).toMatch(
+    /counted \+[\d.]+% instructions vs \+[\d.]+% at \w{7} on another machine \(fv-az123-456\): \+[\d.]+ pp .*REGRESSED beyond 1 pp; changed since: configHash/,
+  );
+  expect(pushed.summary).toMatch(
+    new RegExp(
+      `events \\(counted\\): last good ${firstPush.slice(0, 7)} \\(.*\\), first bad ${secondPush.slice(0, 7)} `,
+    ),
+  );
+  expect(pushed.summary).toMatch(
+    new RegExp(`^history check: +${secondPush.slice(0, 7)}\\w* Audit every query of events$`, 'm'),
+  );
+  expect(pushed.summary).toContain(
+    'no earlier measured run on main with this plugin, server, workload and machine',
+  );
+}, 900_000);
 // The pull request changes a read-only option in the option file: innodb_log_buffer_size is read-only on MariaDB
 // 10.11 (SYSTEM_VARIABLES: READ_ONLY = YES), so only a restart applies it, and the restarts design is not counted (each
 // arm would need a warm-up of its own). A larger log buffer costs nothing while sysbench runs, so this branch is also
@@ -252,8 +346,8 @@ test('the Action on a push to main measures the configured runs, counted, and th
 // (2 min 05 s), was the Action's until the same evening: merged to keep `test` within 30 minutes. Its runs are in
 // docs/measurements/2026-12-04-action.md.
 test('the Action on a pull request changing a read-only option: restarts, said so, it passes, beside main’s counted entry', async () => {
-  const [pushed] = await cachedHistory();
-  const base = historyEntrySchema.parse(JSON.parse(pushed ?? '{}'));
+  const before = await historyBranch();
+  const base = before.entries.find((e) => e.commit === secondPush);
   await git('checkout', '--quiet', '-b', 'log-buffer');
   await repo.commit(
     { 'ops/audit.cnf': optionFile('QUERY_DDL', 'innodb_log_buffer_size = 32M\n') },
@@ -279,17 +373,45 @@ test('the Action on a pull request changing a read-only option: restarts, said s
     'auditbench gate: ops-cnf measured with restarts: innodb_log_buffer_size is read-only (READ_ONLY = YES): a restart before each arm',
   );
   expect(gated.exitCode, gated.summary).toBe(0);
-  // Beside it, main's trend: the push's entry of events with its counted figures; ops-cnf has none yet.
-  const pct = base.counted?.instructionsPct ?? Number.NaN;
+  // Beside it, main's trend: the pushes' entries of events with their counted figures; ops-cnf has none yet; the page.
+  const pct = base?.counted?.instructionsPct ?? Number.NaN;
   expect(gated.summary).toContain("### main's trend (history.jsonl)");
   expect(gated.summary).toMatch(
     new RegExp(
-      `^\\| events \\| \`${base.commit.slice(0, 7)}\` \\|.*\\| ${pct >= 0 ? '\\+' : '−'}${Math.abs(pct).toFixed(2)}% instructions`,
+      `^\\| events \\| \`${secondPush.slice(0, 7)}\` \\|.*\\| ${pct >= 0 ? '\\+' : '−'}${Math.abs(pct).toFixed(2)}% instructions`,
       'm',
     ),
   );
+  expect(gated.summary).toMatch(new RegExp(`^\\| events \\| \`${firstPush.slice(0, 7)}\` \\|`, 'm'));
   expect(gated.summary).toContain('No entry of ops-cnf on main in history.jsonl yet');
-  // A pull request never saves: the history still holds the push's entry alone.
-  expect(await cachedHistory()).toEqual([pushed]);
+  expect(gated.summary).toContain(`[the trend page](${PAGES_URL})`);
+  // A pull request never writes: the history branch is as the pushes left it.
+  expect(await historyBranch()).toEqual(before);
   await git('checkout', '--quiet', 'main');
 }, 900_000);
+
+// `auditbench history` in the DBA's clone reads CI's history from the branch: both entries of the changed run, the
+// second marked where its counted check failed; --json for scripts; a bad option refused in one line, exit 2.
+test('auditbench history --from origin/auditbench-history shows both pushes of events; --json parses; --bogus exits 2', async () => {
+  await git('fetch', '--quiet', 'origin', HISTORY_BRANCH);
+  const env = { AUDITBENCH_MAX_REGRESSION_PP: '5' };
+  const shown = await repo.auditbench(['history', '--from', `origin/${HISTORY_BRANCH}`, '--run', 'events'], {
+    env,
+  });
+  console.log(`[gate-from-repo] auditbench history → exit ${shown.exitCode}\n${shown.all}`);
+  expect(shown.exitCode, shown.all).toBe(0);
+  expect(shown.stdout).toMatch(/^run events \(last 2\):$/m);
+  expect(shown.stdout).toMatch(
+    new RegExp(`^ {2}  ${firstPush.slice(0, 7)} · .* · AMD EPYC 7763 64-Core Processor ×4, 16 GiB · `, 'm'),
+  );
+  expect(shown.stdout).toMatch(new RegExp(`^ {2}✗ ${secondPush.slice(0, 7)} · .*FAILED \\(counted\\)$`, 'm'));
+  const json = await repo.auditbench(['history', '--from', `origin/${HISTORY_BRANCH}`, '--json'], { env });
+  const parsed = JSON.parse(json.stdout) as { runs: { run: string; entries: { commit: string }[] }[] };
+  expect(parsed.runs.find((r) => r.run === 'events')?.entries.map((e) => e.commit)).toEqual([
+    firstPush,
+    secondPush,
+  ]);
+  const bogus = await repo.auditbench(['history', '--bogus']);
+  expect(bogus.exitCode).toBe(2);
+  expect(bogus.all).toBe("auditbench: unknown option '--bogus'; see auditbench history --help");
+}, 120_000);
