@@ -41,6 +41,8 @@ export function wallClockTrendSpec(entries: readonly HistoryEntry[]): TopLevelSp
     field: 'fingerprint',
     type: 'nominal',
     title: 'machine fingerprint',
+    // A fingerprint names the CPU model in full: Vega's default cuts it at 160 px.
+    legend: { labelLimit: 400, orient: 'bottom', direction: 'vertical' },
     scale: { scheme: 'dark2' },
   } as const;
   return {
@@ -100,7 +102,12 @@ export function countedTrendSpec(entries: readonly HistoryEntry[]): TopLevelSpec
         encoding: {
           x,
           y: { field: 'instructionsPct', ...y },
-          shape: { field: 'fingerprint', type: 'nominal', title: 'machine fingerprint' },
+          shape: {
+            field: 'fingerprint',
+            type: 'nominal',
+            title: 'machine fingerprint',
+            legend: { labelLimit: 400, orient: 'bottom', direction: 'vertical' },
+          },
         },
       },
     ],
