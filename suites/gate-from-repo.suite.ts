@@ -338,7 +338,9 @@ test('a second push logging every query: both entries on the history branch, the
   expect(pushed.summary).toContain(
     'no earlier measured run on main with this plugin, server, workload and machine',
   );
+  await expectCountedEvents();
 }, 900_000);
+
 // The pull request changes a read-only option in the option file: innodb_log_buffer_size is read-only on MariaDB
 // 10.11 (SYSTEM_VARIABLES: READ_ONLY = YES), so only a restart applies it, and the restarts design is not counted (each
 // arm would need a warm-up of its own). A larger log buffer costs nothing while sysbench runs, so this branch is also
