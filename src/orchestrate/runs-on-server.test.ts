@@ -115,4 +115,53 @@ describe('what a run does', () => {
     const outcome = await perform(run, 'measurement');
     expect(outcome.skip).toMatch(/^toy\.so is not in the server's plugin directory/);
   });
+
+  test('a sweep point gets its own A/A and id; the open loop runs at a share of its baseline, naming it', async () => {
+    const { session } = harness(990, {}, [toyRun({ threads: [1, 4] })]);
+    await session.start();
+    const [run] = session.runs as [RunOnServer];
+    await run.open();
+    const at4 = run.tests.filter((t) => 'point' in t && t.point.threads === 4);
+    const outcomes = [];
+    for (const planned of at4) outcomes.push(await run.perform(planned));
+    const [calibration, measurement, open] = outcomes;
+    expect(calibration?.expectations?.[0]?.label).toMatch(/^the A\/A interval at 4 threads should contain 0/);
+    expect(calibration?.record).toMatchObject({
+      kind: 'calibration',
+      runId: expect.stringMatching(/^toy@t4-/),
+    });
+    const sweep = measurement?.record?.runId;
+    expect(measurement?.record).toMatchObject({ kind: 'measurement', measurement: { sweepOf: 'toy' } });
+    expect(open?.record).toMatchObject({
+      runId: `${sweep}-open`,
+      measurement: { openLoop: { ofBaselinePct: 70, baselineRunId: sweep } },
+    });
+    await run.close();
+  });
+
+  test('a check that throws is recorded as not completing; after close the run has no state', async () => {
+    const { session } = harness(700);
+    await session.start();
+    const [run] = session.runs as [RunOnServer];
+    await run.open();
+    const failing = {
+      kind: 'check' as const,
+      title: 'throws',
+      step: {
+        id: 'throws',
+        title: 'throws',
+        run: async () => {
+          throw new Error('no such table');
+        },
+      },
+    };
+    const outcome = await run.perform(failing as never);
+    expect(outcome.record).toMatchObject({
+      kind: 'lifecycle',
+      check: { check: 'throws', ok: false, observed: 'error: no such table' },
+    });
+    expect(outcome.error).toBeInstanceOf(Error);
+    await run.close();
+    await expect(run.perform(failing as never)).rejects.toThrow(/^toy: the run did not start/);
+  });
 });

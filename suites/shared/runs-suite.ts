@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
 import type { Environment } from '../../src/config/env.ts';
-import { type Outcome, runsOnServer } from '../../src/orchestrate/runs-on-server.ts';
+import type { Outcome } from '../../src/orchestrate/outcome.ts';
+import { runsOnServer } from '../../src/orchestrate/runs-on-server.ts';
 import type { ResolvedRun } from '../../src/runs/runs.ts';
 
 /**
