@@ -1,4 +1,6 @@
 // What the server says of its own variables: whether each can be changed while it runs, and for whom.
+
+import { serverValueLiteral } from '../config/settings.ts';
 import { SqlError } from './sql-session.ts';
 import type { StartedServer } from './started-server.ts';
 
@@ -47,4 +49,18 @@ export async function readSystemVariables(
     }
     throw error;
   }
+}
+
+/** The server's global value of each variable named, as an SQL literal (a setting one arm leaves unset puts it back). */
+export async function readGlobalValues(
+  server: StartedServer,
+  names: readonly string[],
+): Promise<Record<string, string>> {
+  const values: Record<string, string> = {};
+  for (const name of names) {
+    if (!/^[a-z0-9_]+$/i.test(name)) throw new Error(`'${name}' is not a server variable's name`);
+    const { rows } = await server.query(`SELECT @@GLOBAL.${name} AS value`);
+    values[name] = serverValueLiteral(rows[0]?.value);
+  }
+  return values;
 }

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
+import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Environment } from '../../src/config/env.ts';
-import type { Outcome } from '../../src/orchestrate/outcome.ts';
 import { runsOnServer } from '../../src/orchestrate/runs-on-server.ts';
 import type { ResolvedRun } from '../../src/runs/runs.ts';
+import { settle } from './settle.ts';
 
 /**
  * Every run of the configuration on one server (src/orchestrate/runs-on-server.ts does the work): the tables are
@@ -25,17 +25,4 @@ export function runsSuite(config: Environment, runs: ResolvedRun[]): void {
       });
     }
   });
-}
-
-/** An outcome as Vitest takes it: the record on task.meta, then a skip, the error, the failure or the comparisons. */
-function settle(outcome: Outcome, context: TestContext): void {
-  if (outcome.record) context.task.meta.auditbench = outcome.record;
-  if (outcome.skip !== undefined) {
-    context.skip(outcome.skip);
-    return;
-  }
-  if (outcome.error !== undefined) throw outcome.error;
-  if (outcome.failure !== undefined) expect.fail(outcome.failure);
-  for (const { label, observed, expected } of outcome.expectations ?? [])
-    expect(observed, label).toEqual(expected);
 }

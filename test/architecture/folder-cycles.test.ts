@@ -18,8 +18,9 @@ const FLOORS: readonly (readonly string[])[] = [
   ['runs'],
   ['traffic'],
   ['counted'],
-  ['history', 'orchestrate'],
+  ['history'],
   ['gate'],
+  ['orchestrate'],
   ['cli'],
   // The Vitest plugin and the DBA's test API: they reach the preflight (cli) and the runs' sequence (orchestrate).
   ['vitest'],

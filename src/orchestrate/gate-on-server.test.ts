@@ -1,0 +1,154 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { describe, expect, test } from 'vitest';
+import { quietProbe, scriptedSysbench } from '../../test/support/scripted-sysbench.ts';
+import { toyProfile } from '../../test/support/toy-profile.ts';
+import { loadEnvironment } from '../config/env.ts';
+import type { Comparison, GatePlanFile } from '../gate/plan-file.ts';
+import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
+import type { SysbenchRunner } from '../workload/sysbench-runner.ts';
+import { getWorkload } from '../workload/workloads.ts';
+import { gateOnServer } from './gate-on-server.ts';
+
+// The PR gate's sequence without Vitest and without a server, as runs-on-server.test.ts does the runs': the fake
+// server, a scripted sysbench whose throughput follows the last toy_events the fake was told (base sets CONNECT, head
+// CONNECT,QUERY), and a quiet machine whose clock stands still. The verdicts go to a file, as for the gate command.
+
+const toyRun = (settings: Record<string, string>): ResolvedRun =>
+  resolveRun({ plugin: toyProfile, id: 'toy', settings } as never, toyProfile, null);
+
+const compare: Comparison = {
+  kind: 'compare',
+  runId: 'toy',
+  because: 'its settings changed',
+  design: 'toggle',
+  why: 'SET GLOBAL settings switch while the server runs',
+  differences: ['toy_events'],
+};
+
+/** Base at 1000 TPS, head at `headTps`, with a little spread. */
+function harness(
+  headTps: number,
+  comparisons: Comparison[] = [compare],
+  pluginFiles = ['toy.so'],
+  headSettings: Record<string, string> = {},
+) {
+  let events = '';
+  const { server, runner } = scriptedSysbench(
+    [950, 960],
+    (_arm, n) => (events.includes('QUERY') ? headTps : 1000) + (n % 2 ? 3 : -3),
+    {
+      info: { flavor: 'mariadb', version: '10.11.19' },
+      pluginFiles,
+      rules: [
+        { match: /SELECT @@GLOBAL\.toy_rate AS value/, reply: { rows: [{ value: 7 }] } },
+        {
+          match: /SET GLOBAL toy_events = '([^']*)'/,
+          reply: ({ match }) => {
+            events = match?.[1] ?? '';
+            return {};
+          },
+        },
+      ],
+    },
+    getWorkload('seed').durationS,
+  );
+  const verdictsFile = path.join(mkdtempSync(path.join(tmpdir(), 'gate-on-server-')), 'verdicts.jsonl');
+  const plan: GatePlanFile = {
+    headConfig: 'auditbench.config.ts',
+    baseConfig: 'auditbench.config.ts',
+    baseTree: null,
+    baseRef: 'main',
+    maxRegressionPp: 5,
+    maxCountedRisePp: 2,
+    inconclusive: 'fail',
+    comparisons,
+    verdictsFile,
+  };
+  const lines: string[] = [];
+  const config = loadEnvironment({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: 'off' });
+  const runs = {
+    base: [toyRun({ toy_events: 'CONNECT' })],
+    head: [toyRun({ toy_events: 'CONNECT,QUERY', ...headSettings })],
+  };
+  const session = gateOnServer(config, plan, runs, {
+    startServer: async () => server,
+    sysbench: runner as SysbenchRunner,
+    probe: quietProbe(),
+    cpus: 2,
+    log: (line) => lines.push(line),
+  });
+  const verdicts = () =>
+    readFileSync(verdictsFile, 'utf8')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line));
+  return { session, server, lines, verdicts };
+}
+
+describe('what the gate declares', () => {
+  test('one test per comparison, naming both configurations and the allowed rise', () => {
+    const { session } = harness(1000);
+    expect(session.title).toBe('1 run(s), base beside head on one server, seed workload');
+    expect(session.comparisons.map((c) => c.title)).toEqual([
+      expect.stringMatching(/: the head costs at most 5 points more than the base$/),
+    ]);
+  });
+});
+
+describe('what a comparison does', () => {
+  test('a head clearly slower than its base fails, recorded for the gate command; the plugin is uninstalled', async () => {
+    const { session, server, verdicts } = harness(700);
+    await session.start();
+    const outcome = await session.comparisons[0]?.perform();
+    expect(outcome?.failure).toMatch(/head is .* slower than base .*above the allowed 5 points/);
+    expect(verdicts()).toEqual([
+      expect.objectContaining({ runId: 'toy', verdict: 'fail', design: 'toggle', decidedBy: 'wall clock' }),
+    ]);
+    const sql = server.lines().join('\n');
+    expect(sql).toMatch(/INSTALL PLUGIN toy[\s\S]*UNINSTALL PLUGIN toy/);
+    await session.stop();
+  });
+
+  test('a head that costs what its base costs passes, with no failure line', async () => {
+    const { session, verdicts } = harness(1000);
+    await session.start();
+    const outcome = await session.comparisons[0]?.perform();
+    expect(outcome?.failure).toBeUndefined();
+    expect(verdicts()[0]).toMatchObject({ verdict: 'pass' });
+  });
+
+  test('the server restarts between comparisons, as between runs', async () => {
+    const { session, server } = harness(1000, [compare, compare]);
+    await session.start();
+    const [first, second] = session.comparisons;
+    await first?.perform();
+    const before = server.lines().length;
+    await second?.perform();
+    // The second comparison begins with a restart, before it asks whether its plugin is here.
+    expect(server.lines()[before]).toBe('restart');
+  });
+
+  test("a setting only the head sets is put back to the server's own value in the base's arm", async () => {
+    const { session, server } = harness(1000, [compare], ['toy.so'], { toy_rate: '3' });
+    await session.start();
+    await session.comparisons[0]?.perform();
+    const sets = server.lines().filter((line) => line.startsWith('SQL SET GLOBAL toy_rate'));
+    expect(new Set(sets)).toEqual(new Set(['SQL SET GLOBAL toy_rate = 7', "SQL SET GLOBAL toy_rate = '3'"]));
+  });
+
+  test('a plugin whose library is not here skips the comparison, with the reason', async () => {
+    const { session } = harness(1000, [compare], []);
+    await session.start();
+    const outcome = await session.comparisons[0]?.perform();
+    expect(outcome?.skip).toMatch(/^toy\.so is not in the server's plugin directory/);
+  });
+
+  test('a run the head does not declare stops its comparison, naming it', async () => {
+    const { session } = harness(1000, [{ ...compare, runId: 'gone' }]);
+    await expect(session.start()).rejects.toThrow(
+      "The head's configuration does not declare run gone, which the gate selected",
+    );
+  });
+});
