@@ -1,14 +1,13 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { measureOverhead, prepareMeasurement } from '../src/bench/measure-overhead.ts';
+import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
 import { planFor } from '../src/bench/measure-plan.ts';
+import { measureRun } from '../src/bench/pipeline.ts';
 import { pluginSubject } from '../src/bench/subject.ts';
-import { summariseMeasurement } from '../src/bench/summarise.ts';
 import { loadEnvironment } from '../src/config/env.ts';
 import type { AuditEvent } from '../src/plugins/audit-event.ts';
 import { auditsTraffic } from '../src/plugins/lifecycle/audits-traffic.ts';
 import { type LifecycleContext, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { readLogEvents } from '../src/plugins/log-reader.ts';
-import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
 import type { LifecycleCheck } from '../src/results/lifecycle-check.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
@@ -152,20 +151,13 @@ describe(`traffic accounts on one server, ${workload.name} workload`, () => {
       const sampler = sampleProcesslist(server);
       // Judged against a 0% limit, the adaptive measurement adds blocks until its interval clears zero on one side
       // or smoke's budget ends: one fixed block of 8 pairs was once [-0.3, 28.6] around 15.3% on a quiet machine.
-      await runSteps(server, setGlobals(run.profile.measureSettings), 'Applying the run settings');
-      const sample = await measureOverhead(server, subject, planned, {
+      // measureRun applies the run's settings first, as every measurement does.
+      const measurement = await measureRun(server, run.profile, planned, {
         limitPct: 0,
+        calibration: null,
         progress,
         interference: run.policy.interference,
         runner,
-      });
-      const measurement = summariseMeasurement(sample, {
-        limitPct: run.maxOverheadPct,
-        serverOptions: workload.serverOptions,
-        pluginSettings: run.profile.measureSettings,
-        calibration: null,
-        interference: run.policy.interference,
-        runToRunSdLog: workload.runToRunSdLog,
       });
       progress(
         `${measurement.overheadPct.toFixed(1)}% [${measurement.overheadCi95?.map((v) => v.toFixed(1)).join(', ')}], ${measurement.logBytesPerTxn?.toFixed(0)} B/txn`,
