@@ -4,19 +4,18 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadEnvironment } from '../src/config/env.ts';
 import { mergeMeasuredTraffic } from '../src/config/measured-traffic.ts';
 import { unavailableReason } from '../src/plugins/availability.ts';
-import { type LifecycleStep, lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { profiles } from '../src/profiles/index.ts';
 import {
   type SweepConfiguration,
   type SweptProfile,
   sweepConfigurations,
 } from '../src/profiles/settings-sweep.ts';
-import type { LifecycleCheck } from '../src/results/lifecycle-check.ts';
-import { type ResolvedRun, resolveRun } from '../src/runs/runs.ts';
+import { resolveRun } from '../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
 import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-accounts.ts';
+import { everyCheck } from './settings-sweep/every-check.ts';
 import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-table.ts';
 
 // The settings space, lifecycle checks only (no measurement), on one server: every configuration of
@@ -26,7 +25,6 @@ import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-
 const config = loadEnvironment();
 const full = config.settingsSweep === 'full';
 const traffic = mergeMeasuredTraffic(undefined, undefined, null);
-const steps: LifecycleStep[] = [...lifecycleSteps.beforeMeasure, ...lifecycleSteps.afterMeasure];
 
 const shown = (c: SweepConfiguration): string => {
   const text = (v: unknown) => (Array.isArray(v) ? v.join(',') : String(v));
@@ -60,30 +58,6 @@ describe(`settings sweep, lifecycle checks only (${scope})`, () => {
     await dropAccountsAndStop(server, log);
   });
 
-  /** Every check in order; one that throws is recorded, and the uninstall still runs so the next starts clean. */
-  async function lifecycle(run: ResolvedRun): Promise<LifecycleCheck[]> {
-    if (!server) throw new Error('The server did not start; see the first error');
-    const [checks, application] = sessions as [AccountSession, AccountSession];
-    const ctx = lifecycleContext(server, run.profile, {
-      checks,
-      application,
-      ...(run.userFilter ? { audited: run.userFilter.audited, refusal: run.userFilter.refusal } : {}),
-    });
-    const results: LifecycleCheck[] = [];
-    for (const step of steps) {
-      try {
-        results.push(await step.run(ctx));
-      } catch (error) {
-        const observed = `error: ${error instanceof Error ? error.message : String(error)}`;
-        results.push({ check: step.id, expected: 'completes', observed, ok: false });
-        const uninstall = lifecycleSteps.afterMeasure[0];
-        if (uninstall && step !== uninstall) await uninstall.run(ctx).catch(() => undefined);
-        break;
-      }
-    }
-    return results;
-  }
-
   for (const [name, configurations] of Object.entries(sweepConfigurations) as [
     SweptProfile,
     SweepConfiguration[],
@@ -101,7 +75,7 @@ describe(`settings sweep, lifecycle checks only (${scope})`, () => {
         const unavailable = await unavailableReason(server, run.profile);
         if (unavailable) context.skip(unavailable);
         const started = Date.now();
-        const checks = await lifecycle(run);
+        const checks = await everyCheck(server, sessions as [AccountSession, AccountSession], run);
         const durationMs = Date.now() - started;
         rows.push({ profile: name, id: c.id, configuration: shown(c), checks, durationMs });
         const wrong = checks.filter((check) => !check.ok);
