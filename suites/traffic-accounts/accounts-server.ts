@@ -1,0 +1,128 @@
+import { expect } from 'vitest';
+import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
+import { planFor } from '../../src/bench/measure-plan.ts';
+import { measureRun } from '../../src/bench/pipeline.ts';
+import { pluginSubject } from '../../src/bench/subject.ts';
+import type { Environment } from '../../src/config/env.ts';
+import type { MeasuredTraffic } from '../../src/config/measured-traffic.ts';
+import {
+  type LifecycleContext,
+  lifecycleContext,
+  lifecycleSteps,
+} from '../../src/plugins/lifecycle/index.ts';
+import type { LifecycleCheck } from '../../src/results/lifecycle-check.ts';
+import type { Measurement } from '../../src/results/schema.ts';
+import type { ResolvedRun } from '../../src/runs/runs.ts';
+import { type AccountSession, accountSession } from '../../src/servers/account-session.ts';
+import { startServer } from '../../src/servers/start-server.ts';
+import type { StartedServer } from '../../src/servers/started-server.ts';
+import {
+  dropTrafficAccounts,
+  type TrafficConnections,
+  trafficConnections,
+} from '../../src/servers/traffic-accounts.ts';
+import { runnerAs } from '../../src/workload/run-as.ts';
+import type { Workload } from '../../src/workload/workload.ts';
+import { type SeenThread, sampleProcesslist } from './processlist.ts';
+
+/** The one server of suites/traffic-accounts.suite.ts, with the traffic's accounts, and what its tests share. */
+export interface AccountsServer {
+  start(): Promise<void>;
+  started(): { server: StartedServer; connections: TrafficConnections };
+  /** A run's lifecycle context, its checks and application sessions as the accounts'. */
+  context(run: ResolvedRun): LifecycleContext;
+  stop(): Promise<void>;
+}
+
+export function accountsServer(
+  config: Environment,
+  accounts: MeasuredTraffic['accounts'],
+  progress: (message: string) => void,
+): AccountsServer {
+  let server: StartedServer | undefined;
+  let connections: TrafficConnections | undefined;
+  const sessions: AccountSession[] = [];
+  const started = () => {
+    if (!server || !connections) throw new Error('The server did not start; see the hook error');
+    return { server, connections };
+  };
+  return {
+    started,
+    async start() {
+      server = await startServer(config);
+      connections = await trafficConnections(server, accounts);
+      progress(
+        `started on 127.0.0.1:${server.connection.port}; accounts ${accounts.application}, ${accounts.checks}`,
+      );
+    },
+    context(run) {
+      const { server, connections } = started();
+      const [checks, application] = [
+        accountSession(connections.checks),
+        accountSession(connections.application),
+      ];
+      sessions.push(checks, application);
+      return lifecycleContext(server, run.profile, {
+        checks,
+        application,
+        ...(run.userFilter ? { audited: run.userFilter.audited, refusal: run.userFilter.refusal } : {}),
+      });
+    },
+    async stop() {
+      for (const session of sessions) await session.close();
+      if (server) await dropTrafficAccounts(server);
+      await server?.stop();
+    },
+  };
+}
+
+export async function runChecks(
+  ctx: LifecycleContext,
+  steps = lifecycleSteps.beforeMeasure,
+): Promise<LifecycleCheck[]> {
+  const results: LifecycleCheck[] = [];
+  for (const step of steps) results.push(await step.run(ctx));
+  return results;
+}
+
+/** The next test installs the plugin again: it goes even when an assertion failed. */
+export async function thenUninstall(ctx: LifecycleContext, body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } finally {
+    const [uninstalled] = await runChecks(ctx, lifecycleSteps.afterMeasure);
+    expect(uninstalled?.ok, JSON.stringify(uninstalled)).toBe(true);
+  }
+}
+
+/**
+ * The run measured as the application account (sysbench's tables loaded as it), with the server's processlist
+ * sampled throughout: the measurement, and the threads seen.
+ */
+export async function measuredAsApplication(
+  { server, connections }: { server: StartedServer; connections: TrafficConnections },
+  run: ResolvedRun,
+  workload: Workload,
+  progress: (message: string) => void,
+): Promise<{ measurement: Measurement; seen: SeenThread[] }> {
+  const runner = runnerAs(connections.application);
+  const planned = planFor({ workload, arms: pluginSubject(run.profile).arms });
+  await prepareMeasurement(server, planned, progress, runner);
+  const sampler = sampleProcesslist(server);
+  // Judged against a 0% limit, the adaptive measurement adds blocks until its interval clears zero on one side
+  // or smoke's budget ends: one fixed block of 8 pairs was once [-0.3, 28.6] around 15.3% on a quiet machine.
+  // measureRun applies the run's settings first, as every measurement does.
+  const measurement = await measureRun(server, run.profile, planned, {
+    limitPct: 0,
+    calibration: null,
+    progress,
+    interference: run.policy.interference,
+    runner,
+  });
+  progress(
+    `${measurement.overheadPct.toFixed(1)}% [${measurement.overheadCi95?.map((v) => v.toFixed(1)).join(', ')}], ${measurement.logBytesPerTxn?.toFixed(0)} B/txn`,
+  );
+  const seen = await sampler.stop();
+  progress(`threads seen during the measurement: ${JSON.stringify(seen)}`);
+  return { measurement, seen };
+}
