@@ -1,23 +1,13 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import type { ArmSteps } from '../src/bench/subject.ts';
 import { loadEnvironment } from '../src/config/env.ts';
-import { countedRecord, describeCounted } from '../src/counted/count-run.ts';
-import {
-  type CountedPlan,
-  type CountedServer,
-  type CountedSubject,
-  countArms,
-  countedJob,
-  startCountedServer,
-} from '../src/counted/counted-ab.ts';
-import { countedIdentity } from '../src/counted/identity.ts';
+import { type CountedPlan, countedJob } from '../src/counted/counted-ab.ts';
 import { countedUnavailable } from '../src/counted/run-counted.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
-import { setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
 import type { SysbenchJob } from '../src/workload/workload.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
+import { countedHost } from './counted/counted-host.ts';
 
 /**
  * The counted channel (src/counted) on one local server under callgrind, with server_audit, SQL_ERROR_LOG and the
@@ -42,57 +32,10 @@ const failing: SysbenchJob = {
 const installed = [profiles.server_audit, profiles.sql_error_log, profiles.general_log] as PluginProfile[];
 
 describe.skipIf(why !== null)(`counted channel under callgrind${why ? ` (skipped: ${why})` : ''}`, () => {
-  let host: CountedServer | undefined;
-
-  beforeAll(async () => {
-    const setup: CountedSubject = {
-      label: 'server_audit, SQL_ERROR_LOG and the general log',
-      setup: installed.flatMap((p) => [...p.install, ...setGlobals(p.measureSettings), ...p.disable]),
-      arms: { off: [], on: [] },
-      log: null,
-    };
-    host = await startCountedServer(config, {
-      job: oltp,
-      subject: setup,
-      loader: async (s) => s.connection,
-      progress: console.log,
-    });
-  });
-  afterAll(() => host?.server.stop());
-
-  async function count(
-    profile: PluginProfile,
-    job: SysbenchJob,
-    label: string,
-    arms: ArmSteps = { off: profile.disable, on: profile.enable },
-  ) {
-    if (!host) throw new Error('The counted server did not start; see the first error');
-    const started = Date.now();
-    const subject = { label, setup: [], arms, log: profile };
-    const outcome = await countArms(host, { job, subject, plan, progress: console.log });
-    const identity = await countedIdentity(host.server, profile.soname, null, describeCounted(job, plan));
-    const record = countedRecord(outcome, {
-      subject: label,
-      plan,
-      identity,
-      soname: profile.soname,
-      startedMs: started,
-    });
-    for (const arm of record.arms)
-      expect(arm.lostThreads, `${label}: an arm lost its threads' syscalls`).toBe(0);
-    // Every arm's audit lines carry query and connection ids of one width (src/counted/id-widths.ts).
-    for (const [what, ids] of [
-      ['query', record.queryIds],
-      ['connection', record.connectionIds],
-    ] as const) {
-      expect(ids, `${label}: the ${what} ids around the arms were not read`).toBeTruthy();
-      if (ids)
-        expect(String(ids.last).length, `${label}: ${what} ids ${JSON.stringify(ids)}`).toBe(
-          String(ids.first).length,
-        );
-    }
-    return record;
-  }
+  const host = countedHost(config, { installed, job: oltp, plan });
+  const count = host.count;
+  beforeAll(() => host.start());
+  afterAll(() => host.stop());
 
   test('the general log adds instructions and bytes to every transaction, arms within 1%', async () => {
     const r = await count(profiles.general_log, oltp, 'general log');

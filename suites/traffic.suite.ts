@@ -1,28 +1,15 @@
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
-import { planFor } from '../src/bench/measure-plan.ts';
-import { limitFailure, measureRun } from '../src/bench/pipeline.ts';
-import { pluginSubject } from '../src/bench/subject.ts';
+import { limitFailure } from '../src/bench/pipeline.ts';
 import { loadEnvironment } from '../src/config/env.ts';
-import { lifecycleContext, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
+import { lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { profiles } from '../src/profiles/index.ts';
 import type { Measurement } from '../src/results/schema.ts';
-import type { ResultKey } from '../src/results/task-meta.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
-import { resultKey } from '../src/runs/result-key.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
-import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
-import { startServer } from '../src/servers/start-server.ts';
-import type { StartedServer } from '../src/servers/started-server.ts';
-import {
-  dropTrafficAccounts,
-  type TrafficConnections,
-  trafficConnections,
-} from '../src/servers/traffic-accounts.ts';
-import { checkOwnScripts, measuredRunTraffic } from '../src/traffic/run-traffic.ts';
-import { runnerAs } from '../src/workload/run-as.ts';
+import { checkOwnScripts } from '../src/traffic/run-traffic.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
+import { trafficServer } from './traffic/traffic-server.ts';
 
 // What a configuration logged of the traffic it was measured under, and traffic that holds what it logs
 // (docs/traffic.md). Three runs of suites/traffic/auditbench.config.ts on one local server, each gate one block of
@@ -42,64 +29,18 @@ const run = (id: string): ResolvedRun => {
 };
 
 describe('traffic: what the configuration logged, and traffic that holds it (server_audit, quick × 4 pairs)', () => {
-  let server: StartedServer | undefined;
-  let connections: TrafficConnections | undefined;
-  const sessions: AccountSession[] = [];
-  const started = () => {
-    if (!server || !connections) throw new Error('The server did not start; see the first error');
-    return { server, connections };
-  };
-  const log = (what: string) => (message: string) => console.log(`[traffic · ${what}] ${message}`);
-
-  const key = (r: ResolvedRun): ResultKey =>
-    resultKey(r, started().server.info, {
-      workload: `${workload.name}, 4 pairs`,
-      limitPct: r.maxOverheadPct,
-    });
-
-  async function measure(r: ResolvedRun, context: { task: { meta: object } }) {
-    const { server, connections } = started();
-    const progress = log(r.id);
-    const measured = measuredRunTraffic(server, r, { application: connections.application, configPath });
-    const planned = planFor({ workload, traffic: measured.traffic, arms: pluginSubject(r.profile).arms });
-    if (planned.job.script) await prepareMeasurement(server, planned, progress, measured.runner);
-    const measurement = await measureRun(server, r.profile, planned, {
-      limitPct: r.maxOverheadPct,
-      calibration: null,
-      progress,
-      interference: r.policy.interference,
-      runner: measured.runner,
-      traffic: measured.seen,
-    });
-    Object.assign(context.task.meta, { auditbench: { ...key(r), kind: 'measurement', measurement } });
-    progress(
-      `events per transaction ${JSON.stringify(measurement.auditEvents)}, sent ${JSON.stringify(measurement.addedSent)}`,
-    );
-    return measurement;
-  }
+  const on = trafficServer(config, { accounts: run('connect-idle').traffic.accounts, workload, configPath });
   const failureOf = (m: Measurement, r: ResolvedRun) =>
     limitFailure(m, { inconclusive: 'pass', interference: 'warn' }, r.id);
-
-  beforeAll(async () => {
-    server = await startServer(config);
-    connections = await trafficConnections(server, run('connect-idle').traffic.accounts);
-    sessions.push(accountSession(connections.checks), accountSession(connections.application));
-    await prepareMeasurement(server, planFor({ workload }), log('tables'), runnerAs(connections.application));
-  });
-  afterAll(async () => {
-    for (const session of sessions.splice(0)) await session.close();
-    if (server) await dropTrafficAccounts(server);
-    await server?.stop();
-  });
+  beforeAll(() => on.start());
+  afterAll(() => on.stop());
 
   describe('query-limit: a low server_audit_query_log_limit passes its lifecycle checks', () => {
     const r = run('query-limit');
     for (const step of lifecycleSteps.beforeMeasure) {
       test(step.title, async (context) => {
-        const [checks, application] = sessions as [AccountSession, AccountSession];
-        const lifecycle = lifecycleContext(started().server, r.profile, { checks, application });
-        const result = await step.run(lifecycle);
-        context.task.meta.auditbench = { ...key(r), kind: 'lifecycle', check: result };
+        const result = await step.run(on.lifecycle(r));
+        context.task.meta.auditbench = { ...on.key(r), kind: 'lifecycle', check: result };
         expect(result.observed, `${r.id}: ${result.check}`).toEqual(result.expected);
       });
     }
@@ -107,7 +48,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
 
   test('connect-idle: CONNECT only under persistent connections is an idle plugin, and fails', async (context) => {
     const r = run('connect-idle');
-    const measurement = await measure(r, context);
+    const measurement = await on.measure(r, context);
     expect(measurement.auditEvents?.idle).toBe(true);
     expect(measurement.auditEvents?.fromTrafficPerTxn).toBe(0);
     expect(measurement.verdict).toBe('idle');
@@ -119,7 +60,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
 
   test("kv-script: a DBA's Lua script runs, toggled like OLTP", async (context) => {
     const r = run('kv-script');
-    const measurement = await measure(r, context);
+    const measurement = await on.measure(r, context);
     expect(measurement.runs.every((m) => m.arm === 'toggled')).toBe(true);
     expect(measurement.pairs).toBeGreaterThan(0);
     expect(measurement.auditEvents?.perTxnByClass.QUERY ?? 0).toBeGreaterThan(0);
@@ -129,7 +70,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
   // Last: the path stays set until the server stops. What the server said is in the line, quoted from its status.
   test('log-unwritable: a log the plugin cannot create is a silent plugin that fails, naming the path and the error', async (context) => {
     const r = run('log-unwritable');
-    const measurement = await measure(r, context);
+    const measurement = await on.measure(r, context);
     expect(measurement.verdict).toBe('idle');
     expect(measurement.logBytes).toBe(0);
     expect(measurement.auditEvents?.cause).toBe('log-unwritable');
