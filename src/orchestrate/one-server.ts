@@ -1,5 +1,4 @@
-import type { Progress } from '../bench/measure-overhead.ts';
-import { prepareMeasurement } from '../bench/measure-overhead.ts';
+import { type Progress, prepareMeasurement } from '../bench/measure-overhead.ts';
 import { planFor } from '../bench/measure-plan.ts';
 import type { SysbenchRunner } from '../bench/subject.ts';
 import type { Environment } from '../config/env.ts';

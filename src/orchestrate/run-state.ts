@@ -40,7 +40,7 @@ export interface RunContext {
   progress: Progress;
 }
 
-/** The run's policy on this workload and its progress lines. */
+/** The run's policy on this workload (quick passes an inconclusive verdict). */
 export const runPolicy = (on: OneServer, id: RunIdentity): RunPolicy =>
   policyOn(on.workload.name, id.run.policy);
 
