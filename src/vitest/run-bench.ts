@@ -1,6 +1,7 @@
 import type { Environment } from '../config/env.ts';
 import { policyOn } from '../config/policy.ts';
-import { type Outcome, runsOnServer } from '../orchestrate/runs-on-server.ts';
+import type { Outcome } from '../orchestrate/outcome.ts';
+import { runsOnServer } from '../orchestrate/runs-on-server.ts';
 import type { LifecycleCheck } from '../results/lifecycle-check.ts';
 import type { ResultRecord } from '../results/task-meta.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
