@@ -54,7 +54,7 @@ const parse = (file: string, text: string) =>
   ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
 
 /** Every function in a file, outermost and nested alike. */
-export function functionSpans(file: string, text: string): Span[] {
+function functionSpans(file: string, text: string): Span[] {
   const source = parse(file, text);
   const spans: Span[] = [];
   const visit = (node: ts.Node) => {
@@ -74,7 +74,7 @@ function declaredBy(callee: ts.Expression): string | null {
 }
 
 /** The callback of every `describe`, `test` and `it` in a file, named by the call and its title. */
-export function callbackSpans(file: string, text: string): Span[] {
+function callbackSpans(file: string, text: string): Span[] {
   const source = parse(file, text);
   const spans: Span[] = [];
   const visit = (node: ts.Node) => {
