@@ -171,7 +171,7 @@ describe('command lines', () => {
       expect.arrayContaining([
         'README.md bench',
         'README.md test',
-        'README.md matrix --shard 1/3',
+        'docs/your-repository.md matrix --shard 1/3',
         'docs/gate.md gate --list',
         'docs/gate.md gate -- --reporter=dot',
       ]),
