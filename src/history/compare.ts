@@ -6,9 +6,9 @@
 // and it needs nothing but what results.json already holds. The back-transformed intervals are slightly asymmetric; half their width is what we
 // combine. Simulated coverage of the true change (compare.test.ts): about 97% with 6 pairs per run, 96% with 18.
 import type { HistoryEntry } from './entry.ts';
-import { changeFromWindow, HISTORY_WINDOW, lastGoodFirstBad, type Point } from './window.ts';
+import { type Ci95, changeFromWindow, HISTORY_WINDOW, lastGoodFirstBad, type Point } from './window.ts';
 
-export type Ci95 = [lower: number, upper: number];
+export type { Ci95 } from './window.ts';
 
 /** What was compared with: the same configuration, a changed one, or one of the two runs had no hash. */
 export type Basis = 'same-config' | 'config-changed' | 'config-unknown';

@@ -5,7 +5,9 @@
 // (√(h_now² + h_pool²), as compare.ts combines two runs) and a prediction interval from the window's scatter
 // (t·s·√(1 + 1/n)): on a fresh runner each job, the scatter between entries is the noise a new entry carries.
 import { tQuantile } from '../stats/student-t.ts';
-import type { Ci95 } from './compare.ts';
+
+/** A 95% interval, lower and upper bound. */
+export type Ci95 = [lower: number, upper: number];
 
 /** Five: enough for a scatter to mean something (4 degrees of freedom), few enough to follow a deliberate change. */
 export const HISTORY_WINDOW = 5;
