@@ -1,16 +1,4 @@
-import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
-import { auditbenchReporters } from '../../src/vitest/plugin.ts';
+import { withProjectReporters } from '../shared/reporters-config.ts';
 
-// The project's own reporters, as the plugin adds them to a run (src/vitest/plugin.ts), on two stand-in plugin suites:
-// what suites/report-merge.suite.ts shards and merges. The project is named as auditbench's own config names its
-// benchmark project, whose tests the reporters report.
-export default defineConfig({
-  root: fileURLToPath(new URL('../..', import.meta.url)),
-  test: {
-    name: 'suites',
-    reporters: ['default', ...auditbenchReporters('suites', process.env)],
-    include: ['suites/report-merge/*.fake.ts'],
-    fileParallelism: false,
-  },
-});
+// Two stand-in plugin suites under the project's own reporters: what suites/report-merge.suite.ts shards and merges.
+export default withProjectReporters({ include: ['suites/report-merge/*.fake.ts'] });

@@ -1,18 +1,8 @@
-import { fileURLToPath } from 'node:url';
-import { defineConfig } from 'vitest/config';
-import { auditbenchReporters } from '../../src/vitest/plugin.ts';
+import { withProjectReporters } from '../shared/reporters-config.ts';
 
-// The project's own reporters, as the plugin adds them to a run (src/vitest/plugin.ts), on one short real session:
-// what suites/secrets.suite.ts greps for the password. The project is named as auditbench's own config names its
-// benchmark project, whose tests the reporters report.
-export default defineConfig({
-  root: fileURLToPath(new URL('../..', import.meta.url)),
-  test: {
-    name: 'suites',
-    reporters: ['default', ...auditbenchReporters('suites', process.env)],
-    include: ['suites/secrets/*.fake.ts'],
-    fileParallelism: false,
-    testTimeout: 120_000,
-    hookTimeout: 120_000,
-  },
+// One short real session under the project's own reporters: what suites/secrets.suite.ts greps for the password.
+export default withProjectReporters({
+  include: ['suites/secrets/*.fake.ts'],
+  testTimeout: 120_000,
+  hookTimeout: 120_000,
 });
