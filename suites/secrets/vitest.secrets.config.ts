@@ -1,4 +1,4 @@
-import { withProjectReporters } from '../shared/reporters-config.ts';
+import { withProjectReporters } from '../../suites/shared/reporters-config.ts';
 
 // One short real session under the project's own reporters: what suites/secrets.suite.ts greps for the password.
 export default withProjectReporters({
