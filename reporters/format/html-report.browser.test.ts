@@ -1,10 +1,6 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
+import { inChromium, noChromium } from '../../test/support/offline-page.ts';
 import {
   countedReportInput,
   recordedReportInput,
@@ -13,17 +9,6 @@ import {
 } from '../../test/support/report-fixtures.ts';
 import { buildHtmlReport, type HtmlReportInput } from './html-report.ts';
 
-// Debian's chromium; Playwright's own browser download cannot be fetched here.
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
 // The marks each chart must have drawn (Vega's SVG renderer: one group per mark, class mark-<type>).
 const MARKS = {
   overview: ['.mark-rule line', '.mark-symbol path', '.mark-rect path'],
@@ -33,42 +18,17 @@ const MARKS = {
   'counted-functions': ['.mark-rect path'],
 };
 
-/**
- * Writes index.html for `input`, opens it in Chromium at `viewport` (Playwright's default 1280 × 720 when left out)
- * and hands the page to `check` with the problems seen while it loaded: console errors, page errors, and any
- * request that is not the file itself (the page must fetch nothing).
- */
-async function inChromium(
+/** index.html for `input`, opened in Chromium (test/support/offline-page.ts). */
+const reportInChromium = async (
   input: HtmlReportInput,
   viewport: { width: number; height: number } | null,
   check: (page: Page, problems: string[]) => Promise<void>,
-): Promise<void> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-html-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  try {
-    const file = path.join(dir, 'index.html');
-    await writeFile(file, await buildHtmlReport(input));
-    const page = await browser.newPage(viewport ? { viewport } : {});
-    const problems: string[] = [];
-    page.on('console', (message) => {
-      if (message.type() === 'error') problems.push(`console: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => problems.push(`page: ${error.message}`));
-    page.on('request', (request) => {
-      if (!request.url().startsWith('file:')) problems.push(`request: ${request.url()}`);
-    });
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
-    await check(page, problems);
-  } finally {
-    await browser.close();
-    await rm(dir, { recursive: true, force: true });
-  }
-}
+): Promise<void> => inChromium(await buildHtmlReport(input), viewport, check);
 
 test('index.html renders in headless Chromium: no console error, no request, every chart has marks', async (context) => {
-  if (!existsSync(CHROMIUM))
-    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
-  await inChromium(recordedReportInput(), null, async (page, problems) => {
+  const missing = noChromium();
+  if (missing) context.skip(missing);
+  await reportInChromium(recordedReportInput(), null, async (page, problems) => {
     const counts = await page.$$eval(
       'figure.chart:not([data-empty])',
       (figures, marks) =>
@@ -110,9 +70,9 @@ test('index.html renders in headless Chromium: no console error, no request, eve
 }, 60_000);
 
 test('a sweep in Chromium: the overview labels runs by id, counts a failed lifecycle as a failure, and every table fits', async (context) => {
-  if (!existsSync(CHROMIUM))
-    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
-  await inChromium(sweepReportInput(), { width: 800, height: 900 }, async (page, problems) => {
+  const missing = noChromium();
+  if (missing) context.skip(missing);
+  await reportInChromium(sweepReportInput(), { width: 800, height: 900 }, async (page, problems) => {
     expect(problems).toEqual([]);
     const overview = page.locator('section').first();
     expect(await overview.locator('p').first().textContent()).toMatch(
@@ -148,9 +108,9 @@ test('a sweep in Chromium: the overview labels runs by id, counts a failed lifec
 }, 60_000);
 
 test('a threads sweep in Chromium: overhead and p99 change against threads drawn with intervals and points (the open loop a series of its own, legends uncut), one table row per point, the tail-latency table fits', async (context) => {
-  if (!existsSync(CHROMIUM))
-    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
-  await inChromium(threadsSweepReportInput(), { width: 800, height: 900 }, async (page, problems) => {
+  const missing = noChromium();
+  if (missing) context.skip(missing);
+  await reportInChromium(threadsSweepReportInput(), { width: 800, height: 900 }, async (page, problems) => {
     expect(problems).toEqual([]);
     for (const name of ['sweep', 'latency']) {
       const chart = await page.locator(`figure.chart[data-chart="${name}"]`).evaluate((figure) => {
@@ -223,9 +183,9 @@ test('a threads sweep in Chromium: overhead and p99 change against threads drawn
 }, 60_000);
 
 test('the counted section in Chromium: where the added instructions go drawn as bars, and the per-transaction table fits', async (context) => {
-  if (!existsSync(CHROMIUM))
-    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
-  await inChromium(countedReportInput(), { width: 800, height: 900 }, async (page, problems) => {
+  const missing = noChromium();
+  if (missing) context.skip(missing);
+  await reportInChromium(countedReportInput(), { width: 800, height: 900 }, async (page, problems) => {
     expect(problems).toEqual([]);
     const section = page.locator('section', {
       has: page.locator('h2', { hasText: 'Counted cost per transaction' }),

@@ -1,34 +1,10 @@
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import os from 'node:os';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { chromium } from 'playwright-core';
 import { expect, test } from 'vitest';
 import type { HistoryEntry } from '../../src/history/entry.ts';
-import { sampleEntry } from '../../test/support/sample-entry.ts';
-import { sampleIdentity } from '../../test/support/sample-identity.ts';
+import { inChromium, noChromium } from '../../test/support/offline-page.ts';
+import { sampleCounted, sampleEntry } from '../../test/support/sample-entry.ts';
 import { trendPage } from './trend-page.ts';
 
-// Debian's chromium; Playwright's own browser download cannot be fetched here.
-const CHROMIUM = '/usr/bin/chromium';
-const ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--no-first-run',
-];
-
-const counted = (pct: number) => ({
-  identity: sampleIdentity(),
-  instructionsPct: pct,
-  instructionsPctCi95: [pct - 0.2, pct + 0.2] as [number, number],
-  instructionsAddedPerTx: 1000,
-  writeCallsAddedPerTx: 30,
-  logBytesNetAddedPerTx: 900,
-  eventsPerTx: 20,
-});
+const counted = sampleCounted;
 
 // Two runs; `events` on two machine fingerprints (this VM, and a GitHub runner with a hostile name), counted on both.
 const here = 'AMD EPYC ×2, 24 GiB';
@@ -53,23 +29,9 @@ const history: HistoryEntry[] = [
 );
 
 test('the trend page in Chromium: a section and a wall-clock chart per run, series by fingerprint, counts across runners, escaped', async (context) => {
-  if (!existsSync(CHROMIUM))
-    context.skip(`${CHROMIUM} not found: apt-get install -y chromium to run this test`);
-  const dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-trend-'));
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ARGS });
-  try {
-    const file = path.join(dir, 'index.html');
-    await writeFile(file, await trendPage(history));
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on('console', (m) => {
-      if (m.type() === 'error') problems.push(`console: ${m.text()}`);
-    });
-    page.on('pageerror', (e) => problems.push(`page: ${e.message}`));
-    page.on('request', (r) => {
-      if (!r.url().startsWith('file:')) problems.push(`request: ${r.url()}`);
-    });
-    await page.goto(pathToFileURL(file).href, { waitUntil: 'load' });
+  const missing = noChromium();
+  if (missing) context.skip(missing);
+  await inChromium(await trendPage(history), null, async (page, problems) => {
     expect(problems).toEqual([]);
     expect(await page.locator('section.run h2').allTextContents()).toEqual(['events', 'ops-cnf']);
     const events = page.locator('section.run[data-run="events"]');
@@ -90,8 +52,5 @@ test('the trend page in Chromium: a section and a wall-clock chart per run, seri
     // The hostile fingerprint is text, not an element: no img, nothing run.
     expect(await page.locator('img').count()).toBe(0);
     expect(await events.locator('td', { hasText: 'onerror' }).count()).toBe(2);
-  } finally {
-    await browser.close();
-    await rm(dir, { recursive: true, force: true });
-  }
+  });
 }, 60_000);

@@ -1,17 +1,8 @@
 import { expect, test } from 'vitest';
-import { sampleEntry } from '../../test/support/sample-entry.ts';
-import { sampleIdentity } from '../../test/support/sample-identity.ts';
+import { sampleCounted, sampleEntry } from '../../test/support/sample-entry.ts';
 import { runTrends } from './trend.ts';
 
-const counted = (pct: number) => ({
-  identity: sampleIdentity(),
-  instructionsPct: pct,
-  instructionsPctCi95: [pct - 0.2, pct + 0.2] as [number, number],
-  instructionsAddedPerTx: 1000,
-  writeCallsAddedPerTx: 30,
-  logBytesNetAddedPerTx: 900,
-  eventsPerTx: 20,
-});
+const counted = sampleCounted;
 
 test('each run keeps its last entries, oldest first, and the entry whose counts rose is marked on any machine', () => {
   const history = [

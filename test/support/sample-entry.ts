@@ -1,4 +1,5 @@
 import type { HistoryEntry } from '../../src/history/entry.ts';
+import { sampleIdentity } from './sample-identity.ts';
 
 /** A measured history entry for tests; override what the test is about. */
 export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
@@ -30,3 +31,14 @@ export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry
     ...overrides,
   };
 }
+
+/** An entry's counted figures for tests: `pct` more instructions per transaction, ±0.2 points, the rest fixed. */
+export const sampleCounted = (pct: number): NonNullable<HistoryEntry['counted']> => ({
+  identity: sampleIdentity(),
+  instructionsPct: pct,
+  instructionsPctCi95: [pct - 0.2, pct + 0.2],
+  instructionsAddedPerTx: 1000,
+  writeCallsAddedPerTx: 30,
+  logBytesNetAddedPerTx: 900,
+  eventsPerTx: 20,
+});

@@ -3,22 +3,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, expect, test } from 'vitest';
-import { sampleEntry } from '../../../test/support/sample-entry.ts';
-import { sampleIdentity } from '../../../test/support/sample-identity.ts';
+import { sampleCounted, sampleEntry } from '../../../test/support/sample-entry.ts';
 import { formatHistoryLines } from '../../history/parse-history.ts';
 import type { CliContext } from '../context.ts';
 import { run } from './history.ts';
 
 let root = '';
-const counted = (pct: number) => ({
-  identity: sampleIdentity(),
-  instructionsPct: pct,
-  instructionsPctCi95: [pct - 0.2, pct + 0.2] as [number, number],
-  instructionsAddedPerTx: 1000,
-  writeCallsAddedPerTx: 30,
-  logBytesNetAddedPerTx: 900,
-  eventsPerTx: 20,
-});
+const counted = sampleCounted;
 
 async function clone(name: string): Promise<string> {
   const dir = path.join(root, name);
