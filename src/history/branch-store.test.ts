@@ -90,8 +90,9 @@ test('a ref that does not exist is an empty history; one that reads as an option
     warnings: [],
     commit: null,
   });
-  expect(await checkBranchName(dir, '--force')).toBe("history branch '--force' starts with '-'");
-  expect(await checkBranchName(dir, 'a..b')).toBe("history branch 'a..b' is not a valid branch name");
+  expect(await checkBranchName(dir, '--force')).toBe('history branch "--force" starts with \'-\'');
+  expect(await checkBranchName(dir, 'a..b')).toBe('history branch "a..b" is not a valid branch name');
+  expect(await checkBranchName(dir, 'a\nb')).toBe('history branch "a\\nb" is not a valid branch name');
   expect(await checkBranchName(dir, 'auditbench-history')).toBeNull();
 });
 

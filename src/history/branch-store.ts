@@ -41,9 +41,11 @@ async function git(
 
 /** A branch name as git accepts it (`git check-ref-format --branch`); anything else is refused before use. */
 export async function checkBranchName(dir: string, branch: string): Promise<string | null> {
-  if (branch.startsWith('-')) return `history branch '${branch}' starts with '-'`;
+  // Shown as JSON, so a name with a line break or a control character stays one line of the refusal.
+  const shown = JSON.stringify(branch);
+  if (branch.startsWith('-')) return `history branch ${shown} starts with '-'`;
   const result = await execa('git', ['check-ref-format', '--branch', branch], { cwd: dir, reject: false });
-  return result.exitCode === 0 ? null : `history branch '${branch}' is not a valid branch name`;
+  return result.exitCode === 0 ? null : `history branch ${shown} is not a valid branch name`;
 }
 
 /** `2026-12/2026-12-06T08-43-35.123Z-<runId>.jsonl`: colons out (Windows clones), a run id of safe characters only. */

@@ -94,11 +94,11 @@ test.for([
   ],
   [
     ['record', '--branch=-f'],
-    "auditbench: history branch '-f' starts with '-'; see auditbench history --help",
+    'auditbench: history branch "-f" starts with \'-\'; see auditbench history --help',
   ],
   [
     ['record', '--branch', 'a..b'],
-    "auditbench: history branch 'a..b' is not a valid branch name; see auditbench history --help",
+    'auditbench: history branch "a..b" is not a valid branch name; see auditbench history --help',
   ],
   [
     ['push'],
