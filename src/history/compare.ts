@@ -130,6 +130,35 @@ export function findBase(
 
 const point = (e: MeasuredEntry): Point => ({ value: e.overheadPct, ci95: e.overheadCi95 });
 
+/**
+ * One new entry against the pooled window of its series (newest first): the window, the change and its verdict, and,
+ * when it rose, the last entry within the limit and the first beyond it. Null when the series is empty. The wall clock
+ * (below) and the counts (counted-compare.ts) each give their own series and point.
+ */
+export function judgeAgainstWindow<E>(
+  series: readonly E[],
+  entry: E,
+  at: (e: E) => Point,
+  limitPp: number | null,
+): {
+  base: E;
+  window: E[];
+  change: ReturnType<typeof changeFromWindow>;
+  verdict: RegressionVerdict;
+  culprit: { lastGood: E; firstBad: E } | null;
+} | null {
+  const window = series.slice(0, HISTORY_WINDOW);
+  const base = window[0];
+  if (base === undefined) return null;
+  const change = changeFromWindow(window.map(at), at(entry));
+  const verdict = judgeChange(change.ci95, limitPp);
+  const culprit =
+    verdict === 'regressed' || verdict === 'inconclusive'
+      ? lastGoodFirstBad([...series].reverse().concat(entry), (e) => at(e).value, limitPp ?? 0)
+      : null;
+  return { base, window, change, verdict, culprit };
+}
+
 /** Compares each of this run's entries with the pooled window of its base-branch entries (src/history/window.ts). */
 export function compareWithBase(
   current: readonly HistoryEntry[],
@@ -139,19 +168,9 @@ export function compareWithBase(
   return current.map((entry): Comparison => {
     if (!measured(entry)) return { kind: 'not-measured', current: entry };
     const series = comparableEntries(entry, history, options.baseBranch);
-    const window = series.slice(0, HISTORY_WINDOW);
-    const base = window[0];
-    if (!base) return { kind: 'no-base', current: entry, baseBranch: options.baseBranch };
-    const change = changeFromWindow(window.map(point), point(entry));
-    const verdict = judgeChange(change.ci95, options.maxRegressionPp);
-    const culprit =
-      verdict === 'regressed' || verdict === 'inconclusive'
-        ? lastGoodFirstBad(
-            [...series].reverse().concat(entry),
-            (e) => e.overheadPct as number,
-            options.maxRegressionPp ?? 0,
-          )
-        : null;
+    const judged = judgeAgainstWindow(series, entry, point, options.maxRegressionPp);
+    if (!judged) return { kind: 'no-base', current: entry, baseBranch: options.baseBranch };
+    const { base, window, change, verdict, culprit } = judged;
     return {
       kind: 'compared',
       current: entry,

@@ -5,9 +5,8 @@
 // the cause; only what keeps two counts apart whatever the plugin did (the counted workload, valgrind, glibc)
 // starts a new window. The change's interval combines the two runs' halves as compare.ts does.
 import { identityDifferences } from '../counted/identity.ts';
-import { type Ci95, judgeChange, type RegressionVerdict } from './compare.ts';
+import { type Ci95, judgeAgainstWindow, type RegressionVerdict } from './compare.ts';
 import type { HistoryEntry } from './entry.ts';
-import { changeFromWindow, HISTORY_WINDOW, lastGoodFirstBad } from './window.ts';
 
 type Counted = HistoryEntry & { counted: NonNullable<HistoryEntry['counted']> };
 
@@ -94,19 +93,9 @@ export function compareCounted(
 ): CountedComparison[] {
   return current.filter(isCounted).map((entry): CountedComparison => {
     const series = countedSeries(entry, history, options.baseBranch);
-    const window = series.slice(0, HISTORY_WINDOW);
-    const base = window[0];
-    if (!base) return { kind: 'no-base', current: entry, baseBranch: options.baseBranch };
-    const change = changeFromWindow(window.map(point), point(entry));
-    const verdict = judgeChange(change.ci95, options.maxCountedRisePp);
-    const culprit =
-      verdict === 'regressed' || verdict === 'inconclusive'
-        ? lastGoodFirstBad(
-            [...series].reverse().concat(entry),
-            (e) => e.counted.instructionsPct,
-            options.maxCountedRisePp ?? 0,
-          )
-        : null;
+    const judged = judgeAgainstWindow(series, entry, point, options.maxCountedRisePp);
+    if (!judged) return { kind: 'no-base', current: entry, baseBranch: options.baseBranch };
+    const { base, window, change, verdict, culprit } = judged;
     return {
       kind: 'compared',
       current: entry,
