@@ -37,6 +37,9 @@ export default defineConfig({
             'test/**/*.test.ts',
           ],
           environment: 'node',
+          // Pure code: one module graph per worker, shared between files (2 min 57 s → 1 min 11 s here, 204 files).
+          pool: 'threads',
+          isolate: false,
         },
       },
       // Minutes to hours of measuring: only when asked for (npm run bench:precision).

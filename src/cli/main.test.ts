@@ -1,18 +1,18 @@
-import { afterEach, describe, expect, test, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, test, vi } from 'vitest';
 import type { CliContext } from './context.ts';
 import { main } from './main.ts';
 import { userEnv } from './user-paths.ts';
 import * as vitestRun from './vitest-run.ts';
 import { splitVitestArgs } from './vitest-run.ts';
 
-// Nothing here may install or start anything: a command line that got past its checks stops at these.
-vi.mock('./vitest-run.ts', async (importOriginal) => ({
-  ...(await importOriginal<typeof import('./vitest-run.ts')>()),
-  setupAndRunVitest: vi.fn(async () => 0),
-  runVitest: vi.fn(async () => 0),
-}));
+// Nothing here may install or start anything: a command line that got past its checks stops at these. Spies, not
+// vi.mock: the unit project shares modules between files (isolate: false), where a module mock can come too late.
+beforeEach(() => {
+  vi.spyOn(vitestRun, 'setupAndRunVitest').mockImplementation(async () => 0);
+  vi.spyOn(vitestRun, 'runVitest').mockImplementation(async () => 0);
+});
 afterEach(() => {
-  vi.clearAllMocks();
+  vi.restoreAllMocks();
 });
 
 function fakeContext(env: Record<string, string> = {}): CliContext & { out: string[]; err: string[] } {
