@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { loadEnvironment } from '../src/config/env.ts';
 import { profiles } from '../src/profiles/index.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
@@ -20,4 +21,8 @@ const sweep =
     : (
         await loadRuns({ configPath: 'examples/server-audit-sweep.config.ts', runIds: null }, profiles)
       ).filter((run) => run.id !== 'server_audit-connect');
-runsSuite(config, [...notMeasuredBy(runs, sweep, getWorkload(config.workload).threads), ...sweep]);
+runsSuite(
+  config,
+  [...notMeasuredBy(runs, sweep, getWorkload(config.workload).threads), ...sweep],
+  fileURLToPath(import.meta.url),
+);

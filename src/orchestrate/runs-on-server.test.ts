@@ -1,3 +1,6 @@
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { quietProbe, scriptedSysbench } from '../../test/support/scripted-sysbench.ts';
 import { toyProfile } from '../../test/support/toy-profile.ts';
@@ -5,6 +8,7 @@ import { loadEnvironment } from '../config/env.ts';
 import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
 import type { SysbenchRunner } from '../workload/sysbench-runner.ts';
 import { getWorkload } from '../workload/workloads.ts';
+import { type MeasuredOnce, measuredIn } from './measured-once.ts';
 import { type RunOnServer, runsOnServer } from './runs-on-server.ts';
 
 // The runs suite's work without Vitest's test functions and without a server: the fake server, a scripted sysbench
@@ -14,7 +18,12 @@ const toyRun = (over: Record<string, unknown> = {}): ResolvedRun =>
   resolveRun({ plugin: toyProfile, id: 'toy', ...over } as never, toyProfile, null);
 
 /** Off runs at 1000 TPS, on runs at `onTps`, with a little spread; an A/A (DO 0 both arms) reads off throughout. */
-const harness = (onTps: number, env: Record<string, string> = {}, runs = [toyRun()]) => {
+const harness = (
+  onTps: number,
+  env: Record<string, string> = {},
+  runs = [toyRun()],
+  measuredOnce: MeasuredOnce | null = null,
+) => {
   const { server, runner, calls } = scriptedSysbench(
     [950, 960],
     (arm, n) => (arm === 'off' ? 1000 : onTps) + (n % 2 ? 3 : -3),
@@ -23,13 +32,18 @@ const harness = (onTps: number, env: Record<string, string> = {}, runs = [toyRun
   );
   const lines: string[] = [];
   const config = loadEnvironment({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: 'off', ...env });
-  const session = runsOnServer(config, runs, {
-    startServer: async () => server,
-    sysbench: runner as SysbenchRunner,
-    probe: quietProbe(),
-    cpus: 2,
-    log: (line) => lines.push(line),
-  });
+  const session = runsOnServer(
+    config,
+    runs,
+    {
+      startServer: async () => server,
+      sysbench: runner as SysbenchRunner,
+      probe: quietProbe(),
+      cpus: 2,
+      log: (line) => lines.push(line),
+    },
+    measuredOnce,
+  );
   return { session, calls, lines, server };
 };
 
@@ -163,5 +177,57 @@ describe('what a run does', () => {
     expect(outcome.error).toBeInstanceOf(Error);
     await run.close();
     await expect(run.perform(failing as never)).rejects.toThrow(/^toy: the run did not start/);
+  });
+});
+
+describe('a run measured once per invocation', () => {
+  /** Every test of the session's one run, in order, after the first; the sysbench calls each session made. */
+  async function everyTest(h: ReturnType<typeof harness>) {
+    await h.session.start();
+    await h.session.prepare();
+    const [run] = h.session.runs as [RunOnServer];
+    await run.open();
+    const outcomes = [];
+    for (const planned of run.tests)
+      outcomes.push({ kind: planned.kind, outcome: await run.perform(planned) });
+    await run.close();
+    await h.session.stop();
+    return outcomes;
+  }
+
+  test("the second file reuses the first one's A/As and measurements, says so, and takes no block; checks run again", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-measured-test-'));
+    try {
+      const runs = [toyRun()];
+      const first = harness(700, {}, runs, measuredIn(dir, 'suites/runs.suite.ts'));
+      const measured = await everyTest(first);
+      expect(await readdir(dir)).toHaveLength(1);
+      const second = harness(700, {}, runs, measuredIn(dir, 'audit/compliance.test.ts'));
+      const reused = await everyTest(second);
+      const measuring = (o: typeof measured) => o.filter((t) => t.kind !== 'check').map((t) => t.outcome);
+      expect(measuring(reused)).toEqual(measuring(measured));
+      expect(second.lines.join('\n')).toContain(
+        'measured earlier in this invocation by suites/runs.suite.ts: its A/A and measurements are reused, not taken again',
+      );
+      expect(second.lines.join('\n')).toContain('the shared A/A is not taken again');
+      // Only the checks ran sysbench-free statements; the measuring tests ran no sysbench at all.
+      expect(second.calls.length).toBe(0);
+      expect(first.calls.length).toBeGreaterThan(0);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  test('another configuration of the run is measured, not reused', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-measured-test-'));
+    try {
+      await everyTest(harness(700, {}, [toyRun()], measuredIn(dir, 'a.ts')));
+      const other = harness(700, {}, [toyRun({ maxOverheadPct: 20 })], measuredIn(dir, 'b.ts'));
+      await everyTest(other);
+      expect(other.calls.length).toBeGreaterThan(0);
+      expect(other.lines.join('\n')).not.toContain('measured earlier');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });

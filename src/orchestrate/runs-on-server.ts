@@ -4,8 +4,10 @@ import type { Environment } from '../config/env.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { checkOwnScripts, needsOwnCalibration } from '../traffic/run-traffic.ts';
+import { pointLabel } from '../workload/threads.ts';
 import { countedCost } from './counted-cost.ts';
 import { lifecycleCheck } from './lifecycle-check.ts';
+import { isMeasuring, type MeasuredOnce, type MeasuredRun, measuredKey } from './measured-once.ts';
 import { type OneServer, oneServer } from './one-server.ts';
 import { openLoop } from './open-loop.ts';
 import { holdsZero, type Outcome } from './outcome.ts';
@@ -25,6 +27,7 @@ import { liveSeams, measuringSeams, type Seams } from './seams.ts';
 
 export interface RunOnServer {
   run: ResolvedRun;
+  id: RunIdentity;
   heading: string;
   tests: PlannedTest[];
   open(): Promise<void>;
@@ -49,6 +52,7 @@ export function runsOnServer(
   config: Environment,
   runs: ResolvedRun[],
   seams: Partial<Seams> = {},
+  measuredOnce: MeasuredOnce | null = null,
 ): RunsOnServer {
   const on = oneServer(config, { ...liveSeams, ...seams }, onServer);
   checkOwnScripts(runs, config.configPath);
@@ -61,16 +65,31 @@ export function runsOnServer(
   const sharedUsed = identities.some(
     (id) => !needsOwnCalibration(id.run.traffic) && id.points.some((point) => id.isOwn({ point })),
   );
+  const session = identities.map((id) => runOnServer(on, shared, id, measuredOnce));
   return {
     title: `${runs.length} run(s) on one server, ${on.workload.name} workload`,
     firstTitle: sharedUsed
       ? 'A/A calibration (no plugin in either arm) shows no overhead'
       : 'the tables are loaded (every run calibrates an A/A of its own traffic)',
     start: () => on.start(),
-    prepare: () => prepareShared(on, runs, sharedUsed ? shared : null),
-    runs: identities.map((id) => runOnServer(on, shared, id)),
+    async prepare() {
+      if (!sharedUsed || !(await allMeasured(session, measuredOnce, on)))
+        return prepareShared(on, runs, sharedUsed ? shared : null);
+      on.log('A/A')('every run was measured earlier in this invocation: the shared A/A is not taken again');
+      return prepareShared(on, runs, null);
+    },
+    runs: session,
     stop: () => on.stop(),
   };
+}
+
+/** Whether another file of the invocation measured every run here: then the shared A/A is not measured either. */
+async function allMeasured(runs: RunOnServer[], measuredOnce: MeasuredOnce | null, on: OneServer) {
+  if (!measuredOnce) return false;
+  for (const { id, tests } of runs) {
+    if (!(await measuredOnce.find(measuredKey(id, tests, on.started().info, on.config.target)))) return false;
+  }
+  return true;
 }
 
 /**
@@ -94,28 +113,64 @@ async function prepareShared(
   return { expectations: holdsZero(shared.calibration) };
 }
 
-function runOnServer(on: OneServer, shared: RunsShared, id: RunIdentity): RunOnServer {
+function runOnServer(
+  on: OneServer,
+  shared: RunsShared,
+  id: RunIdentity,
+  measuredOnce: MeasuredOnce | null,
+): RunOnServer {
   const { run } = id;
   const progress = on.log(run.title);
   const policy = runPolicy(on, id);
+  const tests = plannedTests(id, on.config);
   let ctx: RunContext | undefined;
+  // Measured by another file of this invocation (measured-once.ts): its outcomes, else what this run measures.
+  let earlier: MeasuredRun | null = null;
+  let taken: Record<string, Outcome> = {};
+  const key = () => measuredKey(id, tests, on.started().info, on.config.target);
   return {
     run,
+    id,
     heading: `${run.id}: ${run.title}`,
-    tests: plannedTests(id, on.config),
+    tests,
     async open() {
       ctx = { on, shared, id, policy, progress, state: await openRun(on, id, progress) };
+      earlier = measuredOnce && !ctx.state.skipReason ? await measuredOnce.find(key()) : null;
+      taken = {};
+      if (earlier) reuse(ctx, tests, earlier);
     },
     async perform(planned) {
       if (!ctx) throw new Error(`${run.id}: the run did not start; see the error of its first test`);
       if (ctx.state.skipReason) return { skip: ctx.state.skipReason };
-      return perform(ctx, planned);
+      const reused = isMeasuring(planned) ? earlier?.outcomes[planned.title] : undefined;
+      if (reused) return reused;
+      const outcome = await perform(ctx, planned);
+      if (isMeasuring(planned) && outcome.error === undefined && outcome.skip === undefined)
+        taken[planned.title] = outcome;
+      return outcome;
     },
     async close() {
+      const measuring = tests.filter(isMeasuring);
+      const whole = measuring.length > 0 && measuring.every((t) => taken[t.title] !== undefined);
+      if (measuredOnce && !earlier && whole && ctx)
+        await measuredOnce.keep(key(), { by: measuredOnce.by, outcomes: taken });
       if (ctx) await closeRun(ctx.state);
       ctx = undefined;
+      earlier = null;
     },
   };
+}
+
+/** A run measured earlier in the invocation: said once, and its closed-loop points kept for the open loop and count. */
+function reuse(ctx: RunContext, tests: PlannedTest[], earlier: MeasuredRun): void {
+  ctx.progress(
+    `measured earlier in this invocation by ${earlier.by}: its A/A and measurements are reused, not taken again`,
+  );
+  for (const planned of tests) {
+    const record = earlier.outcomes[planned.title]?.record;
+    if (planned.kind === 'measurement' && record?.kind === 'measurement')
+      ctx.state.measuredAt.set(pointLabel(planned.point), record.measurement);
+  }
 }
 
 /** Each kind of planned test to the module that performs it. */

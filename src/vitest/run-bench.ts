@@ -1,5 +1,6 @@
 import type { Environment } from '../config/env.ts';
 import { policyOn } from '../config/policy.ts';
+import type { MeasuredOnce } from '../orchestrate/measured-once.ts';
 import type { Outcome } from '../orchestrate/outcome.ts';
 import { runsOnServer } from '../orchestrate/runs-on-server.ts';
 import type { LifecycleCheck } from '../results/lifecycle-check.ts';
@@ -18,10 +19,15 @@ export interface BenchResult {
 
 /**
  * The run as `auditbench bench` measures it (src/orchestrate/runs-on-server.ts), on a server of its own: its
- * lifecycle checks, its A/A, its measurement, its uninstall. The counted channel is left to the bench.
+ * lifecycle checks, its A/A, its measurement, its uninstall (the A/A and measurement reused when another file of the
+ * invocation took them: src/orchestrate/measured-once.ts). The counted channel is left to the bench.
  */
-export async function benchRun(config: Environment, run: ResolvedRun): Promise<BenchResult> {
-  const session = runsOnServer(config, [run]);
+export async function benchRun(
+  config: Environment,
+  run: ResolvedRun,
+  measuredOnce: MeasuredOnce | null = null,
+): Promise<BenchResult> {
+  const session = runsOnServer(config, [run], {}, measuredOnce);
   const outcomes: BenchResult['outcomes'] = [];
   try {
     await session.start();

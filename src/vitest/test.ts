@@ -4,6 +4,7 @@ import { profiles } from '../profiles/index.ts';
 import { loadRuns } from '../runs/load-runs.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { auditbenchMatchers } from './matchers.ts';
+import { measuredOnceHere } from './measured-folder.ts';
 import { benchRun } from './run-bench.ts';
 import { auditLog, startRunServer } from './run-server.ts';
 
@@ -39,8 +40,12 @@ export const test = base
   })
   .extend('audit', { scope: 'file' }, async ({ server }) => auditLog(server))
   .extend('bench', { scope: 'file' }, async ({ auditRun }) => ({
-    /** The run's lifecycle checks and measurement as `auditbench bench` makes them, on a server of its own. */
-    run: () => benchRun(auditRun.config, auditRun.run),
+    /**
+     * The run's lifecycle checks and measurement as `auditbench bench` makes them, on a server of its own; when
+     * another file of this invocation (the runs suite) measured the run, its A/A and measurement are reused.
+     */
+    run: () =>
+      benchRun(auditRun.config, auditRun.run, measuredOnceHere(expect.getState().testPath ?? 'a test file')),
   }));
 
 export { describe, expect } from 'vitest';

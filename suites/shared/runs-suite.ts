@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, test } from 'vitest';
 import type { Environment } from '../../src/config/env.ts';
 import { runsOnServer } from '../../src/orchestrate/runs-on-server.ts';
 import type { ResolvedRun } from '../../src/runs/runs.ts';
+import { measuredOnceHere } from '../../src/vitest/measured-folder.ts';
 import { settle } from './settle.ts';
 
 /**
@@ -9,8 +10,9 @@ import { settle } from './settle.ts';
  * loaded and the A/A noise calibrated once, then each run gets its lifecycle checks, its overhead gate at each point,
  * its counted cost and its uninstall. This file only declares the tests and hands each outcome to Vitest.
  */
-export function runsSuite(config: Environment, runs: ResolvedRun[]): void {
-  const session = runsOnServer(config, runs);
+export function runsSuite(config: Environment, runs: ResolvedRun[], file: string): void {
+  // A run another file of this invocation measured (a DBA's bench.run()) is not measured again.
+  const session = runsOnServer(config, runs, {}, measuredOnceHere(file));
   describe(session.title, () => {
     beforeAll(() => session.start());
     afterAll(() => session.stop());
