@@ -11,16 +11,18 @@ const config = loadEnvironment();
 const runs = await loadRuns(config, profiles);
 // Outside `./auditbench bench` (AUDITBENCH_PLUGINS_ONLY), the example sweep (three server_audit configurations side
 // by side) runs on the same server, so the example a DBA copies is known to work and the summary's ranking of
-// variants is exercised on real figures. Its first run sweeps through the stock server_audit's own point, so the
-// stock run is not measured a second time. Its CONNECT-only run (new connections added, read from an option file) is
-// the case suites/beside-production.suite.ts measures from a production option file, which fails there if idle: it
-// is not measured twice either.
+// variants is exercised on real figures (its points rank as variants). Its first run sweeps through the stock
+// server_audit's own point, so the stock run is not measured a second time. Two of its runs are measured elsewhere in
+// `test` and not twice: CONNECT-only with new connections added, read from an option file, is
+// suites/beside-production.suite.ts's production run (which fails there if idle); DDL and DCL only, with both added,
+// is suites/pack-install.suite.ts's `pci` run (read from an option file, under traffic accounts).
+const measuredElsewhere = new Set(['server_audit-connect', 'server_audit-ddl-dcl']);
 const sweep =
   process.env.AUDITBENCH_PLUGINS_ONLY === '1'
     ? []
     : (
         await loadRuns({ configPath: 'examples/server-audit-sweep.config.ts', runIds: null }, profiles)
-      ).filter((run) => run.id !== 'server_audit-connect');
+      ).filter((run) => !measuredElsewhere.has(run.id));
 runsSuite(
   config,
   [...notMeasuredBy(runs, sweep, getWorkload(config.workload).threads), ...sweep],

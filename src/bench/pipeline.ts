@@ -16,7 +16,7 @@ import { summariseCalibration, summariseMeasurement, withSilence } from './summa
 
 /**
  * The one measurement pipeline: the gate measured and its verdict decided here, and the
- * pass/fail policy applied here. The runs suite, the matrix, gate-sensitivity and bench:precision all call it.
+ * pass/fail policy applied here. The runs suite, the matrix, traffic-accounts and bench:precision call it.
  */
 
 export interface MeasureRunOptions {
