@@ -2,7 +2,17 @@ import { readFileSync } from 'node:fs';
 import { readFile, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { loadEnvironment } from '../src/config/env.ts';
+import { resultsFileSchema } from '../src/results/schema.ts';
 import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/support/dba-repo.ts';
+import {
+  expectLiveUnchanged,
+  type LiveServer,
+  leftOutByName,
+  productionLines,
+  startLive,
+  watchListening,
+} from '../test/support/live-server.ts';
 
 // Use from another repository: this project packed, installed offline as a dev dependency into a fresh git
 // repository with its own configuration (three runs, two reading an option file), and driven with `npx auditbench`;
@@ -12,7 +22,10 @@ import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/suppor
 // DBA's repository is the Action's push in suites/gate-from-repo.suite.ts; until 2026-12-06 this suite ran it again
 // here (68 s), and the overhead test measured the run a second time inside `npx vitest run` (about 45 s).
 
-// `pci` is also the example sweep's DDL and DCL run under `test` (suites/runs.suite.ts leaves that one out).
+// `pci` also stands for the example sweep's CONNECT-only and DDL/DCL runs under `test` (suites/runs.suite.ts leaves
+// them out): an option file, connections, DDL and DCL added. Its option file is the DBA's production one: the example's
+// audit settings, then the live server's datadir, socket, port, pid file, error log and audit log, on every interface
+// (test/support/live-server.ts), which the run must leave alone.
 const config = `import { defineConfig, fromCnf } from 'auditbench';
 
 export default defineConfig({
@@ -33,9 +46,12 @@ export default defineConfig({
       plugin: 'server_audit',
       title: 'server_audit for cardholder data: administrators, logins, DDL and DCL',
       cnf: fromCnf('ops/pci.cnf'),
-      // Of the measured traffic only DDL and DCL are logged: two statements a second of each, so the plugin is not
-      // idle.
-      traffic: { accounts: { application: 'shop_app', checks: 'auditor' }, added: { ddlPerS: 2, dclPerS: 2 } },
+      // Of the measured traffic only connections, DDL and DCL are logged: new connections and two statements a
+      // second of each, so the plugin is not idle.
+      traffic: {
+        accounts: { application: 'shop_app', checks: 'auditor' },
+        added: { connectionsPerS: 10, ddlPerS: 2, dclPerS: 2 },
+      },
     },
   ],
 });
@@ -85,9 +101,12 @@ const yourVitest = {
 };
 
 let repo: DbaRepo;
+let live: LiveServer;
 beforeAll(async () => {
+  live = await startLive({ ...loadEnvironment(), target: 'local' });
   repo = await createDbaRepo({
     ...yourVitest,
+    'ops/pci.cnf': `${yourVitest['ops/pci.cnf']}${productionLines(live)}`,
     'auditbench.config.ts': config,
     'ops/audit.cnf': optionFile,
     'custom-profile.ts': customProfile,
@@ -96,6 +115,7 @@ beforeAll(async () => {
 }, 600_000);
 afterAll(async () => {
   await repo?.[Symbol.asyncDispose]();
+  await live?.[Symbol.asyncDispose]();
   await removePackedTarball();
 });
 
@@ -208,10 +228,32 @@ const failedTitles = (all: string) =>
     ([, title]) => title?.trim(),
   );
 
+/** The production file's places were left out by name, its audit log moved, and the run logged in its own folder. */
+async function expectBeside(all: string): Promise<void> {
+  expect(all).toContain(
+    `production writes ${live.where.auditLog} (server_audit_file_path); this run writes <run>/audit.log`,
+  );
+  for (const option of leftOutByName) expect(all).toContain(`ops/pci.cnf: ${option} is left out`);
+  const results = resultsFileSchema.parse(
+    JSON.parse(await readFile(path.join(repo.dir, 'reports', 'results.json'), 'utf8')),
+  );
+  const measured = results.results.filter((r) => r.runId === 'pci');
+  expect(measured.length).toBeGreaterThan(0);
+  expect(measured.map((r) => r.verdict)).not.toContain('fail');
+  // Its events were logged, in the run's own folder: the live audit log is compared byte for byte after.
+  expect(measured.some((r) => (r.logBytesPerTxn ?? 0) > 0)).toBe(true);
+}
+
 describe('npx vitest run in a DBA repository, auditbench as a plugin', () => {
-  test('the compliance tests and the configured run pass in auditbench’s project, the run measured once', async () => {
+  test('the compliance tests and the configured run pass in auditbench’s project, the run measured once, beside the live server', async () => {
+    // Quiet while the facts are read: nothing of ours touches the live server between the two readings.
+    const before = await live.facts();
+    const watching = watchListening(before.pid);
     const run = await vitestRun();
+    const listening = watching.stop();
     expect(run.exitCode, `${matcherLines(run.all).join('\n')}\n${output(run)}`).toBe(0);
+    await expectBeside(plain(run.all));
+    await expectLiveUnchanged(live, before, listening);
     // The DBA's file ran in auditbench's project, beside the runs suite (whichever reused the other's measurement
     // is the short one, often under the line's 30 s).
     expect(plain(run.all)).toMatch(

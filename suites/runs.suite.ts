@@ -12,10 +12,10 @@ const runs = await loadRuns(config, profiles);
 // Outside `./auditbench bench` (AUDITBENCH_PLUGINS_ONLY), the example sweep (three server_audit configurations side
 // by side) runs on the same server, so the example a DBA copies is known to work and the summary's ranking of
 // variants is exercised on real figures (its points rank as variants). Its first run sweeps through the stock
-// server_audit's own point, so the stock run is not measured a second time. Two of its runs are measured elsewhere in
-// `test` and not twice: CONNECT-only with new connections added, read from an option file, is
-// suites/beside-production.suite.ts's production run (which fails there if idle); DDL and DCL only, with both added,
-// is suites/pack-install.suite.ts's `pci` run (read from an option file, under traffic accounts).
+// server_audit's own point, so the stock run is not measured a second time. Its other two runs, CONNECT-only with
+// new connections added read from an option file, and DDL and DCL only with both added, are measured once in `test`
+// by suites/pack-install.suite.ts's `pci` run (a production option file, connections, DDL and DCL added, under
+// traffic accounts); an idle CONNECT-only run failing is suites/traffic.suite.ts's.
 const measuredElsewhere = new Set(['server_audit-connect', 'server_audit-ddl-dcl']);
 const sweep =
   process.env.AUDITBENCH_PLUGINS_ONLY === '1'

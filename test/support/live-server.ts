@@ -1,22 +1,17 @@
 import { existsSync } from 'node:fs';
-import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { execa } from 'execa';
 import { expect } from 'vitest';
 import type { Environment } from '../../src/config/env.ts';
-import { resultsFileSchema } from '../../src/results/schema.ts';
 import { serverOsUser } from '../../src/servers/server-account.ts';
 import { startServer } from '../../src/servers/start-server.ts';
 import type { StartedServer } from '../../src/servers/started-server.ts';
-import { dbaEnv } from '../../test/support/dba-repo.ts';
-import { listeningAddresses } from '../../test/support/listening.ts';
+import { listeningAddresses } from './listening.ts';
 
-// The live server of suites/beside-production.suite.ts, the DBA's folder beside it, `auditbench bench` run from that
-// folder, and what is compared before and after.
-
-const launcher = fileURLToPath(new URL('../../auditbench', import.meta.url));
+// A live server beside a run (suites/pack-install.suite.ts, suites/beside-production.suite.ts): a second mariadbd
+// standing for production, the lines of a DBA's production option file aimed at it, and what is compared before and
+// after a run from that file.
 
 export interface LiveFacts {
   pid: string;
@@ -103,10 +98,13 @@ export async function startLive(config: Environment & { target: 'local' }): Prom
   };
 }
 
-/** The DBA's whole production option file, aimed at the live server and open on every interface, and a run on it. */
-export async function writeProductionRun(live: LiveServer): Promise<void> {
-  const { where, scratch } = live;
-  const cnf = [
+/**
+ * The lines of a DBA's production option file that aim at the live server: its datadir, socket, port, pid file and
+ * error log, every interface, and its audit log. Appended to a run's option file.
+ */
+export function productionLines(live: LiveServer): string {
+  const { where } = live;
+  return [
     '[mysqld]',
     `datadir = ${where.datadir}`,
     `socket = ${where.socket}`,
@@ -116,63 +114,26 @@ export async function writeProductionRun(live: LiveServer): Promise<void> {
     `log-error = ${where.errorLog}`,
     'character-set-server = utf8mb4',
     '[mariadb]',
-    'server_audit_events = CONNECT,QUERY_DDL',
     `server_audit_file_path = ${where.auditLog}`,
     '',
-  ];
-  await writeFile(path.join(scratch, 'prod.cnf'), cnf.join('\n'));
-  const run = `{ id: 'production', plugin: 'server_audit', cnf: { kind: 'option-file', path: 'prod.cnf' }, traffic: { added: { connectionsPerS: 20 } } }`;
-  await writeFile(path.join(scratch, 'auditbench.config.ts'), `export default { runs: [${run}] };\n`);
+  ].join('\n');
 }
 
-/** `auditbench bench` in the DBA's folder, and the addresses the run's server listened on (the live one's excluded). */
-export async function benchBeside(
-  live: LiveServer,
-  livePid: string,
-): Promise<{ all: string; exitCode: number | undefined; listening: string[] }> {
+/** The options of `productionLines` a run leaves out, by name. */
+export const leftOutByName = ['datadir', 'socket', 'port', 'bind-address', 'pid-file', 'log-error'];
+
+/** The addresses servers other than the live one listen on, read from /proc/net/tcp* every half second. */
+export function watchListening(livePid: string): { stop(): string[] } {
   const listening: string[] = [];
-  const bench = execa(launcher, ['bench'], {
-    cwd: live.scratch,
-    all: true,
-    reject: false,
-    timeout: 600_000,
-    // This run's own AUDITBENCH_CONFIG and report dir must not come back through execa's merge with process.env.
-    extendEnv: false,
-    env: dbaEnv({
-      AUDITBENCH_COUNTED: 'off',
-      AUDITBENCH_DOCKER: '0',
-      AUDITBENCH_REPORT_DIR: path.join(live.scratch, 'reports'),
-    }),
-  });
-  // Read from /proc/net/tcp* while it runs.
   const watch = setInterval(() => {
     void listeningAddresses({ exceptPid: Number(livePid) }).then((found) => listening.push(...found));
   }, 500);
-  const result = await bench.finally(() => clearInterval(watch));
-  const own = result.all
-    .split('\n')
-    .filter((line) => /production writes|is left out|verdict|pass|fail/i.test(line));
-  console.log(`[beside-production] auditbench bench → exit ${result.exitCode}\n${own.join('\n')}`);
-  return { all: result.all, exitCode: result.exitCode, listening: [...new Set(listening)] };
-}
-
-/** The run passed, said where production writes and what it left out, and logged its events in its own folder. */
-export async function expectMeasuredBeside(live: LiveServer, all: string, exitCode: number | undefined) {
-  expect(exitCode, all.split('\n').slice(-30).join('\n')).toBe(0);
-  expect(all).toContain(
-    `production writes ${live.where.auditLog} (server_audit_file_path); this run writes <run>/audit.log`,
-  );
-  for (const option of ['datadir', 'socket', 'port', 'bind-address', 'pid-file', 'log-error']) {
-    expect(all).toContain(`prod.cnf: ${option} is left out`);
-  }
-  const results = resultsFileSchema.parse(
-    JSON.parse(await readFile(path.join(live.scratch, 'reports', 'results.json'), 'utf8')),
-  );
-  const measured = results.results.filter((r) => r.runId === 'production');
-  expect(measured.length).toBeGreaterThan(0);
-  expect(measured.map((r) => r.verdict)).not.toContain('fail');
-  // Its events were logged, in the run's own folder: the live audit log is compared byte for byte after.
-  expect(measured.some((r) => (r.logBytesPerTxn ?? 0) > 0)).toBe(true);
+  return {
+    stop() {
+      clearInterval(watch);
+      return [...new Set(listening)];
+    },
+  };
 }
 
 const shown = (facts: LiveFacts) =>
