@@ -8,14 +8,14 @@ import type { Measurement } from '../src/results/schema.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { checkOwnScripts } from '../src/traffic/run-traffic.ts';
+import { underTraffic } from '../src/orchestrate/under-traffic.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
-import { trafficServer } from './traffic/traffic-server.ts';
 
 // What a configuration logged of the traffic it was measured under, and traffic that holds what it logs
 // (docs/traffic.md). Three runs of suites/traffic/auditbench.config.ts on one local server, each gate one block of
 // the quick workload (4 pairs, 16 s, after a 6 s warm-up): these tests check what was logged and sent, not a
-// verdict's precision. CONNECT only with new connections added is measured from a production option file by
-// suites/beside-production.suite.ts (which fails, were it idle); it is not measured here a second time.
+// verdict's precision (src/orchestrate/under-traffic.ts measures). CONNECT only with new connections added is measured
+// from a production option file by suites/pack-install.suite.ts's `pci`; it is not measured here a second time.
 const config = loadEnvironment();
 const configPath = fileURLToPath(new URL('./traffic/auditbench.config.ts', import.meta.url));
 const runs = await loadRuns({ configPath, runIds: null }, profiles);
@@ -29,7 +29,7 @@ const run = (id: string): ResolvedRun => {
 };
 
 describe('traffic: what the configuration logged, and traffic that holds it (server_audit, quick × 4 pairs)', () => {
-  const on = trafficServer(config, { accounts: run('connect-idle').traffic.accounts, workload, configPath });
+  const on = underTraffic(config, { accounts: run('connect-idle').traffic.accounts, workload, configPath });
   const failureOf = (m: Measurement, r: ResolvedRun) =>
     limitFailure(m, { inconclusive: 'pass', interference: 'warn' }, r.id);
   beforeAll(() => on.start());
@@ -39,7 +39,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
     const r = run('query-limit');
     for (const step of lifecycleSteps.beforeMeasure) {
       test(step.title, async (context) => {
-        const result = await step.run(on.lifecycle(r));
+        const result = await step.run(await on.lifecycle(r));
         context.task.meta.auditbench = { ...on.key(r), kind: 'lifecycle', check: result };
         expect(result.observed, `${r.id}: ${result.check}`).toEqual(result.expected);
       });
@@ -48,7 +48,8 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
 
   test('connect-idle: CONNECT only under persistent connections is an idle plugin, and fails', async (context) => {
     const r = run('connect-idle');
-    const measurement = await on.measure(r, context);
+    const { measurement, record } = await on.measure(r);
+    context.task.meta.auditbench = record;
     expect(measurement.auditEvents?.idle).toBe(true);
     expect(measurement.auditEvents?.fromTrafficPerTxn).toBe(0);
     expect(measurement.verdict).toBe('idle');
@@ -60,7 +61,8 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
 
   test("kv-script: a DBA's Lua script runs, toggled like OLTP", async (context) => {
     const r = run('kv-script');
-    const measurement = await on.measure(r, context);
+    const { measurement, record } = await on.measure(r);
+    context.task.meta.auditbench = record;
     expect(measurement.runs.every((m) => m.arm === 'toggled')).toBe(true);
     expect(measurement.pairs).toBeGreaterThan(0);
     expect(measurement.auditEvents?.perTxnByClass.QUERY ?? 0).toBeGreaterThan(0);
@@ -70,7 +72,8 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
   // Last: the path stays set until the server stops. What the server said is in the line, quoted from its status.
   test('log-unwritable: a log the plugin cannot create is a silent plugin that fails, naming the path and the error', async (context) => {
     const r = run('log-unwritable');
-    const measurement = await on.measure(r, context);
+    const { measurement, record } = await on.measure(r);
+    context.task.meta.auditbench = record;
     expect(measurement.verdict).toBe('idle');
     expect(measurement.logBytes).toBe(0);
     expect(measurement.auditEvents?.cause).toBe('log-unwritable');

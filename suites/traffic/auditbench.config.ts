@@ -2,8 +2,8 @@ import { defineConfig } from '../../src/runs/define-config.ts';
 
 // The four kinds of run suites/traffic.suite.ts measures: a configuration whose checks depend on the query-length
 // limit, a CONNECT-only configuration under persistent connections (idle), a DBA's own sysbench script, and a log
-// the plugin cannot create (silent). (CONNECT only with new connections added is
-// suites/beside-production.suite.ts's production run.)
+// the plugin cannot create (silent). (CONNECT with new connections added, from a production option file, is
+// suites/pack-install.suite.ts's `pci` run.)
 export default defineConfig({
   runs: [
     {
