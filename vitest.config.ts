@@ -37,8 +37,9 @@ export default defineConfig({
             'test/**/*.test.ts',
           ],
           environment: 'node',
-          // Pure code: one module graph per worker, shared between files (2 min 57 s → 1 min 11 s here, 204 files).
-          pool: 'threads',
+          // One module graph per worker process, shared by the files it runs (2 min 57 s → 1 min 19 s here, 204
+          // files). Forks, not threads: a test's process-wide state (the run lock, signal handlers) stays its worker's.
+          pool: 'forks',
           isolate: false,
         },
       },
