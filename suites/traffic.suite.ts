@@ -2,13 +2,13 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { limitFailure } from '../src/bench/pipeline.ts';
 import { loadEnvironment } from '../src/config/env.ts';
+import { underTraffic } from '../src/orchestrate/under-traffic.ts';
 import { lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
 import { profiles } from '../src/profiles/index.ts';
 import type { Measurement } from '../src/results/schema.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import { checkOwnScripts } from '../src/traffic/run-traffic.ts';
-import { underTraffic } from '../src/orchestrate/under-traffic.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 
 // What a configuration logged of the traffic it was measured under, and traffic that holds what it logs
@@ -28,8 +28,18 @@ const run = (id: string): ResolvedRun => {
   return found;
 };
 
+const on = underTraffic(
+  { ...config, workload: 'quick' },
+  { accounts: run('connect-idle').traffic.accounts, workload, configPath },
+);
+/** A run measured under its traffic, its record on the test. */
+const measure = async (r: ResolvedRun, context: { task: { meta: object } }): Promise<Measurement> => {
+  const { measurement, record } = await on.measure(r);
+  Object.assign(context.task.meta, { auditbench: record });
+  return measurement;
+};
+
 describe('traffic: what the configuration logged, and traffic that holds it (server_audit, quick × 4 pairs)', () => {
-  const on = underTraffic(config, { accounts: run('connect-idle').traffic.accounts, workload, configPath });
   const failureOf = (m: Measurement, r: ResolvedRun) =>
     limitFailure(m, { inconclusive: 'pass', interference: 'warn' }, r.id);
   beforeAll(() => on.start());
@@ -48,8 +58,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
 
   test('connect-idle: CONNECT only under persistent connections is an idle plugin, and fails', async (context) => {
     const r = run('connect-idle');
-    const { measurement, record } = await on.measure(r);
-    context.task.meta.auditbench = record;
+    const measurement = await measure(r, context);
     expect(measurement.auditEvents?.idle).toBe(true);
     expect(measurement.auditEvents?.fromTrafficPerTxn).toBe(0);
     expect(measurement.verdict).toBe('idle');
@@ -61,8 +70,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
 
   test("kv-script: a DBA's Lua script runs, toggled like OLTP", async (context) => {
     const r = run('kv-script');
-    const { measurement, record } = await on.measure(r);
-    context.task.meta.auditbench = record;
+    const measurement = await measure(r, context);
     expect(measurement.runs.every((m) => m.arm === 'toggled')).toBe(true);
     expect(measurement.pairs).toBeGreaterThan(0);
     expect(measurement.auditEvents?.perTxnByClass.QUERY ?? 0).toBeGreaterThan(0);
@@ -72,8 +80,7 @@ describe('traffic: what the configuration logged, and traffic that holds it (ser
   // Last: the path stays set until the server stops. What the server said is in the line, quoted from its status.
   test('log-unwritable: a log the plugin cannot create is a silent plugin that fails, naming the path and the error', async (context) => {
     const r = run('log-unwritable');
-    const { measurement, record } = await on.measure(r);
-    context.task.meta.auditbench = record;
+    const measurement = await measure(r, context);
     expect(measurement.verdict).toBe('idle');
     expect(measurement.logBytes).toBe(0);
     expect(measurement.auditEvents?.cause).toBe('log-unwritable');

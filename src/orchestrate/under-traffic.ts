@@ -37,7 +37,7 @@ export function underTraffic(
   const { workload, configPath } = options;
   const heading = (what: string, server: StartedServer | undefined) =>
     `traffic · ${what}${server ? ` · ${server.info.flavor} ${server.info.version}` : ''}`;
-  const on = oneServer({ ...config, workload: workload.name }, { ...liveSeams, ...seams }, heading);
+  const on = oneServer(config, { ...liveSeams, ...seams }, heading);
   const sessions: AccountSession[] = [];
   // One pair of sessions per run, for all of its checks.
   const contexts = new Map<string, LifecycleContext>();
