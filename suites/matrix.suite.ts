@@ -52,7 +52,7 @@ describe('plugin × server compatibility matrix', () => {
     const cells = plan.cells.filter((cell) => cell.target === target);
     if (cells.length === 0) continue;
     describe(target.label, () => {
-      for (const { profile } of cells) {
+      for (const { profile, measure } of cells) {
         test(profile.title, async (context) => {
           if (target.unavailable) {
             // Still a column: the reason is in the matrix and the closing lines, and the run fails unless opted out.
@@ -69,6 +69,7 @@ describe('plugin × server compatibility matrix', () => {
             workload,
             limitPct,
             progress: log,
+            measure,
           });
           const cell = { ...measured, server: { ...measured.server, imageBuild: target.build } };
           context.task.meta.auditbenchMatrix = cell;
@@ -79,6 +80,7 @@ describe('plugin × server compatibility matrix', () => {
           );
           if (cell.outcome === 'works') {
             expect(cell.lifecycleOk, 'every lifecycle check matches the profile').toBe(true);
+            expect(cell.overheadPct === null, `measured: ${measure}`).toBe(!measure);
             // One block per cell: an interval straddling the limit is reported, only a clear excess fails here.
             expect(cell.verdict, cell.reason).not.toBe('fail');
           }

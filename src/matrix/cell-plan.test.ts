@@ -22,11 +22,17 @@ test('sample: one working cell per kind of container server, plus the incompatib
   ]);
   expect(plan.cells[1]?.why).toMatch(/^a claim: incompatible/);
   expect(plan.crashLoop).toBe(true);
+  // One works cell is measured, the last server's; the other checks its lifecycle only.
+  expect(plan.cells.map((c) => c.measure)).toEqual([false, true, true]);
+  expect(plan.cells[0]?.why).toBe(
+    'auditbench/mariadb:10.5 works in the matrix (its lifecycle; the sample measures auditbench/mysql:9.7)',
+  );
 });
 
-test('all: every plugin on every server', () => {
+test('all: every plugin on every server, each measured', () => {
   const plan = planMatrix(targets, crossed, { kind: 'all' });
   expect(plan.cells).toHaveLength(targets.length * crossed.length);
+  expect(plan.cells.every((c) => c.measure)).toBe(true);
   expect(plan.crashLoop).toBe(true);
 });
 

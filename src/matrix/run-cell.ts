@@ -19,6 +19,8 @@ export interface CellOptions {
   workload: Workload;
   limitPct: number;
   progress: (message: string) => void;
+  /** false: the lifecycle only, no overhead measured (the sample's other works cells); default true. */
+  measure?: boolean;
 }
 
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -120,6 +122,8 @@ async function measureCell(
     if ('check' in result && result.check) results.push(result.check);
   }
   cell.lifecycleOk = results.every((c) => c.ok);
+  if (options.measure === false)
+    return { ...cell, reason: 'its lifecycle only: the sample measures one cell' };
   // One block of half the workload's pairs (planFor's cell): whether a pairing works and roughly what it costs;
   // each configured run is the gate that measures until its verdict is decisive. A plugin switched by restarts gets
   // the 4 pairs of separate runs its arms allow.
