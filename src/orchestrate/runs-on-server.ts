@@ -152,11 +152,15 @@ function runOnServer(
     async close() {
       const measuring = tests.filter(isMeasuring);
       const whole = measuring.length > 0 && measuring.every((t) => taken[t.title] !== undefined);
-      if (measuredOnce && !earlier && whole && ctx)
-        await measuredOnce.keep(key(), { by: measuredOnce.by, outcomes: taken });
-      if (ctx) await closeRun(ctx.state);
-      ctx = undefined;
-      earlier = null;
+      try {
+        if (measuredOnce && !earlier && whole && ctx)
+          await measuredOnce.keep(key(), { by: measuredOnce.by, outcomes: taken });
+      } finally {
+        // The run's sessions close even when its outcomes could not be kept.
+        if (ctx) await closeRun(ctx.state);
+        ctx = undefined;
+        earlier = null;
+      }
     },
   };
 }
