@@ -52,12 +52,13 @@ export function measuredKey(
 ): string {
   const measuring = tests.filter(isMeasuring);
   const points = measuring.map((t) => (t.kind === 'calibration' ? 'own' : pointLabel(t.point)));
-  const hashes = [
-    ...new Set(measuring.map((t) => id.key(t.kind === 'calibration' ? undefined : { point: t.point }))),
-  ];
+  // Each point's hash once: the run's own point names its A/A and its measurement alike.
+  const hashes = measuring.map(
+    (t) => id.key(t.kind === 'calibration' ? undefined : { point: t.point }).configHash,
+  );
   const named = {
     run: id.run.id,
-    hashes: hashes.map((k) => k.configHash),
+    hashes: [...new Set(hashes)],
     workload: id.workload.name,
     // What the verdicts were judged on.
     limits: [id.run.maxOverheadPct, id.run.maxP99IncreasePct ?? null, id.run.policy],
