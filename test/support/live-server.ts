@@ -142,9 +142,9 @@ const shown = (facts: LiveFacts) =>
 /** The live server as it was: the same process, socket, files and logs; the run's server on loopback only. */
 export async function expectLiveUnchanged(live: LiveServer, before: LiveFacts, listening: string[]) {
   const after = await live.facts();
-  console.log(`[beside-production] live server before: ${shown(before)}`);
-  console.log(`[beside-production] live server after:  ${shown(after)}`);
-  console.log(`[beside-production] the run's server listened on: ${listening.join(', ') || 'nothing seen'}`);
+  console.log(`[live server] before: ${shown(before)}`);
+  console.log(`[live server] after:  ${shown(after)}`);
+  console.log(`[live server] the run's servers listened on: ${listening.join(', ') || 'nothing seen'}`);
   expect(after.pid).toBe(before.pid);
   expect(after.socketInode).toBe(before.socketInode);
   expect(existsSync(before.pidFile)).toBe(true);
