@@ -1,5 +1,5 @@
 import { execaSync } from 'execa';
-import { expect, test } from 'vitest';
+import { expect, test, vi } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
 import { fakeClock } from '../../test/support/scripted-sysbench.ts';
 import { sysbenchResult as result } from '../../test/support/sysbench-result.ts';
@@ -39,6 +39,22 @@ test.skipIf(!hasSysbench)(
     expect(Date.now() - started).toBeLessThan(10_000);
   },
 );
+
+/**
+ * Runs `work` with Date and timers faked, moving them on until nothing is left to wait for: the scripted sysbench's
+ * seconds and the run's switches then fall on exact instants in no real time, whatever else the machine is doing
+ * (with real timers, a busy worker once made a switch miss its 20 ms by a few ms).
+ */
+async function onFakeTimers<T>(work: () => Promise<T>): Promise<T> {
+  vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  try {
+    const running = work();
+    await vi.runAllTimersAsync();
+    return await running;
+  } finally {
+    vi.useRealTimers();
+  }
+}
 
 // A scripted sysbench whose clock starts at `origin`: 'Threads started!' is seen `startLateMs` after it (as when
 // Node is slow to read the pipe), each `[ k s ]` line 1 ms after second k; the fake server records when each
@@ -91,17 +107,16 @@ const toy: MeasuredSubject = {
 test('aligned: a late "Threads started!" is corrected by the report lines, and each switch lands just before its boundary', async () => {
   const { server, runner, arrivals } = clockedSysbench(40);
   const aligned = { kind: 'toggle' as const, segmentS: 1, aligned: true };
-  const run = await toggledRun(server, toy, smoke, { design: aligned, pairs: 1, runner });
+  const run = await onFakeTimers(() => toggledRun(server, toy, smoke, { design: aligned, pairs: 1, runner }));
   // One lead-in second, then off | on: the switch belongs on boundary 2 of sysbench's clock.
   expect(run.schedule.map((s) => s.arm)).toEqual(['off', 'on']);
-  // Placed from the report lines, the switch is sent 8 ms ahead of boundary 2; from 'Threads started!' alone it
-  // would have come about 32 ms after it. The upper bound leaves room for a busy event loop's late timer.
+  // Placed from the report lines (line 1 came 1 ms after second 1), the switch is sent 8 ms ahead of boundary 2;
+  // from 'Threads started!' alone it would have come 32 ms after it.
   const switchAtS = run.schedule[1]?.atS ?? 0;
+  expect(switchAtS).toBeCloseTo(1.992, 6);
   expect(switchAtS).toBeGreaterThan(2 - SWITCH_TOLERANCE_S);
-  expect(switchAtS).toBeLessThan(2.02);
   const on = arrivals.find((a) => a.sql.includes('ON'));
-  expect(on?.atS ?? 0).toBeGreaterThan(2 - SWITCH_TOLERANCE_S);
-  expect(on?.atS ?? 0).toBeLessThan(2.02);
+  expect(on?.atS).toBeCloseTo(1.993, 6);
   // Segmented with the tolerance, no second but the ramp-up is dropped (and the switch's, had a timer been late).
   const segmented = segmentToggledRun(
     run.result.intervals,
@@ -125,7 +140,9 @@ test('not aligned (the default): switches follow "Threads started!" and no repor
     },
   };
   const oneS = { kind: 'toggle' as const, segmentS: 1 };
-  const run = await toggledRun(server, toy, smoke, { design: oneS, pairs: 1, runner: watching });
+  const run = await onFakeTimers(() =>
+    toggledRun(server, toy, smoke, { design: oneS, pairs: 1, runner: watching }),
+  );
   expect(seen).toEqual([]);
   expect(run.result.durationS).toBe(2);
   expect(switchToleranceFor(oneS)).toBe(0);
