@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { describe, expect, test } from 'vitest';
+import { afterAll, describe, expect, test } from 'vitest';
 import { quietProbe, scriptedSysbench } from '../../test/support/scripted-sysbench.ts';
 import { toyProfile } from '../../test/support/toy-profile.ts';
 import { loadEnvironment } from '../config/env.ts';
@@ -28,6 +28,12 @@ const compare: Comparison = {
 };
 
 /** Base at 1000 TPS, head at `headTps`, with a little spread. */
+// Each harness's verdicts folder, removed once the file's tests are done (189 were left in /tmp by 2026-12-06).
+const folders: string[] = [];
+afterAll(() => {
+  for (const folder of folders) rmSync(folder, { recursive: true, force: true });
+});
+
 function harness(
   headTps: number,
   comparisons: Comparison[] = [compare],
@@ -54,7 +60,9 @@ function harness(
     },
     getWorkload('seed').durationS,
   );
-  const verdictsFile = path.join(mkdtempSync(path.join(tmpdir(), 'gate-on-server-')), 'verdicts.jsonl');
+  const folder = mkdtempSync(path.join(tmpdir(), 'gate-on-server-'));
+  folders.push(folder);
+  const verdictsFile = path.join(folder, 'verdicts.jsonl');
   const plan: GatePlanFile = {
     headConfig: 'auditbench.config.ts',
     baseConfig: 'auditbench.config.ts',
