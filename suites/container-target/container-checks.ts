@@ -4,6 +4,7 @@ import type { Environment } from '../../src/config/env.ts';
 import { containerRuntime, containersOf, labels } from '../../src/servers/docker-engine.ts';
 import { canConnect } from '../../src/servers/sql-session.ts';
 import { startServer } from '../../src/servers/start-server.ts';
+import type { StartedServer } from '../../src/servers/started-server.ts';
 
 // The container target's longer checks, one function each; suites/container-target.suite.ts declares them per image.
 
@@ -12,7 +13,10 @@ type ContainerConfig = Environment & { target: 'container' };
 // Above the kernel's largest pid (2^22), so never a live process.
 const deadPid = String(2 ** 22 + 1);
 
-/** Starts, answers, restarts, survives SIGKILL, and leaves no container behind (a dead run's leftover is swept). */
+/**
+ * Starts private and confined to its datadir, answers, restarts, survives SIGKILL, and leaves no container behind (a
+ * dead run's leftover is swept). One container for all of it: each start costs 5–7 s.
+ */
 export async function startsAndLeavesNothing(config: ContainerConfig, image: string): Promise<void> {
   // What a run killed before its watchdog could act leaves behind; the next start removes it.
   const docker = (await containerRuntime()).container.dockerode;
@@ -27,6 +31,8 @@ export async function startsAndLeavesNothing(config: ContainerConfig, image: str
     expect(server.connection.host).toBe('127.0.0.1');
     expect(server.info.target).toBe('container');
     expect((await server.query("SELECT 'yes' AS answer")).rows).toEqual([{ answer: 'yes' }]);
+    await expectPrivate(server);
+    await expectConfinedFiles(server);
     await server.query('CREATE DATABASE probe');
     await timed(`${image}: restart`, () => server.restart());
     expect((await server.query("SHOW DATABASES LIKE 'probe'")).rows).toHaveLength(1);
@@ -68,8 +74,7 @@ export async function editsApply(config: ContainerConfig, image: string): Promis
 }
 
 /** Published on 127.0.0.1 only, root needs the run password, no file access, no empty-password accounts. */
-export async function isPrivate(config: ContainerConfig, image: string): Promise<void> {
-  await using server = await startServer(config, { image });
+async function expectPrivate(server: StartedServer): Promise<void> {
   const { port, password } = server.connection;
   expect(password).toMatch(/^[\w-]{24}$/);
   const docker = (await containerRuntime()).container.dockerode;
@@ -86,6 +91,16 @@ export async function isPrivate(config: ContainerConfig, image: string): Promise
   expect(settings).toEqual({ li: '0', sfp: '/var/lib/mysql-files/' });
   expect((await server.query("SELECT LOAD_FILE('/etc/passwd') AS f")).rows).toEqual([{ f: null }]);
   expect(port).toBeGreaterThan(0);
+}
+
+/** Reads only inside the datadir, and finds plugin libraries; its CPUs can be pinned. */
+async function expectConfinedFiles(server: StartedServer): Promise<void> {
+  await expect(server.readFile('../../../etc/passwd')).rejects.toThrow(/outside the server's datadir/);
+  await expect(server.listFiles('..')).rejects.toThrow(/outside the server's datadir/);
+  expect(await server.pluginFileExists('no_such_plugin.so')).toBe(false);
+  const soname = server.info.flavor === 'mariadb' ? 'server_audit.so' : 'adt_null.so';
+  expect(await server.pluginFileExists(soname)).toBe(true);
+  await server.pinCpus?.('0');
 }
 
 async function timed(what: string, action: () => Promise<void>): Promise<void> {
