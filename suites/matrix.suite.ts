@@ -62,7 +62,9 @@ describe('plugin × server compatibility matrix', () => {
           }
           const log = (message: string) =>
             console.log(`[matrix · ${target.label} · ${profile.title}] ${message}`);
+          const starting = Date.now();
           await using server = await startOrRecord(target, profile.title, context.task.meta);
+          log(`${server.info.version} answered in ${((Date.now() - starting) / 1000).toFixed(1)} s`);
           const limitPct = profile.maxOverheadPct;
           const measured = await runCell(server, profile, {
             image: target.image,
