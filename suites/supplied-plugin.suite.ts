@@ -1,11 +1,7 @@
 import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { prepareMeasurement } from '../src/bench/measure-overhead.ts';
-import { planFor } from '../src/bench/measure-plan.ts';
-import { measureRun } from '../src/bench/pipeline.ts';
-import { pluginSubject } from '../src/bench/subject.ts';
 import { loadEnvironment } from '../src/config/env.ts';
+import { measureAsApplication } from '../src/orchestrate/as-application.ts';
 import { type LifecycleStep, lifecycleSteps } from '../src/plugins/lifecycle/index.ts';
-import { runnerAs } from '../src/workload/run-as.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 import { benchAudit, benchAuditFile } from '../test/support/bench-audit-profile.ts';
 import { suppliedServer } from './supplied-plugin/supplied-server.ts';
@@ -40,15 +36,11 @@ describe('a library supplied in AUDITBENCH_PLUGIN_DIR: BENCH_AUDIT, compiled her
 
   test('one short block measures it and finds its log growing', async (context) => {
     const { server, connections } = supplied.ready(context);
-    const runner = runnerAs(connections.application);
-    const arms = pluginSubject(benchAudit).arms;
-    const planned = planFor({ workload: shortWarmUp, cell: true, oneBlock: true, arms });
-    await prepareMeasurement(server, planned, progress, runner);
-    const measurement = await measureRun(server, benchAudit, planned, {
+    const { measurement } = await measureAsApplication(server, benchAudit, {
+      plan: { workload: shortWarmUp, cell: true, oneBlock: true },
+      application: connections.application,
       limitPct: benchAudit.maxOverheadPct,
-      calibration: null,
       progress,
-      runner,
     });
     progress(
       `${measurement.overheadPct.toFixed(1)}% (${measurement.verdict}), ${(measurement.logBytesPerTxn ?? 0).toFixed(0)} log bytes a transaction`,

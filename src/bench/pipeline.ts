@@ -16,7 +16,8 @@ import { summariseCalibration, summariseMeasurement, withSilence } from './summa
 
 /**
  * The one measurement pipeline: the gate measured and its verdict decided here, and the
- * pass/fail policy applied here. The runs suite, the matrix, traffic-accounts and bench:precision call it.
+ * pass/fail policy applied here. src/orchestrate (a run's points, the gate's comparisons, as-application.ts), the
+ * matrix and bench:precision call it.
  */
 
 export interface MeasureRunOptions {

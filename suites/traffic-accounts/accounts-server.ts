@@ -1,10 +1,7 @@
 import { expect } from 'vitest';
-import { prepareMeasurement } from '../../src/bench/measure-overhead.ts';
-import { planFor } from '../../src/bench/measure-plan.ts';
-import { measureRun } from '../../src/bench/pipeline.ts';
-import { pluginSubject } from '../../src/bench/subject.ts';
 import type { Environment } from '../../src/config/env.ts';
 import type { MeasuredTraffic } from '../../src/config/measured-traffic.ts';
+import { measureAsApplication } from '../../src/orchestrate/as-application.ts';
 import {
   type LifecycleContext,
   lifecycleContext,
@@ -21,7 +18,6 @@ import {
   type TrafficConnections,
   trafficConnections,
 } from '../../src/servers/traffic-accounts.ts';
-import { runnerAs } from '../../src/workload/run-as.ts';
 import type { Workload } from '../../src/workload/workload.ts';
 import { type SeenThread, sampleProcesslist } from './processlist.ts';
 
@@ -96,8 +92,8 @@ export async function thenUninstall(ctx: LifecycleContext, body: () => Promise<v
 }
 
 /**
- * The run measured as the application account (sysbench's tables loaded as it), with the server's processlist
- * sampled throughout: the measurement, and the threads seen.
+ * The run measured as the application account (src/orchestrate/as-application.ts), with the server's processlist
+ * sampled throughout the measurement: the measurement, and the threads seen.
  */
 export async function measuredAsApplication(
   { server, connections }: { server: StartedServer; connections: TrafficConnections },
@@ -105,24 +101,21 @@ export async function measuredAsApplication(
   workload: Workload,
   progress: (message: string) => void,
 ): Promise<{ measurement: Measurement; seen: SeenThread[] }> {
-  const runner = runnerAs(connections.application);
-  const planned = planFor({ workload, arms: pluginSubject(run.profile).arms });
-  await prepareMeasurement(server, planned, progress, runner);
-  const sampler = sampleProcesslist(server);
   // Judged against the run's own limit, as a bench judges it: the test asks for an estimate above zero, not an
   // interval clear of it, so the first decisive block ends it (until 2026-12-06 a 0% limit added blocks until the
-  // interval cleared zero, about 14 s more). measureRun applies the run's settings first, as every measurement does.
-  const measurement = await measureRun(server, run.profile, planned, {
+  // interval cleared zero, about 14 s more).
+  const { measurement, watched } = await measureAsApplication(server, run.profile, {
+    plan: { workload },
+    application: connections.application,
     limitPct: run.maxOverheadPct,
-    calibration: null,
-    progress,
     interference: run.policy.interference,
-    runner,
+    progress,
+    watch: () => sampleProcesslist(server),
   });
   progress(
     `${measurement.overheadPct.toFixed(1)}% [${measurement.overheadCi95?.map((v) => v.toFixed(1)).join(', ')}], ${measurement.logBytesPerTxn?.toFixed(0)} B/txn`,
   );
-  const seen = await sampler.stop();
+  const seen = watched ?? [];
   progress(`threads seen during the measurement: ${JSON.stringify(seen)}`);
   return { measurement, seen };
 }
