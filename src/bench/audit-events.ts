@@ -2,7 +2,9 @@ import type { AddedRates } from '../config/added-traffic.ts';
 import { addCounts, type EventCounts, noEvents } from '../plugins/logs/event-class.ts';
 import type { AuditEvents } from '../results/schema.ts';
 import type { MeasuredRun } from './blocks.ts';
-import { IDLE_PREFIX } from './silence.ts';
+
+/** How every idle verdict's advice begins, whether no event was logged at all or none of the traffic's. */
+export const IDLE_PREFIX = 'measured an idle plugin';
 
 /** Whom the measured traffic logged in as, and what it added, to judge whether the plugin saw any of it. */
 export interface TrafficSeen {

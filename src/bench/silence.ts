@@ -4,7 +4,7 @@ import type { PluginProfile } from '../plugins/profile.ts';
 import type { AddedRate } from '../plugins/silence-signs.ts';
 import { userList } from '../plugins/user-filter.ts';
 import type { silenceCauses } from '../results/schema.ts';
-import type { TrafficSeen } from './audit-events.ts';
+import { IDLE_PREFIX, type TrafficSeen } from './audit-events.ts';
 
 export type SilenceCause = (typeof silenceCauses)[number];
 
@@ -40,8 +40,6 @@ export type SilenceProfile = Pick<
   PluginProfile,
   'name' | 'loggingVariable' | 'loggingOnValues' | 'userFilter' | 'silence'
 >;
-
-export const IDLE_PREFIX = 'measured an idle plugin';
 
 /** A status or variable looked up whatever its case (SHOW STATUS says Server_audit_active). */
 const lookup = (

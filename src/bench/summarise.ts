@@ -7,10 +7,10 @@ import { pairedOverhead } from '../stats/paired-overhead.ts';
 import { isNonEmpty } from '../stats/tps-pair.ts';
 import { decideVerdict } from '../stats/verdict.ts';
 import type { Design } from '../workload/workload.ts';
-import { summariseAuditEvents, type TrafficSeen } from './audit-events.ts';
+import { IDLE_PREFIX, summariseAuditEvents, type TrafficSeen } from './audit-events.ts';
 import type { OverheadSample } from './measure-overhead.ts';
 import { summariseMemory } from './memory.ts';
-import { IDLE_PREFIX, type Silence } from './silence.ts';
+import type { Silence } from './silence.ts';
 import { summariseLatency } from './summarise-latency.ts';
 
 export interface SummaryContext {
