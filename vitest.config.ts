@@ -41,8 +41,9 @@ export default defineConfig({
           // files). Forks, not threads: a test's process-wide state (the run lock, signal handlers) stays its worker's.
           pool: 'forks',
           isolate: false,
-          // Every core (Vitest 4.1's default left one free): 1 min 19 s → about 1 min on this machine's two. No unit
-          // test waits on the real clock (toggled-run.test.ts moves fake timers), so a busy core fails none.
+          // Every core (Vitest 4.1's default left one free): 1 min 19 s → about 1 min on this machine's two. The one
+          // real-clock tolerance a busy core made a test miss, the toggled run's switch within 20 ms, is timed on fake
+          // timers now (toggled-run.test.ts).
           maxWorkers: '100%',
         },
       },
