@@ -50,7 +50,9 @@ test('the tables load and sysbench runs as the application account; the watch sp
   expect(events[0]).toBe('prepare as app');
   expect(events[1]).toBe('watch starts');
   expect(events.at(-1)).toBe('watch stops');
-  expect(events.filter((e) => e.startsWith('run as')).every((e) => e === 'run as app')).toBe(true);
+  const runs = events.filter((e) => e.startsWith('run as'));
+  expect(runs.length).toBeGreaterThan(0);
+  expect(new Set(runs)).toEqual(new Set(['run as app']));
   expect(calls.some((c) => c.startsWith('on '))).toBe(true);
   expect(watched).toEqual(['seen']);
   // Off and on alike: a pass against the toy's limit, measured without an A/A.
