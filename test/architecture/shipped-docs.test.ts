@@ -2,7 +2,7 @@ import { existsSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, test } from 'vitest';
 import { proseLines } from './doc-checks.ts';
-import { filesUnder, root } from './source-graph.ts';
+import { filesUnder, importsOf, root } from './source-graph.ts';
 
 // What the npm package holds, from package.json's "files" evaluated here: `npm pack --dry-run` takes seconds. The
 // rules are npm's for the forms package.json uses: a name or a glob (`*` within a folder, `**` across), a trailing `/`
@@ -102,6 +102,17 @@ describe('what the package ships', () => {
   test.for(notForUsers)('$doc does not ship ($why)', ({ doc }) => {
     expect(existsSync(path.join(root, doc)), doc).toBe(true);
     expect(shipped(doc)).toBe(false);
+  });
+
+  test('nothing the package ships imports a file it leaves out', () => {
+    const code = repoFiles.filter((f) => /\.(ts|mts)$/.test(f) && shipped(f));
+    const missing = code.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => !shipped(target))
+        .map((target) => `${file} imports ${target}, which the package leaves out`),
+    );
+    expect(code.length).toBeGreaterThan(100);
+    expect(missing).toEqual([]);
   });
 
   test('every link in a shipped doc leads to a file the package holds', () => {
