@@ -31,7 +31,7 @@ if [ -n "${GITHUB_ACTION_PATH:-}" ] && [ -f "$GITHUB_ACTION_PATH/package.json" ]
   action_version="$(node -p "require(process.argv[1]).version" "$GITHUB_ACTION_PATH/package.json")"
   installed_version="$(npx --no-install auditbench --version)"
   if [ "$action_version" != "$installed_version" ]; then
-    echo "auditbench action: the action is auditbench $action_version but the repository installs $installed_version; use the action at the installed version's tag, or install $action_version" >&2
+    echo "auditbench action: the action is auditbench $action_version but the repository installs $installed_version; run 'npx auditbench action --update' and commit the folder it writes, or install $action_version" >&2
     exit 2
   fi
   echo "auditbench action: auditbench $installed_version, the repository's dev dependency, the action's own version"

@@ -51,7 +51,7 @@ describe('main', () => {
     const unknown = fakeContext();
     expect(await main(['frobnicate'], unknown)).toBe(2);
     expect(unknown.err.join('')).toBe(
-      "auditbench: unknown command 'frobnicate', not one of bench, test, gate, matrix, list, history; see auditbench --help\n",
+      "auditbench: unknown command 'frobnicate', not one of bench, test, gate, matrix, list, history, action; see auditbench --help\n",
     );
     const near = fakeContext();
     expect(await main(['bnech'], near)).toBe(2);
@@ -70,7 +70,7 @@ describe('bad command lines', () => {
     [
       ['help', 'nonsense'],
       null,
-      "help: no command 'nonsense', not one of bench, test, gate, matrix, list, history",
+      "help: no command 'nonsense', not one of bench, test, gate, matrix, list, history, action",
     ],
     [['help', 'lsit'], null, "help: no command 'lsit' (did you mean list?)"],
     [['help', 'list', 'extra'], null, "help takes one command, got 'extra' after 'list'"],

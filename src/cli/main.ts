@@ -4,6 +4,7 @@ import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { launchEnvironment } from '../config/env.ts';
 import { parseOwnArgs, refuse } from './bad-args.ts';
+import * as action from './commands/action.ts';
 import * as bench from './commands/bench.ts';
 import * as gate from './commands/gate.ts';
 import * as history from './commands/history.ts';
@@ -14,7 +15,7 @@ import type { CliContext, Command } from './context.ts';
 import { nearest } from './near-miss.ts';
 
 /** Every command, by the name it is called with; the docs' CLI reference and help texts are held to these. */
-export const commands: Record<string, Command> = { bench, test, gate, matrix, list, history };
+export const commands: Record<string, Command> = { bench, test, gate, matrix, list, history, action };
 
 export function globalUsage(): string {
   const width = Math.max(...Object.keys(commands).map((name) => name.length));
