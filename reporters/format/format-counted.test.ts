@@ -2,7 +2,7 @@ import { expect, test } from 'vitest';
 import { historyCounted } from '../../src/history/entry.ts';
 import { countedReportInput } from '../../test/support/report-fixtures.ts';
 import { countedBars } from '../charts/counted-spec.ts';
-import { countedContent, countedMethod, hasCounted } from './format-counted.ts';
+import { countedContent, countedMethod, hasCounted, topFunctionLines } from './format-counted.ts';
 import { sectionMarkdown } from './format-markdown.ts';
 import { sectionText } from './format-terminal.ts';
 
@@ -98,4 +98,23 @@ test('the method says when some arm could not count every connection thread’s 
   expect(countedMethod({ ...first.counted, arms })).toContain(
     '; write syscalls and bytes NOT complete: 1 connection thread in 1 arm exited or came and went unread;',
   );
+});
+
+test('functions callgrind could not name are one "unresolved" item with their share, not a list of addresses', () => {
+  const counted = results()[0]?.counted;
+  if (!counted) throw new Error('the recorded results hold no counted record');
+  const total = counted.figures.instructions.addedPerTx;
+  const withAddresses = {
+    ...counted,
+    topFunctions: [
+      { object: 'mariadbd', fn: '0x0000000000a1b2c3', addedPerTx: total * 0.2 },
+      { object: 'server_audit.so', fn: 'log_statement_ex', addedPerTx: total * 0.1 },
+      { object: 'mariadbd', fn: '0x00000000001f00d0', addedPerTx: total * 0.05 },
+    ],
+  };
+  expect(topFunctionLines(withAddresses)).toEqual([
+    expect.stringMatching(/^log_statement_ex \(server_audit\.so\) \+[\d,]+$/),
+    'unresolved (25% of the added instructions)',
+  ]);
+  expect(topFunctionLines(withAddresses).join(' ')).not.toMatch(/0x[0-9a-f]/);
 });

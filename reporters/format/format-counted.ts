@@ -76,13 +76,26 @@ export function countedMethod(c: CountedRecord): string {
   return `callgrind, ${c.identity.workload}, ${c.pairs} ABBA pair${c.pairs === 1 ? '' : 's'} after a discarded arm; arms within ${pct(spread.off)} (off) and ${pct(spread.on)} (on) of their means${idsText(c)}${lostText(c)}; ${Math.round(c.wallS)} s`;
 }
 
-/** The functions whose own instructions the subject adds most, with their object file. */
+/** callgrind's name for a function it found no symbol for: its address (mariadbd has no .symtab, no debug package here). */
+const UNRESOLVED = /^0x[0-9a-f]+$/i;
+
+/**
+ * The functions whose own instructions the subject adds most, with their object file; those callgrind could not name
+ * are one "unresolved" item with their share of the added instructions, not a list of addresses.
+ */
 export function topFunctionLines(c: CountedRecord, count = 5): string[] {
-  return c.topFunctions
+  const named = c.topFunctions.filter((f) => !UNRESOLVED.test(f.fn));
+  const unresolved = c.topFunctions.filter((f) => UNRESOLVED.test(f.fn));
+  const lines = named
     .slice(0, count)
     .map(
       (f) => `${f.fn} (${f.object}) ${signed(f.addedPerTx, 0).replace(/\d+/, (d) => thousands(Number(d)))}`,
     );
+  const total = c.figures.instructions.addedPerTx;
+  const unresolvedPerTx = unresolved.reduce((sum, f) => sum + f.addedPerTx, 0);
+  if (unresolved.length > 0 && total > 0)
+    lines.push(`unresolved (${Math.round((100 * unresolvedPerTx) / total)}% of the added instructions)`);
+  return lines;
 }
 
 function entryLine(c: CountedRecord): string | null {

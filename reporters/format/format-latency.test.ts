@@ -95,3 +95,12 @@ test('index.html: the p99 change against threads, and the table', async () => {
   expect(content.tables?.[0]?.rows).toHaveLength(2);
   expect(content.list).toEqual(['sa@t16-pinned: not measured: sysbench printed no latency lines']);
 });
+
+test('a column no row has a value in is not printed: without a p99 limit on any run, no "p99 limit" column', () => {
+  const unlimited = [point(1, measured(6.5, [2.1, 11])), point(4, measured(25, [14, 36]))];
+  const [table] = latencyContent(latencyRows(unlimited), sweepGroups(unlimited)).tables ?? [];
+  expect(table?.head.map((h) => h.text)).not.toContain('p99 limit');
+  expect(table?.rows.every((row) => row.length === table.head.length)).toBe(true);
+  const [limited] = latencyContent(latencyRows(sweep), sweepGroups(sweep)).tables ?? [];
+  expect(limited?.head.map((h) => h.text).at(-1)).toBe('p99 limit');
+});

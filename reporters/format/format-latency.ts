@@ -66,6 +66,12 @@ export function latencyRows(results: readonly PluginResult[]): LatencyRow[] {
 const WHAT =
   'Transaction latency per arm (src/workload/latency-wrapper.lua), pooled over each segment’s kept seconds; the change is paired across segments like throughput (docs/concurrency.md, "Latency beside throughput").';
 
+/** The head and rows less each column in which no row has a value (a dash in every cell: no run has a p99 limit). */
+function withoutEmptyColumns<H>(head: H[], rows: string[][]): { head: H[]; rows: string[][] } {
+  const kept = head.map((_, i) => rows.some((row) => (row[i] ?? '–') !== '–'));
+  return { head: head.filter((_, i) => kept[i]), rows: rows.map((row) => row.filter((_, i) => kept[i])) };
+}
+
 /** The measured results' table, a line for each result that did not measure latency, and the p99 change against threads for sweeps. */
 export function latencyContent(rows: readonly LatencyRow[], sweeps: readonly SweepGroup[]): SectionContent {
   const measured = rows.filter((r) => r.missing === null);
@@ -78,8 +84,10 @@ export function latencyContent(rows: readonly LatencyRow[], sweeps: readonly Swe
         : [
             {
               caption: 'p95 and p99 with the plugin off and on',
-              head: HEAD.map((text) => ({ text })),
-              rows: measured.map((r) => r.cells),
+              ...withoutEmptyColumns(
+                HEAD.map((text) => ({ text })),
+                measured.map((r) => r.cells),
+              ),
             },
           ],
     list: rows.flatMap((r) => (r.missing === null ? [] : [`${r.runId}: not measured: ${r.missing}`])),
