@@ -108,3 +108,11 @@ test('a sweep: ids in the table, each title once under it, and what each configu
   expect(text).toContain('\n4 runs: 2 pass, 2 fail (incl-users-app: 4 lifecycle checks failed');
   for (const line of text.split('\n')) expect([...line].length).toBeLessThanOrEqual(120);
 });
+
+test('under a failing run, the summary names docs/when-it-fails.md and the kinds that failed it; a pass names none', () => {
+  const text = formatSummary([result]);
+  expect(text).toContain("what it means and what to do: auditbench's docs/when-it-fails.md (#lifecycle)");
+  const [passing] = recorded.results;
+  if (!passing) throw new Error('the recorded results hold no result');
+  expect(formatSummary([passing])).not.toContain('when-it-fails');
+});

@@ -1,11 +1,12 @@
 import Table from 'cli-table3';
 import { observedOf } from '../../src/results/aggregate.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
+import { whereExplained } from '../../src/results/when-it-fails.ts';
 import { auditEventsLine, eventsPerTxn, perTxnText } from './format-audit-events.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { memoryLine } from './format-memory.ts';
 import { estimateText, fixed } from './format-numbers.ts';
-import { runIdOf, runStatus, statusLine } from './run-status.ts';
+import { failureKindsOf, runIdOf, runStatus, statusLine } from './run-status.ts';
 
 export const yesNo = (value: boolean | undefined): string =>
   value === undefined ? '?' : value ? 'yes' : 'no';
@@ -112,6 +113,12 @@ function runTitles(results: PluginResult[], widthCols: number): string[] {
 const verdictCell = (r: PluginResult): string =>
   runStatus(r).status === 'not measured' ? 'not measured' : r.verdict;
 
+/** Under the status line, where the kinds that failed or put a figure in doubt are explained; nothing for clean passes. */
+function explained(results: readonly PluginResult[], widthCols: number): string[] {
+  const line = whereExplained(results.flatMap(failureKindsOf));
+  return line ? [wrapText(line, widthCols, '  ')] : [];
+}
+
 /**
  * The terminal summary, at most 120 columns: one row per run id × server × workload, what each id is, then each
  * measurement's verdict in words. The full table (every figure and fact) is in summary.md and results.json.
@@ -150,6 +157,7 @@ export function formatSummary(results: PluginResult[], widthCols = 120): string 
     table.toString(),
     ...runTitles(results, widthCols),
     wrapText(statusLine(results), widthCols, '  '),
+    ...explained(results, widthCols),
     ...reasons,
     ...interference,
   ].join('\n');

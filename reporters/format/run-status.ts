@@ -1,4 +1,5 @@
 import type { PluginResult } from '../../src/results/schema.ts';
+import type { FailureKind } from '../../src/results/when-it-fails.ts';
 import { fixed } from './format-numbers.ts';
 
 /** The name a sweep's reports use for a result: its configuration run's id; results from before runs, their title. */
@@ -61,4 +62,24 @@ export function statusLine(results: readonly PluginResult[]): string {
     return [`${these.length} ${status}${why}`];
   });
   return `${results.length} run${results.length === 1 ? '' : 's'}: ${counts.join(', ')}.`;
+}
+
+/**
+ * The kinds of docs/when-it-fails.md a result's report should point to: what failed it, and what makes its figures
+ * doubtful (measured busy, counted work that does not explain the wall clock). Empty for a clean pass.
+ */
+export function failureKindsOf(r: PluginResult): FailureKind[] {
+  const kinds: FailureKind[] = [];
+  const idle = r.verdict === 'idle' || r.measurement?.auditEvents?.idle === true;
+  if (r.verdict === 'fail' && !idle) kinds.push('over-the-limit');
+  if (idle) kinds.push('idle');
+  if (r.verdict === 'inconclusive') kinds.push('inconclusive');
+  if (r.verdict === 'error' && runStatus(r).status === 'error') kinds.push('no-measurement');
+  if (r.lifecycle.some((c) => !c.ok)) kinds.push('lifecycle');
+  const latency = r.measurement?.latency;
+  if (latency?.measured && latency.p99LimitFailed) kinds.push('p99-limit');
+  if (r.measurement?.interference?.flagged || r.calibration?.interference?.flagged) kinds.push('busy');
+  const judgement = r.counted?.prediction?.judgement;
+  if (judgement === 'under-predicted' || judgement === 'over-predicted') kinds.push('not-explained');
+  return kinds;
 }
