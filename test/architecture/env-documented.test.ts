@@ -1,14 +1,15 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { filesUnder, isTest, namesIn, root, variablesRead } from './source-graph.ts';
+import { filesUnder, isTest, root, variablesRead } from './source-graph.ts';
 
+/** The variables docs/settings.md's tables have a row for: the one page a DBA looks a variable up on. */
 function documented(): Set<string> {
-  const docs = ['README.md', ...filesUnder('docs', (f) => f.endsWith('.md'))];
-  return new Set(docs.flatMap(namesIn));
+  const settings = readFileSync(path.join(root, 'docs', 'settings.md'), 'utf8');
+  return new Set([...settings.matchAll(/^\| `(AUDITBENCH_[A-Z0-9_]+)`/gm)].map((m) => m[1] ?? ''));
 }
 
-test('every AUDITBENCH_* variable that is read is documented in README.md or docs/', () => {
+test('every AUDITBENCH_* variable that is read has a row in docs/settings.md', () => {
   const known = documented();
   expect(variablesRead().filter((name) => !known.has(name))).toEqual([]);
 });
