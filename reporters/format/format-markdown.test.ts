@@ -112,3 +112,18 @@ test('outside text in summary.md forges no heading, HTML, link or cell: titles, 
   expect(row).toContain('| smoke \\| 1 |');
   expect(markdown).toContain('Commit `e27add4e27ad` on ``x`\\n# y``,');
 });
+
+test('summary.md names docs/when-it-fails.md under the status line when a run failed, and not for a pass', () => {
+  const input = {
+    comparisons: [],
+    revision,
+    baseBranch: 'main',
+    generatedAt: recorded.generatedAt,
+    fingerprint: 'AMD EPYC ×2, 24 GiB',
+    maxRegressionPp: null,
+    gateLine: 'history check: off',
+  };
+  const idle = recorded.results.map((r) => ({ ...r, verdict: 'idle' as const }));
+  expect(formatMarkdownSummary({ ...input, results: idle })).toContain('docs/when-it-fails.md (#idle)');
+  expect(formatMarkdownSummary({ ...input, results: recorded.results })).not.toContain('when-it-fails');
+});

@@ -2,13 +2,14 @@ import type { Comparison } from '../../src/history/compare.ts';
 import type { Revision } from '../../src/history/entry.ts';
 import { mdCode, mdText } from '../../src/markdown/markdown.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
+import { whereExplained } from '../../src/results/when-it-fails.ts';
 import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
 import { interferenceLines, interferenceMark } from './format-interference.ts';
 import { memoryLine } from './format-memory.ts';
 import { estimateText, fixed } from './format-numbers.ts';
 import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
-import { statusLine } from './run-status.ts';
+import { failureKindsOf, statusLine } from './run-status.ts';
 import type { Section, SectionContent } from './section.ts';
 import { SECTIONS } from './sections.ts';
 
@@ -81,6 +82,12 @@ export function sectionMarkdown(title: string, content: SectionContent): string[
 export const formatSectionMarkdown = (section: Section, results: readonly PluginResult[]): string[] =>
   section.shows(results) ? sectionMarkdown(section.title, section.content(results)) : [];
 
+/** Under the status line, where the kinds that failed are explained: the terminal's line, as markdown. */
+function explainedMd(results: readonly PluginResult[]): string[] {
+  const line = whereExplained(results.flatMap(failureKindsOf));
+  return line ? [mdText(line), ''] : [];
+}
+
 /** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
 export function formatMarkdownSummary(input: MarkdownInput, sections = SECTIONS): string {
   const { results, comparisons, revision, baseBranch } = input;
@@ -126,6 +133,7 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = SECTIONS)
     '',
     `**${mdText(statusLine(results))}**`,
     '',
+    ...explainedMd(results),
     head,
     `|${' --- |'.repeat(HEAD.length)}`,
     ...rows.map((row) => `| ${row} |`),
