@@ -19,12 +19,14 @@ export interface AuditbenchPluginOptions {
   name?: string;
   /** Your own test files that run inside the project (one at a time, with its timeouts), relative to the root. */
   include?: string[];
+  /** Files the project leaves out, inside the root; one that would leave out the runs suite is refused. */
   exclude?: string[];
   /** More global setup files (auditbench's own suites add the shared pack folder). */
   globalSetup?: string[];
   /**
    * Settings the project starts with where the environment does not set them. Default: the configured runs only
    * (AUDITBENCH_PLUGINS_ONLY=1) on bench's workload (standard), so `npx vitest run` measures what `auditbench bench` does.
+   * Names are docs/settings.md's (and AUDITBENCH_PLUGINS_ONLY), values strings: anything else is refused.
    */
   env?: Record<string, string>;
   /** Other projects of the config that start servers too, so the preflight probes binaries for them as well. */
