@@ -1,5 +1,7 @@
+import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { type JUnitOptions, JUnitReporter, type Reporter, type TestModule, type Vitest } from 'vitest/node';
+import { refuseLinks } from '../src/results/safe-path.ts';
 import { endedModules } from './ended-modules.ts';
 import { type RunSnapshot, takeSnapshot } from './run-snapshot.ts';
 import { closingLines } from './writers/closing-line.ts';
@@ -50,14 +52,16 @@ export async function runWriters(writers: readonly ReportWriter[], run: RunSnaps
  * own in the run.
  */
 export default class AuditbenchReporter implements Reporter {
-  private readonly junit: JUnitReporter | null;
+  private junit: JUnitReporter | null;
   /** Every module Vitest reported ended, in order: under --merge-reports, one per shard's blob of a file. */
   private ended: TestModule[] = [];
   private vitest: Vitest | null = null;
   private readonly projects: string[] | null;
+  private readonly junitFile: string | null;
 
   constructor(options: AuditbenchReporterOptions = {}) {
     this.junit = options.junit ? new JUnitReporter(options.junit) : null;
+    this.junitFile = options.junit?.outputFile ?? null;
     this.projects = options.projects ?? null;
   }
 
@@ -67,6 +71,15 @@ export default class AuditbenchReporter implements Reporter {
 
   async onInit(vitest: Vitest): Promise<void> {
     this.vitest = vitest;
+    // JUnit opens its file for writing here: never through a symbolic link (the plugin refused one already).
+    const outputFile = this.junitFile;
+    if (outputFile) {
+      await refuseLinks(path.resolve(vitest.config.root, outputFile)).catch((error: Error) => {
+        process.stderr.write(`auditbench: could not write junit.xml: ${error.message}\n`);
+        process.exitCode = 1;
+        this.junit = null;
+      });
+    }
     await this.junit?.onInit(vitest);
   }
 

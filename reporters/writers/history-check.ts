@@ -1,9 +1,9 @@
 import { writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { baseStatus, describeBaseStatus, failsHistoryCheck } from '../../src/history/compare.ts';
 import { formatCountedComparison } from '../../src/history/counted-compare.ts';
 import { filesRunsRead } from '../../src/history/culprit-log.ts';
 import { mdFence } from '../../src/markdown/markdown.ts';
+import { reportPath } from '../../src/results/safe-path.ts';
 import { formatComparison, formatHistoryVerdict } from '../format/format-comparison.ts';
 import type { RunSnapshot } from '../run-snapshot.ts';
 import { culpritLines } from './history-culprits.ts';
@@ -14,7 +14,7 @@ async function writeCheckMarkdown(run: RunSnapshot, lines: readonly string[]): P
   const text = [`### auditbench vs ${run.baseBranch}: the history check`, '', ...mdFence(lines), ''].join(
     '\n',
   );
-  await writeFile(path.join(run.config.reportDir, 'history-check.md'), text);
+  await writeFile(await reportPath(run.config.reportDir, 'history-check.md'), text);
 }
 
 // Workflow commands: https://docs.github.com/actions/reference/workflow-commands-for-github-actions

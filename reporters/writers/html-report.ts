@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
+import { reportPath } from '../../src/results/safe-path.ts';
 import { buildHtmlReport } from '../format/html-report.ts';
 import type { ReportWriter } from './writer.ts';
 
@@ -9,8 +9,8 @@ export const htmlReportWriter: ReportWriter = {
   what: 'write index.html',
   async write(run) {
     const html = await buildHtmlReport({ ...run, maxRegressionPp: run.policy.maxRegressionPp });
+    const target = await reportPath(run.config.reportDir, 'index.html');
     await mkdir(run.config.reportDir, { recursive: true });
-    const target = path.join(run.config.reportDir, 'index.html');
     await writeFileAtomic(target, html);
     process.stdout.write(`auditbench: wrote ${target}\n`);
   },

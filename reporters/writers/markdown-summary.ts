@@ -1,7 +1,7 @@
 import { appendFile, mkdir, writeFile } from 'node:fs/promises';
-import path from 'node:path';
 import { formatCountedComparison } from '../../src/history/counted-compare.ts';
 import { machineFingerprint } from '../../src/history/entry.ts';
+import { reportPath } from '../../src/results/safe-path.ts';
 import { formatHistoryVerdict } from '../format/format-comparison.ts';
 import { formatMarkdownSummary } from '../format/format-markdown.ts';
 import type { ReportWriter } from './writer.ts';
@@ -25,8 +25,8 @@ export const markdownSummaryWriter: ReportWriter = {
       runId: run.runId,
       gateLine: formatHistoryVerdict(run.comparisons, { ...policy, baseBranch: run.baseBranch }).line,
     });
+    const target = await reportPath(config.reportDir, 'summary.md');
     await mkdir(config.reportDir, { recursive: true });
-    const target = path.join(config.reportDir, 'summary.md');
     await writeFile(target, markdown);
     if (config.githubStepSummary) await appendFile(config.githubStepSummary, `${markdown}\n`);
     process.stdout.write(`auditbench: wrote ${target}\n`);

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { type TargetName, targetNames, type WorkloadName, workloadNames } from './lists.ts';
 import { type MatrixSelection, matrixSelectionAdvice, parseMatrixSelection } from './matrix-selection.ts';
 import { retiredVariableProblem } from './policy.ts';
+import { envValueProblem } from './setting-names.ts';
 
 /**
  * The environment, validated: where auditbench runs and on what (target, server, folders, which runs and workload
@@ -307,10 +308,15 @@ export function launchEnvironment(env: Env = process.env): { userDir: string | n
 
 /**
  * The Vitest process's own environment, for auditbench's Vitest plugin (src/vitest/plugin.ts): it fills in defaults
- * a run needs (the values the user set win) and hands it to the preflight and the reporters.
+ * a run needs (the values the user set win) and hands it to the preflight and the reporters. A value that is not a
+ * string is refused (the plugin says so first), never written as the text "undefined".
  */
-export function vitestProcessEnv(defaults: Record<string, string>): Env {
-  for (const [name, value] of Object.entries(defaults)) process.env[name] ??= value;
+export function vitestProcessEnv(defaults: Record<string, unknown>): Env {
+  for (const [name, value] of Object.entries(defaults)) {
+    const problem = envValueProblem(name, value);
+    if (problem) throw new Error(problem);
+    process.env[name] ??= value as string;
+  }
   return process.env;
 }
 

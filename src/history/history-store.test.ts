@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, beforeEach, expect, test } from 'vitest';
@@ -34,4 +34,16 @@ test('after a torn line, the torn bytes stay as they were and new lines start on
   const { entries, warnings } = await readHistory(file);
   expect(entries.map((e) => e.runId)).toEqual(['a', 'b']);
   expect(warnings).toEqual([`${file} line 2 ignored: not JSON`]);
+});
+
+test('a history.jsonl that is a symbolic link is refused, and its target is left as it was', async () => {
+  const target = path.join(dir, 'precious');
+  await writeFile(target, 'kept\n');
+  const file = path.join(dir, 'reports', 'history.jsonl');
+  await mkdir(path.dirname(file));
+  await symlink(target, file);
+  await expect(appendHistory(file, [sampleEntry({ runId: 'a' })])).rejects.toThrow(
+    `${file} is a symbolic link, and auditbench writes ${file} only where no link it did not make leads`,
+  );
+  expect(await readFile(target, 'utf8')).toBe('kept\n');
 });

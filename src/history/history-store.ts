@@ -1,5 +1,7 @@
+import { constants } from 'node:fs';
 import { mkdir, open, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { refuseLinks } from '../results/safe-path.ts';
 import type { HistoryEntry } from './entry.ts';
 import { formatHistoryLines, type ParsedHistory, parseHistory } from './parse-history.ts';
 
@@ -18,11 +20,14 @@ export async function readHistory(file: string): Promise<ParsedHistory> {
 /**
  * Appends one run's entries with a single O_APPEND write, so concurrent or killed runs never interleave or
  * rewrite lines. Existing lines are never touched: after a torn last line the new lines start on a line of their own.
+ * Never through a symbolic link (src/results/safe-path.ts): one committed in the clone would lead the write elsewhere.
  */
 export async function appendHistory(file: string, entries: readonly HistoryEntry[]): Promise<void> {
   if (entries.length === 0) return;
+  await refuseLinks(file);
   await mkdir(path.dirname(file), { recursive: true });
-  const handle = await open(file, 'a+');
+  const { O_RDWR, O_CREAT, O_APPEND, O_NOFOLLOW } = constants;
+  const handle = await open(file, O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW, 0o666);
   try {
     const { size } = await handle.stat();
     let text = formatHistoryLines(entries);

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterEach, expect, test } from 'vitest';
@@ -74,4 +74,15 @@ test('a run superseded everywhere is no longer among the runs shown', () => {
   ]);
   expect(shownRuns.map((r) => r.id)).toEqual(['new']);
   expect(file.results.map((r) => r.overheadPct)).toEqual([2]);
+});
+
+test('a results.json that is a symbolic link is refused before anything is written through it', async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), 'auditbench-runs-test-'));
+  const target = path.join(dir, 'precious.json');
+  await writeFile(target, '{"kept":true}\n');
+  await symlink(target, path.join(dir, 'results.json'));
+  await expect(
+    recordRun(dir, 'dddddddd', run('2026-11-30T09:00:00.000Z', result('B', 5)), () => {}),
+  ).rejects.toThrow(`${path.join(dir, 'results.json')} is a symbolic link`);
+  expect(await readFile(target, 'utf8')).toBe('{"kept":true}\n');
 });

@@ -2,13 +2,19 @@ import { mkdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import writeFileAtomic from 'write-file-atomic';
 import { indexEntry, mergeRuns, type RunIndexEntry, runIndexSchema } from './merge-runs.ts';
+import { reportPath } from './safe-path.ts';
 import { type ResultsFile, resultsFileSchema } from './schema.ts';
 
 const readJson = async (file: string): Promise<unknown> =>
   JSON.parse(await readFile(file, 'utf8').catch(() => 'null')) as unknown;
 
-const writeJson = (file: string, value: unknown) =>
-  writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+// write-file-atomic resolves a symbolic link and replaces its target: every component is checked first
+// (src/results/safe-path.ts).
+const writeJson = async (reportDir: string, names: string[], value: unknown): Promise<string> => {
+  const file = await reportPath(reportDir, ...names);
+  await writeFileAtomic(file, `${JSON.stringify(value, null, 2)}\n`);
+  return file;
+};
 
 /** The runs recorded so far; a results.json written before runs/ existed becomes the first run, not lost. */
 async function earlierRuns(reportDir: string, warn: (line: string) => void) {
@@ -18,7 +24,7 @@ async function earlierRuns(reportDir: string, warn: (line: string) => void) {
     const legacy = resultsFileSchema.safeParse(await readJson(path.join(reportDir, 'results.json')));
     if (!legacy.success || legacy.data.runs) return [];
     const entry = indexEntry('earlier-results-json', legacy.data);
-    await writeJson(path.join(runsDir, entry.file), legacy.data);
+    await writeJson(reportDir, ['runs', entry.file], legacy.data);
     return [{ entry, file: legacy.data }];
   }
   const runs: { entry: RunIndexEntry; file: ResultsFile }[] = [];
@@ -43,16 +49,13 @@ export async function recordRun(
   file: ResultsFile,
   warn: (line: string) => void,
 ): Promise<{ results: string; runFile: string; shownRuns: RunIndexEntry[] }> {
-  const runsDir = path.join(reportDir, 'runs');
-  await mkdir(runsDir, { recursive: true });
+  await mkdir(await reportPath(reportDir, 'runs'), { recursive: true });
   const earlier = await earlierRuns(reportDir, warn);
   const entry = indexEntry(id, file);
-  const runFile = path.join(runsDir, entry.file);
-  await writeJson(runFile, file);
+  const runFile = await writeJson(reportDir, ['runs', entry.file], file);
   const all = [...earlier.filter((run) => run.entry.id !== id), { entry, file }];
-  await writeJson(path.join(runsDir, 'index.json'), { runs: all.map((run) => run.entry) });
+  await writeJson(reportDir, ['runs', 'index.json'], { runs: all.map((run) => run.entry) });
   const merged = mergeRuns(all);
-  const results = path.join(reportDir, 'results.json');
-  await writeJson(results, merged.file);
+  const results = await writeJson(reportDir, ['results.json'], merged.file);
   return { results, runFile, shownRuns: merged.shownRuns };
 }

@@ -1,6 +1,14 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { expect, test } from 'vitest';
-import { auditbenchProject, auditbenchReporters, packageRoot, projectFilters } from './plugin.ts';
+import {
+  auditbenchProject,
+  auditbenchReporters,
+  packageRoot,
+  projectFilters,
+  reportLinkProblem,
+} from './plugin.ts';
 
 const pkg = packageRoot();
 
@@ -38,4 +46,23 @@ test.for<[string[], string, boolean]>([
   [['--project', 'a.b'], 'aXb', false],
 ])('--project filters %j match %s: %s', ([argv, name, matches]) => {
   expect(projectFilters(argv).some((filter) => filter.test(name))).toBe(matches);
+});
+
+test('a junit.xml that is a symbolic link is refused before Vitest opens it for writing', async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'plugin-links-'));
+  try {
+    mkdirSync(path.join(dir, '.git'));
+    mkdirSync(path.join(dir, 'reports'));
+    expect(await reportLinkProblem(dir, {})).toBeNull();
+    writeFileSync(path.join(dir, 'precious'), 'kept\n');
+    symlinkSync(path.join(dir, 'precious'), path.join(dir, 'reports', 'junit.xml'));
+    const link = path.join(dir, 'reports', 'junit.xml');
+    expect(await reportLinkProblem(dir, {})).toBe(
+      `${link} is a symbolic link, and auditbench writes ${link} only where no link it did not make leads: remove the link (or set AUDITBENCH_REPORT_DIR to a folder of real directories)`,
+    );
+    // Another report folder is checked where it is.
+    expect(await reportLinkProblem(dir, { AUDITBENCH_REPORT_DIR: 'out' })).toBeNull();
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -5,23 +5,28 @@ import type { Plugin } from 'vite';
 import type { TestProjectInlineConfiguration } from 'vitest/config';
 import type { TestProject, Vitest } from 'vitest/node';
 import { vitestProcessEnv } from '../config/env.ts';
+import { reportPath } from '../results/safe-path.ts';
+import { pluginOptionsProblem, runsSuiteProblem } from './plugin-options.ts';
 
 // The package's Vitest plugin: `plugins: [auditbench()]` in a vitest.config.ts adds auditbench's project (the
 // configured runs' suite and the DBA's own audit tests) and its reporters. auditbench's own vitest.config.ts and
-// `auditbench bench` go through it too. Compiled to dist/ and loaded by Node with the config file, it imports only the
-// ground floor's env.ts; the preflight and the reporters it reaches by path through Vitest's module runner.
+// `auditbench bench` go through it too. Compiled to dist/ and loaded by Node with the config file, it imports only
+// files that import no package but zod (env.ts, safe-path.ts, plugin-options.ts and what they import); the preflight
+// and the reporters it reaches by path through Vitest's module runner.
 
 export interface AuditbenchPluginOptions {
   /** The project's name; `--project <name>` selects it. Default 'auditbench'. */
   name?: string;
   /** Your own test files that run inside the project (one at a time, with its timeouts), relative to the root. */
   include?: string[];
+  /** Files the project leaves out, inside the root; one that would leave out the runs suite is refused. */
   exclude?: string[];
   /** More global setup files (auditbench's own suites add the shared pack folder). */
   globalSetup?: string[];
   /**
    * Settings the project starts with where the environment does not set them. Default: the configured runs only
    * (AUDITBENCH_PLUGINS_ONLY=1) on bench's workload (standard), so `npx vitest run` measures what `auditbench bench` does.
+   * Names are docs/settings.md's (and AUDITBENCH_PLUGINS_ONLY), values strings: anything else is refused.
    */
   env?: Record<string, string>;
   /** Other projects of the config that start servers too, so the preflight probes binaries for them as well. */
@@ -137,16 +142,21 @@ async function configure(
   if (configured.has(vitest)) return;
   configured.add(vitest);
   const name = options.name ?? 'auditbench';
+  const root = vitest.config.root;
+  stopOn(pluginOptionsProblem(root, options));
   const env = vitestProcessEnv(options.env ?? BENCH_ENV);
   const others = vitest.projects.filter((p) => p.name !== name);
   const order = Math.max(0, ...others.map((p) => p.config.sequence.groupOrder ?? 0)) + 1;
   const ours = vitest.projects.filter((p) => p.name === name);
-  if (ours.length === 0 && inject)
-    ours.push(...(await inject(auditbenchProject(vitest.config.root, options, order))));
+  if (ours.length === 0 && inject) ours.push(...(await inject(auditbenchProject(root, options, order))));
+  const runsSuite = path.join(packageRoot(), 'suites', 'runs.suite.ts');
+  for (const project of ours)
+    stopOn(runsSuiteProblem(root, runsSuite, options.exclude ?? [], (f) => project.matchesTestGlob(f)));
   // --project may leave it out: then only the settings are checked, and no server will start.
   const serving = others.some((p) => options.serverProjects?.includes(p.name));
   const servers = (ours.length > 0 || serving) && !vitest.config.mergeReports;
   await runPreflight(vitest, env, servers);
+  stopOn(await reportLinkProblem(root, env));
   keepOut(others, options.include ?? DEFAULT_INCLUDE);
   await setRunEnvironment(vitest, env);
   vitest.config.reporters.push(...auditbenchReporters(name, env));
@@ -194,6 +204,40 @@ async function runPreflight(vitest: Vitest, env: NodeJS.ProcessEnv, servers: boo
     process.stderr.write(`auditbench: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(2);
   }
+}
+
+/** One line and exit 2 for a bad option, as the preflight does for a bad setting. */
+function stopOn(problem: string | null): void {
+  if (problem === null) return;
+  process.stderr.write(`auditbench: ${problem}\n`);
+  process.exit(2);
+}
+
+// What the reporters write in the report folder; runs/ holds one file per run besides index.json.
+const REPORT_FILES = [
+  'junit.xml',
+  'history.jsonl',
+  'results.json',
+  'runs/index.json',
+  'summary.md',
+  'index.html',
+  'history-check.md',
+];
+
+/**
+ * Why a report file may not be written: a symbolic link on its path (src/results/safe-path.ts). Checked before Vitest
+ * creates the reporters, since JUnit's opens junit.xml for writing at start, which would truncate a link's target.
+ */
+export async function reportLinkProblem(root: string, env: NodeJS.ProcessEnv): Promise<string | null> {
+  const reportDir = path.resolve(root, env.AUDITBENCH_REPORT_DIR ?? 'reports');
+  for (const file of REPORT_FILES) {
+    const problem = await reportPath(reportDir, file).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    if (problem) return problem;
+  }
+  return null;
 }
 
 /** The history compares with the repository's default branch, as `auditbench bench` finds it (src/cli/vitest-run.ts). */

@@ -12,6 +12,7 @@ import type { Selection } from '../../gate/selection.ts';
 import { formatGateSummary } from '../../gate/summary.ts';
 import { gateMark, verdictLine } from '../../gate/verdict.ts';
 import { HISTORY_FILE, readHistory } from '../../history/history-store.ts';
+import { reportPath } from '../../results/safe-path.ts';
 import { loadPolicy } from '../../runs/load-runs.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
@@ -101,6 +102,13 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
   const configPath = context.env.AUDITBENCH_CONFIG ?? 'auditbench.config.ts';
   // Every setting is checked up front, as one line naming it (src/config/env.ts).
   const config = loadEnvironment(context.env);
+  // gate.md is written after the measurement: a symbolic link in its way is refused now, not after the run.
+  const gateMd = reportPath(path.resolve(context.userDir, config.reportDir), 'gate.md');
+  const linked = await gateMd.then(
+    () => null,
+    (error: Error) => error.message,
+  );
+  if (linked) return refuse(context, 'gate', linked);
   // The user's configuration, where they run the command (the CLI itself runs in the package's folder).
   const policy = await loadPolicy(
     { ...config, configPath: path.resolve(context.userDir, configPath) },
@@ -222,8 +230,8 @@ async function writeSummary(
     runIds: selection.items.map((item) => item.runId),
     history: history.entries,
   });
+  const target = await reportPath(reportDir, 'gate.md');
   await mkdir(reportDir, { recursive: true });
-  const target = path.join(reportDir, 'gate.md');
   await writeFile(target, markdown);
   if (config.githubStepSummary) await appendFile(config.githubStepSummary, `${markdown}\n`);
   context.stdout(`auditbench gate: wrote ${path.relative(context.userDir, target) || target}\n`);

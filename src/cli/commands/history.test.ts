@@ -1,4 +1,5 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createHash } from 'node:crypto';
+import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -105,7 +106,44 @@ test.for([
     "auditbench: unexpected argument 'push' (the actions are fetch, record; a branch is --from <ref>); see auditbench history --help",
   ],
   [['--branch', 'x'], 'auditbench: --branch goes with fetch or record only; see auditbench history --help'],
+  [
+    ['--from=--output=x'],
+    'auditbench: --from "--output=x" starts with \'-\': give a ref, e.g. --from origin/auditbench-history; see auditbench history --help',
+  ],
 ] as const)('%j is refused in one line, exit 2', async ([argv, line]) => {
   const result = await history(root, [...argv]);
   expect(result).toEqual({ code: 2, stdout: '', stderr: `${line}\n` });
 });
+
+test('--from a ref that names no commit is refused, naming it, not shown as an empty trend', async () => {
+  const dba = await clone('typo');
+  const result = await history(dba, ['--from', 'origin/auditbench-histroy']);
+  expect(result).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: `auditbench: --from "origin/auditbench-histroy" names no commit in ${dba}: give a branch that exists, e.g. origin/auditbench-history (fetch it first: git fetch origin auditbench-history); see auditbench history --help\n`,
+  });
+});
+
+test('fetch refuses a reports/history.jsonl committed as a symbolic link, and leaves its target as it was', async () => {
+  const clone_ = await clone('linked');
+  const target = path.join(root, 'precious.txt');
+  await writeFile(target, 'a file of the DBA that a clone must not overwrite\n');
+  const sha256 = async () =>
+    createHash('sha256')
+      .update(await readFile(target))
+      .digest('hex');
+  const before = await sha256();
+  await mkdir(path.join(clone_, 'reports'));
+  await symlink(target, path.join(clone_, 'reports', 'history.jsonl'));
+  const git = (...args: string[]) => execa('git', args, { cwd: clone_ });
+  await git('add', 'reports/history.jsonl');
+  await git('-c', 'user.name=t', '-c', 'user.email=t@t', 'commit', '--quiet', '-m', 'a link');
+  const link = path.join(clone_, 'reports', 'history.jsonl');
+  expect(await history(clone_, ['fetch'])).toEqual({
+    code: 2,
+    stdout: '',
+    stderr: `auditbench: ${link} is a symbolic link, and auditbench writes ${link} only where no link it did not make leads: remove the link (or set AUDITBENCH_REPORT_DIR to a folder of real directories); see auditbench history --help\n`,
+  });
+  expect(await sha256()).toBe(before);
+}, 60_000);

@@ -2,7 +2,8 @@
 // (`--from origin/auditbench-history`); and the Action's two steps around a measurement: `fetch` (the history branch
 // into history.jsonl, before) and `record` (this job's new entries onto the branch, with the index and the trend
 // page, after). The store is src/history/branch-store.ts; the page is reporters/trend/trend-page.ts.
-import { mkdir, writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { mkdir, open } from 'node:fs/promises';
 import path from 'node:path';
 import { historyIndex, trendPage } from '../../../reporters/trend/trend-page.ts';
 import { loadEnvironment } from '../../config/env.ts';
@@ -19,6 +20,7 @@ import { formatTrends, trendsJson } from '../../history/format-trend.ts';
 import { HISTORY_FILE, readHistory } from '../../history/history-store.ts';
 import { formatHistoryLines, type ParsedHistory } from '../../history/parse-history.ts';
 import { runTrends, type TrendLimits } from '../../history/trend.ts';
+import { reportPath } from '../../results/safe-path.ts';
 import { loadPolicy } from '../../runs/load-runs.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
@@ -84,6 +86,9 @@ function problemOf(parsed: Parsed): string | null {
   if (values['pages-url'] !== undefined && !/^https?:\/\/[^\s"'<>`]+$/.test(values['pages-url']))
     return `--pages-url must be an http(s) URL without spaces or quotes, got '${values['pages-url']}'`;
   if (values.remote?.startsWith('-')) return `--remote '${values.remote}' starts with '-'`;
+  // Shown as JSON, so a ref with a line break stays one line of the refusal.
+  if (values.from?.startsWith('-'))
+    return `--from ${JSON.stringify(values.from)} starts with '-': give a ref, e.g. --from origin/auditbench-history`;
   return null;
 }
 
@@ -114,20 +119,46 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
   const env = userEnv(context);
   const { values } = parsed;
   const branch = values.branch ?? DEFAULT_HISTORY_BRANCH;
-  const remote = values.remote ?? 'origin';
   const action = parsed.positionals[0];
   if (action !== undefined) {
     const bad = await checkBranchName(context.userDir, branch);
     if (bad) return refuse(context, 'history', bad);
   }
-  const historyFile = path.join(env.AUDITBENCH_REPORT_DIR ?? 'reports', HISTORY_FILE);
+  const reportDir = env.AUDITBENCH_REPORT_DIR ?? 'reports';
+  const historyFile = path.join(reportDir, HISTORY_FILE);
+  const remote = values.remote ?? 'origin';
   const store = { repoDir: context.userDir, remote, branch, token: env.AUDITBENCH_HISTORY_TOKEN ?? null };
-  if (action === 'fetch') return fetchInto(context, store, historyFile);
+  if (action === 'fetch') {
+    // Refused before anything is fetched: the file is replaced, and a link committed in the clone would lead elsewhere.
+    const linked = await reportPath(reportDir, HISTORY_FILE).then(
+      () => null,
+      (error: Error) => error.message,
+    );
+    return linked ? refuse(context, 'history', linked) : fetchInto(context, store, historyFile);
+  }
   if (action === 'record') return record(context, store, historyFile, values['pages-url'] ?? null);
+  return show(context, env, values, historyFile);
+}
+
+/** The trend, from history.jsonl or the ref --from names; a ref that names no commit is refused, not an empty trend. */
+async function show(
+  context: CliContext,
+  env: Record<string, string | undefined>,
+  values: Parsed['values'],
+  historyFile: string,
+): Promise<number> {
   const source = values.from ?? historyFile;
-  const history: ParsedHistory = values.from
-    ? await readBranchHistory(context.userDir, values.from)
-    : await readHistory(historyFile);
+  let history: ParsedHistory;
+  if (values.from) {
+    const read = await readBranchHistory(context.userDir, values.from);
+    if (read.commit === null)
+      return refuse(
+        context,
+        'history',
+        `--from ${JSON.stringify(values.from)} names no commit in ${context.userDir}: give a branch that exists, e.g. origin/auditbench-history (fetch it first: git fetch origin auditbench-history)`,
+      );
+    history = read;
+  } else history = await readHistory(historyFile);
   for (const warning of history.warnings) context.stderr(`auditbench: warning: ${warning}\n`);
   const trends = runTrends(history.entries, await limitsFor(env), {
     last: Number(values.last ?? 10),
@@ -145,7 +176,14 @@ async function fetchInto(context: CliContext, store: Store, historyFile: string)
   const history = tip ? await readBranchHistory(store.repoDir, tip) : { entries: [], warnings: [] };
   for (const warning of history.warnings) context.stderr(`auditbench: warning: ${warning}\n`);
   await mkdir(path.dirname(historyFile), { recursive: true });
-  await writeFile(historyFile, formatHistoryLines(history.entries));
+  // O_NOFOLLOW: a link put in its place since the check is refused by the kernel too.
+  const { O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW } = constants;
+  const handle = await open(historyFile, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW, 0o666);
+  try {
+    await handle.writeFile(formatHistoryLines(history.entries));
+  } finally {
+    await handle.close();
+  }
   context.stdout(
     `auditbench history: ${history.entries.length} entr${history.entries.length === 1 ? 'y' : 'ies'} from ${store.remote} ${store.branch}${tip ? ` (${tip.slice(0, 7)})` : ' (no such branch yet: it is created on the first push)'} into ${historyFile}\n`,
   );
