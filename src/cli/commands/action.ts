@@ -1,5 +1,6 @@
 import { lstat, mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { linkOnPath } from '../../results/safe-path.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
 
@@ -29,19 +30,6 @@ export async function check(argv: string[]): Promise<string | null> {
   return parsed.ok ? null : parsed.problem;
 }
 
-/** The first component of `dir` under `root` that is a symbolic link or no folder, or null: nothing is written through one. */
-async function unsafeComponent(root: string, dir: string): Promise<string | null> {
-  let at = root;
-  for (const part of path.relative(root, dir).split(path.sep)) {
-    at = path.join(at, part);
-    const info = await lstat(at).catch(() => null);
-    if (info === null) return null;
-    if (info.isSymbolicLink()) return `${at} is a symbolic link`;
-    if (!info.isDirectory()) return `${at} is not a folder`;
-  }
-  return null;
-}
-
 export async function run(argv: string[], context: CliContext): Promise<number> {
   const parsed = parseOwnArgs(argv, options);
   if (!parsed.ok) return refuse(context, 'action', parsed.problem);
@@ -50,8 +38,13 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     return 0;
   }
   const target = path.join(context.userDir, ACTION_DIR);
-  const unsafe = await unsafeComponent(context.userDir, target);
-  if (unsafe) return refuse(context, 'action', `${unsafe}: the Action is written into real folders only`);
+  const link = await linkOnPath(context.userDir, target);
+  if (link)
+    return refuse(
+      context,
+      'action',
+      `${link} is a symbolic link: the Action is written into real folders only`,
+    );
   const exists = (await lstat(target).catch(() => null)) !== null;
   if (exists && !parsed.values.update)
     return refuse(
