@@ -44,6 +44,12 @@ export interface PluginExpectations {
     warningCodes: number[];
     /** The plugin is still listed after UNINSTALL and is only gone after a restart. */
     needsRestart: boolean;
+    /**
+     * The option in force that decides `needsRestart` when it is not the plugin's own answer, and the fact's source
+     * (e.g. "log_bin=mariadb-bin: observed on MariaDB 10.11.19 …"): a mismatch names it. Absent: no option in force
+     * is known to change the answer.
+     */
+    deferredBy?: string;
     /** Statements are still logged after UNINSTALL answered (until the restart). */
     stillLogs: boolean;
     /** The server dies during the procedure: a finding, recorded with the error-log tail; the server is restarted. */

@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from 'node:util';
 import { readLogText } from '../log-reader.ts';
 import { readVariables, variableDiff } from '../server-state.ts';
 import { runSteps, type StepOutcome } from '../steps.ts';
@@ -106,7 +107,7 @@ export const uninstall: LifecycleStep = {
       goneAfterRestart: restartError === null && statusAfterRestart === null,
       ...(crash === null ? {} : { crashed: true }),
     };
-    const { crashes, ...expected } = ctx.expected.uninstall;
+    const { crashes, deferredBy, ...expected } = ctx.expected.uninstall;
     const stillLogsWhy = unreadableReason(ctx, afterUninstall(ctx), `${ctx.marker}-gone`);
     const wanted = {
       ...expected,
@@ -116,6 +117,7 @@ export const uninstall: LifecycleStep = {
       goneAfterRestart: !crashes,
       ...(crashes ? { crashed: true } : {}),
     };
+    const failure = deferralFailure(ctx, wanted, observed, statusAfter);
     return check(
       'uninstall',
       wanted,
@@ -123,6 +125,8 @@ export const uninstall: LifecycleStep = {
       toJson({
         ...sentAs(ctx.checks, afterUninstall(ctx)),
         ...(stillLogsWhy === null ? {} : { stillLogsWhy }),
+        ...(deferredBy === undefined ? {} : { deferredBy }),
+        ...(failure === null ? {} : { failure }),
         answers,
         statusAfter,
         statusAfterRestart,
@@ -132,6 +136,29 @@ export const uninstall: LifecycleStep = {
     );
   },
 };
+
+/**
+ * The one line for a check whose only mismatch is whether the plugin outlived UNINSTALL: it names the option in force
+ * that decided the expectation (`deferredBy`), or says that none in force is known to defer it. Null otherwise: the
+ * expectation and the observation are then the record's to show.
+ */
+function deferralFailure(
+  ctx: LifecycleContext,
+  wanted: Record<string, unknown>,
+  observed: Record<string, unknown>,
+  statusAfter: string | null,
+): string | null {
+  const { name } = ctx.profile;
+  const expected = ctx.expected.uninstall;
+  if (wanted.needsRestart === observed.needsRestart) return null;
+  if (!isDeepStrictEqual({ ...wanted, needsRestart: null }, { ...observed, needsRestart: null })) return null;
+  const why = expected.deferredBy;
+  if (expected.needsRestart) {
+    return `${name} was gone from information_schema.PLUGINS right after UNINSTALL, where it was expected to stay until the restart: ${why ?? "the profile's own answer"}`;
+  }
+  const known = why === undefined ? 'no option in force is known to defer it' : why;
+  return `${name} was still in information_schema.PLUGINS (${statusAfter}) right after UNINSTALL and gone only after the restart, where it was expected gone at once: ${known}; an option this run sets that the profile does not know of, or a connection that used the plugin and stayed open, defers it`;
+}
 
 /**
  * A server that died during the procedure is a finding, not the end of the run: its error-log tail is kept and the

@@ -104,6 +104,33 @@ describe('NULL_AUDIT: no file, counters only', () => {
     expect(uninstall?.ok).toBe(!held);
   });
 
+  // An expectation an option in force set (server_audit's under log_bin) names that option when the server answers
+  // otherwise; without one, the line says no option in force is known to defer it.
+  test.for([
+    [
+      false,
+      'log_bin=b',
+      /gone from information_schema\.PLUGINS right after UNINSTALL.*: log_bin=b: observed/,
+    ],
+    [
+      true,
+      undefined,
+      /still in information_schema\.PLUGINS \(DELETED\).*: no option in force is known to defer it/,
+    ],
+  ] as const)('uninstall held %s, deferred by %s: one line names why', async ([held, deferredBy, line]) => {
+    // The held copy still counts: expected so, the deferral is the one mismatch.
+    const uninstall = {
+      ...nullAudit.expected.uninstall,
+      stillLogs: held,
+      ...(deferredBy === undefined ? {} : { needsRestart: true, deferredBy: `${deferredBy}: observed` }),
+    };
+    const profile = { ...nullAudit, expected: { ...nullAudit.expected, uninstall } };
+    const context = lifecycleContext(nullAuditServer({ held }), profile);
+    const check = await lifecycleSteps.afterMeasure[0]?.run(context);
+    expect(check?.ok).toBe(false);
+    expect((check?.details as { failure?: string } | undefined)?.failure).toMatch(line);
+  });
+
   test('a query counts as logged by the events it adds, net of reading the counters', async () => {
     const server = nullAuditServer();
     await runSteps(server, nullAudit.install, 'Installing');
