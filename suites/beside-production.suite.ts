@@ -20,7 +20,7 @@ import { productionFiles, serverLifecycle } from './beside-production/production
 // Here, on one server: Debian's own packaged server file as a run's option file, then the production-shaped files of
 // examples/server-options/ (a Galera node, the thread pool, a synced binary log, performance_schema, strict SQL with
 // utf8mb4 and the event scheduler, other plugins), each through the whole lifecycle with its restarts and no
-// measurement: 9–13 s a file, about 68 s for the six (measured while other work ran, issue 63).
+// measurement: 6–16 s a file, 72 s for the six (2026-12-07, load average near 28 on 2 cores; issue 63).
 
 const config = { ...loadEnvironment(), target: 'local' as const };
 const traffic = mergeMeasuredTraffic(undefined, undefined, null);
