@@ -7,7 +7,9 @@ const TEXT_CHARS = 200;
 export function quoteUnreadable(lines: readonly UnreadableLine[]): string {
   const shown = lines.slice(0, QUOTED).map((l) => {
     const text = l.text.length > TEXT_CHARS ? `${l.text.slice(0, TEXT_CHARS)}…` : l.text;
-    return `  ${l.file}${l.line === null ? '' : `:${l.line}`}: ${JSON.stringify(text)}\n    (${l.reason})`;
+    // A raw line is quoted (it may hold any byte); a refused record is shown as parsed.
+    const shown = l.line === null ? `record ${text}` : JSON.stringify(text);
+    return `  ${l.file}${l.line === null ? '' : `:${l.line}`}: ${shown}\n    (${l.reason})`;
   });
   if (lines.length > QUOTED) shown.push(`  … and ${lines.length - QUOTED} more`);
   return shown.join('\n');

@@ -59,7 +59,7 @@ test.for([
   expect(reasons([...lines]).at(-1)).toEqual(['admin', reason]);
 });
 
-test("the plugin's own records are attributed: connect, statements, change of user, disconnect", () => {
+test("the plugin's own records are attributed: connect, statements, change of user, disconnect, a refused login's disconnect", () => {
   const log = [
     connect(10, 'admin'),
     query(10, 'admin', 'CREATE TABLE t (a INT)'),
@@ -68,6 +68,7 @@ test("the plugin's own records are attributed: connect, statements, change of us
     query(10, 'app', 'SELECT 1'),
     `${T},app,localhost,10,0,DISCONNECT,,,0`,
     failed(13, 'admin'),
+    `${T},admin,localhost,13,0,DISCONNECT,,,0`,
   ];
   expect(reasons(log)).toEqual([]);
 });

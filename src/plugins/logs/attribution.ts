@@ -83,6 +83,12 @@ function judge(
     return null;
   }
   if (!known) return liveAs(e, id, live);
+  // server_audit closes a refused login with a DISCONNECT of its own, naming the same account.
+  const closesRefused = known.state === 'failed' && CLOSES.has(e.operation) && known.user === e.user;
+  if (closesRefused && known.host === e.host) {
+    known.state = 'closed';
+    return null;
+  }
   if (known.state !== 'open') return `connection ${id} is ${describe(known)}`;
   if (CHANGES.has(e.operation)) {
     known.user = e.user;
