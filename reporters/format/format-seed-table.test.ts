@@ -159,6 +159,26 @@ describe('seedTable', () => {
     ]);
   });
 
+  test("a plugin's finding (log-integrity) passes its check and is listed before the verdict on the checks", () => {
+    const finding = "SERVER_AUDIT on mariadb 10.11.19 writes a login's user name raw: …";
+    const raw: PluginResult = {
+      ...serverAudit,
+      lifecycle: [
+        {
+          check: 'log-integrity',
+          expected: { userName: 'raw', databaseName: 'not logged' },
+          observed: { userName: 'raw', databaseName: 'not logged' },
+          ok: true,
+          details: { finding },
+        },
+      ],
+    };
+    expect(findingsContent([raw]).list).toEqual([
+      `MariaDB server_audit: log-integrity: ${finding}`,
+      'MariaDB server_audit: all 1 lifecycle checks as the profile expects.',
+    ]);
+  });
+
   test('one shared baseline is said once', () => {
     const table = seedTable([serverAudit, { ...mcafeeDouble, baselineTps: serverAudit.baselineTps }]);
     expect(table?.notes[0]).toBe('Every column of this run was measured against the same baseline.');

@@ -147,10 +147,16 @@ export function lifecycleFindings(r: PluginResult): string[] {
         ]
       : [];
   });
+  // A check that reports the plugin's behaviour (log-integrity) passes either way, and still shows what it found.
+  const reported = r.lifecycle.flatMap((c) => {
+    const finding = (c.details as { finding?: string | null } | undefined)?.finding;
+    return typeof finding === 'string' ? [`${runIdOf(r)}: ${c.check}: ${finding}`] : [];
+  });
+  const found = [...crashes, ...reported];
   if (failed.length === 0)
-    return [...crashes, `${runIdOf(r)}: all ${r.lifecycle.length} lifecycle checks as the profile expects.`];
+    return [...found, `${runIdOf(r)}: all ${r.lifecycle.length} lifecycle checks as the profile expects.`];
   return [
-    ...crashes,
+    ...found,
     ...failed.map((c) => {
       const restartError = (c.details as { restartError?: string | null } | undefined)?.restartError;
       const why = restartError ? `; restart: ${restartError.split('\n')[0]}` : '';

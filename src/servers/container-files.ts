@@ -48,7 +48,7 @@ export const listFilesCommand = (base: string): string[] => [
   '-type',
   'f',
   '-printf',
-  '%i %s %f\\0',
+  '%D:%i %s %f\\0',
 ];
 
 /** listFilesCommand's output as files named relative to the datadir (`dir`/name); a name may hold spaces. */
@@ -57,8 +57,8 @@ export function parseFileListing(out: string, dir: string): ServerFile[] {
     .split('\0')
     .filter(Boolean)
     .map((entry) => {
-      const [inode = '', size = '', ...name] = entry.split(' ');
-      return { name: path.posix.join(dir, name.join(' ')), sizeBytes: Number(size), fileId: inode };
+      const [id = '', size = '', ...name] = entry.split(' ');
+      return { name: path.posix.join(dir, name.join(' ')), sizeBytes: Number(size), fileId: id };
     });
 }
 

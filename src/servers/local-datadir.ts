@@ -45,7 +45,13 @@ export async function listLocalFiles(datadir: string, dir: string): Promise<Serv
           if (e.code === 'ENOENT') return null;
           throw e;
         });
-        return info && { name: path.join(dir, entry.name), sizeBytes: info.size, fileId: String(info.ino) };
+        return (
+          info && {
+            name: path.join(dir, entry.name),
+            sizeBytes: info.size,
+            fileId: `${info.dev}:${info.ino}`,
+          }
+        );
       }),
   );
   return files.filter((f) => f !== null);

@@ -32,7 +32,7 @@ export interface ServerFile {
   /** Path relative to the data directory. */
   name: string;
   sizeBytes: number;
-  /** Identity that survives a rename (inode where the target has one), so rotation can be followed. */
+  /** Identity that survives a rename (`device:inode`), so rotation can be followed. */
   fileId: string;
 }
 

@@ -1,4 +1,5 @@
 import type { AuditEvent } from '../plugins/audit-event.ts';
+import type { UnreadableLine } from '../plugins/log-mark.ts';
 import { eventClass } from '../plugins/logs/event-class.ts';
 import type { LogFormat } from '../plugins/logs/index.ts';
 
@@ -15,6 +16,8 @@ export interface AuditRecords {
   closedBy: string | null;
   /** Why they are not closed (no marker asked for, or it did not appear in time); null when closed. */
   notClosedBecause: string | null;
+  /** Lines of the span a reader cannot trust: unparsed, or naming an account their connection does not vouch for. */
+  rejected: UnreadableLine[];
 }
 
 /** Every log file's bytes (rotated copies included), and the records parsed from them. */

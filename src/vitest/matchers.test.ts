@@ -44,7 +44,7 @@ function recorded(format: LogFormat, name: string) {
   const records = withClass(format, logParsers[format](bytes.toString('utf8')).events);
   const sample = records.find((r) => r.queryText.length >= 4 && r.user.length >= 2) ?? records[0];
   if (!sample) throw new Error(`${name} holds no record`);
-  const closed: AuditRecords = { format, records, closedBy: 'admin', notClosedBecause: null };
+  const closed: AuditRecords = { format, records, closedBy: 'admin', notClosedBecause: null, rejected: [] };
   const open: AuditRecords = {
     ...closed,
     closedBy: null,

@@ -10,6 +10,7 @@ import {
   quoteRecords,
   type RecordPattern,
 } from './audit-records.ts';
+import { besideUnreadable, quoteUnreadable } from './unreadable-lines.ts';
 
 // The DBA's matchers, pure and synchronous on what a test already read (audit.since, audit.bytes, bench.run): each
 // judge returns Vitest's { pass, message } and is unit-tested on every recorded log format. `isNot` is Vitest's `.not`.
@@ -47,18 +48,27 @@ export function judgeLogged(received: unknown, pattern: RecordPattern, isNot: bo
         `cannot show that no record matches ${wanted}: the records were not closed (${received.notClosedBecause}); read them with audit.since(mark, { closedBy: anAuditedAccount })\nFound ${of}:\n${quoteRecords(received.records)}`,
     };
   }
+  const unreadable = besideUnreadable(received.rejected);
   if (found.length > 0) {
     return {
       pass: true,
       message: () =>
-        `expected no record matching ${wanted}, found ${found.length} of ${of}:\n${quoteRecords(found)}`,
+        `expected no record matching ${wanted}, found ${found.length} of ${of}:\n${quoteRecords(found)}${unreadable}`,
+    };
+  }
+  if (isNot && unreadable !== '') {
+    // A line the reader cannot trust may be the very record: refuse to judge.
+    return {
+      pass: true,
+      message: () =>
+        `cannot show that no record matches ${wanted}: none of ${of} does, but the span holds lines that are no record a reader can trust, and any of them may be one:\n${quoteUnreadable(received.rejected)}`,
     };
   }
   const closed = received.closedBy === null ? '' : ` (closed by ${received.closedBy}'s marker)`;
   return {
     pass: false,
     message: () =>
-      `expected a record matching ${wanted}, none of ${of}${closed} does:\n${quoteRecords(received.records)}`,
+      `expected a record matching ${wanted}, none of ${of}${closed} does:\n${quoteRecords(received.records)}${unreadable}`,
   };
 }
 

@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { Environment } from '../config/env.ts';
+import type { AuditEvent } from '../plugins/audit-event.ts';
 import { lifecycleContext } from '../plugins/lifecycle/index.ts';
-import { listLogFiles, readLogEvents, waitForEvents } from '../plugins/log-reader.ts';
+import { type LogMark, type LogSpan, readSpan, takeMark, type UnreadableLine } from '../plugins/log-mark.ts';
+import { listLogFiles, readLogEvents } from '../plugins/log-reader.ts';
+import { type LiveConnection, unattributed } from '../plugins/logs/attribution.ts';
+import type { LogFormat } from '../plugins/logs/index.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals } from '../plugins/steps.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
@@ -10,7 +14,7 @@ import { SqlError, SqlSession } from '../servers/sql-session.ts';
 import { startServer } from '../servers/start-server.ts';
 import type { QueryResult, StartedServer } from '../servers/started-server.ts';
 import { liveConnection } from '../servers/traffic-accounts.ts';
-import { type AuditLogBytes, type AuditRecords, withClass } from './audit-records.ts';
+import { type AuditLogBytes, type AuditRecord, type AuditRecords, withClass } from './audit-records.ts';
 
 /** Statements sent as one account on one kept connection. */
 export interface Account {
@@ -41,10 +45,11 @@ export interface RunServer {
   close(): Promise<void>;
 }
 
-/** Where a test's records start: the count of records in the log then. */
-export interface Mark {
-  readonly records: number;
-}
+/**
+ * Where a test's records start: the plugin's file then, by identity (device and inode), and a byte offset in it.
+ * Rotation moves the file and keeps the mark; a rotation that deletes it makes since() fail, naming it.
+ */
+export type Mark = LogMark;
 
 export interface AuditLog {
   mark(): Promise<Mark>;
@@ -52,7 +57,9 @@ export interface AuditLog {
    * The records written since the mark. With `closedBy`, every session the test used first sends one more
    * statement (a barrier: the server writes a statement's record after answering it), then that account logs in on a
    * connection of its own and sends a marker; only the records before the marker's first record are returned. The
-   * log has then caught up with everything the test sent, so a "not logged" cannot pass on lag.
+   * log has then caught up with everything the test sent, so a "not logged" cannot pass on lag. Lines that do not
+   * parse, and records whose connection does not vouch for the account they name, are in `rejected`, never dropped.
+   * Throws, naming the file, when rotation deleted the file the mark was taken in.
    */
   since(mark: Mark, options?: { closedBy?: Account; waitMs?: number }): Promise<AuditRecords>;
   /** Every log file's bytes, rotated copies included, and the records parsed from them. */
@@ -150,40 +157,32 @@ export function auditLog(target: RunServer): AuditLog {
   const format = profile.log.format;
   if (format === null) throw new Error(`${profile.name} writes no log file auditbench can read`);
   return {
-    async mark() {
-      return { records: (await readLogEvents(server, profile)).events.length };
-    },
+    mark: () => takeMark(server, profile),
     async since(mark, options = {}) {
       const { closedBy, waitMs = CLOSE_WAIT_MS } = options;
       if (!closedBy) {
-        const { events } = await readLogEvents(server, profile);
-        const records = withClass(format, events.slice(mark.records));
-        return { format, records, closedBy: null, notClosedBecause: 'no closing marker was asked for' };
+        const span = await readSpan(server, profile, mark);
+        const read = spanRecords(format, span, span.events.length, await liveConnections(server), null);
+        return { format, ...read, closedBy: null, notClosedBecause: 'no closing marker was asked for' };
       }
       const marker = `auditbench-${randomBytes(6).toString('hex')}`;
       await target.barrier(`${marker}-barrier`);
       const id = await sendMarker(closedBy, `${marker}-close`);
-      const isMarker = (e: { user: string; connectionId: number | null; queryText: string }) =>
+      const isMarker = (e: AuditEvent) =>
         e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(`${marker}-close`));
-      const log = await waitForEvents(
-        server,
-        profile,
-        (events) => events.slice(mark.records).some(isMarker),
-        waitMs,
-      );
-      const after = log.events.slice(mark.records);
-      const at = after.findIndex(isMarker);
+      const found = (s: LogSpan) => s.events.findIndex((e, i) => i >= s.from && isMarker(e));
+      const span = await waitForSpan(server, profile, mark, (s) => found(s) !== -1, waitMs);
+      const at = found(span);
+      const live = await liveConnections(server);
       // The barrier's own statements are auditbench's, not the test's.
-      const ours = (at === -1 ? after : after.slice(0, at)).filter((e) => !e.queryText.includes(marker));
-      const records = withClass(format, ours);
-      return at === -1
-        ? {
-            format,
-            records,
-            closedBy: null,
-            notClosedBecause: `no record of ${closedBy.user}'s marker connection appeared within ${waitMs} ms: is that account audited?`,
-          }
-        : { format, records, closedBy: closedBy.user, notClosedBecause: null };
+      const ours = (e: Pick<AuditEvent, 'queryText'>) => !e.queryText.includes(marker);
+      if (at === -1) {
+        const read = spanRecords(format, span, span.events.length, live, null, ours);
+        const why = `no record of ${closedBy.user}'s marker connection appeared within ${waitMs} ms: is that account audited?`;
+        return { format, ...read, closedBy: null, notClosedBecause: why };
+      }
+      const read = spanRecords(format, span, at, live, id, ours);
+      return { format, ...read, closedBy: closedBy.user, notClosedBecause: null };
     },
     async bytes() {
       const files = [];
@@ -192,6 +191,67 @@ export function auditLog(target: RunServer): AuditLog {
       return { files, records: withClass(format, (await readLogEvents(server, profile)).events) };
     },
   };
+}
+
+/**
+ * The span's records up to `end`, and every line of it a reader cannot trust: lines that did not parse, and records
+ * not attributed to the account they name (src/plugins/logs/attribution.ts). Neither is dropped: a matcher shows them.
+ */
+function spanRecords(
+  format: LogFormat,
+  span: LogSpan,
+  end: number,
+  live: LiveConnection[],
+  closedAt: number | null,
+  ours: (e: Pick<AuditEvent, 'queryText'>) => boolean = () => true,
+): { records: AuditRecord[]; rejected: UnreadableLine[] } {
+  const events = span.events.slice(0, end);
+  const refused = new Map(unattributed(events, span.from, live, closedAt).map((u) => [u.index, u.reason]));
+  const kept: AuditEvent[] = [];
+  // A line holding the barrier's or the marker's text is auditbench's own, however it reads.
+  const rejected = span.unreadable.filter((l) => l.line === null || ours({ queryText: l.text }));
+  for (const [i, e] of events.entries()) {
+    if (i < span.from || !ours(e)) continue;
+    const why = refused.get(i);
+    if (why === undefined) kept.push(e);
+    else rejected.push({ file: span.fileOf[i] ?? '', line: null, text: recordText(e), reason: why });
+  }
+  return { records: withClass(format, kept), rejected };
+}
+
+/** A refused record as parsed (its raw line is not kept): operation, account, connection, where, statement. */
+const recordText = (e: AuditEvent): string =>
+  [
+    e.operation,
+    `${e.user}@${e.host}`,
+    `conn ${e.connectionId}`,
+    e.database && `db ${e.database}`,
+    e.object && `object ${e.object}`,
+    e.queryText && JSON.stringify(e.queryText),
+  ]
+    .filter(Boolean)
+    .join(' ');
+
+/** The connections the server has open, by account: whose a session opened before the log began is. */
+async function liveConnections(server: StartedServer): Promise<LiveConnection[]> {
+  const { rows } = await server.query('SELECT ID AS id, USER AS user FROM information_schema.PROCESSLIST');
+  return rows.map((r) => ({ id: Number(r.id), user: String(r.user) }));
+}
+
+/** Reads the span until `found` holds or the wait is over: a buffered plugin writes a moment after answering. */
+async function waitForSpan(
+  server: StartedServer,
+  profile: PluginProfile,
+  mark: Mark,
+  found: (span: LogSpan) => boolean,
+  waitMs: number,
+): Promise<LogSpan> {
+  const deadline = Date.now() + waitMs;
+  for (;;) {
+    const span = await readSpan(server, profile, mark);
+    if (found(span) || Date.now() >= deadline) return span;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }
 
 /** A connection of its own as the closing account: its login, a marker statement, its logout. Its connection id. */

@@ -3,6 +3,7 @@ import type { StartedServer } from '../../servers/started-server.ts';
 import { expectationsOn, type PluginProfile } from '../profile.ts';
 import { auditsTraffic } from './audits-traffic.ts';
 import type { LifecycleContext, LifecycleStep } from './context.ts';
+import { logIntegrity } from './log-integrity.ts';
 import {
   applySettings,
   disabledIsSilent,
@@ -32,6 +33,8 @@ export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: Lif
     disabledIsSilent,
     rotation,
     parsesCleanly,
+    // After parsesCleanly: the lines a plugin that writes names raw leaves are the finding, not a parse failure.
+    logIntegrity,
     restart,
   ],
   afterMeasure: [uninstall],

@@ -80,7 +80,7 @@ async function runAll(context: LifecycleContext): Promise<LifecycleCheck[]> {
 }
 
 describe('NULL_AUDIT: no file, counters only', () => {
-  test('every check before the measurement matches the profile; four of them do not apply', async () => {
+  test('every check before the measurement matches the profile; five of them do not apply', async () => {
     const context = lifecycleContext(nullAuditServer(), nullAudit);
     const results: LifecycleCheck[] = [];
     for (const step of lifecycleSteps.beforeMeasure) results.push(await step.run(context));
@@ -90,6 +90,7 @@ describe('NULL_AUDIT: no file, counters only', () => {
       'masks-password',
       'rotation',
       'log-parses',
+      'log-integrity',
     ]);
   });
 
