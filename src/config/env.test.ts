@@ -45,6 +45,7 @@ describe('loadEnvironment', () => {
       pluginDir: null,
       searchPath: '',
       maxRegressionPp: null,
+      gateInconclusive: null,
       baseRef: 'origin/main',
       gitBranch: null,
       githubStepSummary: null,
@@ -79,6 +80,7 @@ describe('loadEnvironment', () => {
       AUDITBENCH_REPORT_DIR: '/tmp/r',
       AUDITBENCH_PLUGIN_DIR: '/opt/plugins',
       AUDITBENCH_MAX_REGRESSION_PP: '2.5',
+      AUDITBENCH_GATE_INCONCLUSIVE: 'pass',
       AUDITBENCH_BASE_REF: 'upstream/release',
       AUDITBENCH_GIT_BRANCH: 'feature/x',
       GITHUB_STEP_SUMMARY: '/tmp/step-summary.md',
@@ -101,6 +103,7 @@ describe('loadEnvironment', () => {
       pluginDir: '/opt/plugins',
       searchPath: '',
       maxRegressionPp: 2.5,
+      gateInconclusive: 'pass',
       baseRef: 'upstream/release',
       gitBranch: 'feature/x',
       githubStepSummary: '/tmp/step-summary.md',
@@ -204,6 +207,15 @@ describe('loadEnvironment', () => {
   ])('AUDITBENCH_MAX_REGRESSION_PP=%s is rejected', ([value, message]) => {
     expect(() => loadEnvironment({ AUDITBENCH_MAX_REGRESSION_PP: value })).toThrow(message);
   });
+
+  test.for(['', 'maybe', 'PASS '])(
+    'AUDITBENCH_GATE_INCONCLUSIVE=%j is rejected, naming what it takes',
+    (value) => {
+      expect(() => loadEnvironment({ AUDITBENCH_GATE_INCONCLUSIVE: value })).toThrow(
+        `AUDITBENCH_GATE_INCONCLUSIVE must be fail (an interval that straddles the allowed regression fails the gate, the default) or pass; got '${value}'`,
+      );
+    },
+  );
 
   test.for([
     [{ GITHUB_HEAD_REF: 'feature/pr', GITHUB_REF_NAME: '12/merge' }, 'feature/pr'],

@@ -24,6 +24,11 @@ export interface Environment {
    * saying so; null leaves the file's.
    */
   maxRegressionPp: number | null;
+  /**
+   * AUDITBENCH_GATE_INCONCLUSIVE, CI's say over what an undecided gate does: fail or pass, over auditbench.config.ts's
+   * `inconclusive` for `auditbench gate` only (docs/gate.md says why it fails by default); null leaves the file's.
+   */
+  gateInconclusive: 'fail' | 'pass' | null;
   /** The git ref history comparisons measure against: AUDITBENCH_BASE_REF, else AUDITBENCH_DEFAULT_BASE_REF. */
   baseRef: string;
   /** Branch to record in history when git cannot tell, as in CI's detached checkout. */
@@ -134,6 +139,11 @@ const fields = {
         ctx.addIssue({ code: 'custom', message: `reads a variable auditbench no longer sets: use ${now}` });
       }),
     expects: 'must not be empty',
+  },
+  gateInconclusive: {
+    schema: z.enum(['fail', 'pass']),
+    expects:
+      'must be fail (an interval that straddles the allowed regression fails the gate, the default) or pass',
   },
   percentagePoints: {
     schema: z.string().trim().regex(decimal).transform(Number).pipe(z.number().gt(0).max(100)),
@@ -354,6 +364,7 @@ function reportSettings(env: Env) {
   const optional = (name: string) => read(env, name, fields.optional, null);
   return {
     maxRegressionPp: read(env, 'AUDITBENCH_MAX_REGRESSION_PP', fields.percentagePoints, null),
+    gateInconclusive: read(env, 'AUDITBENCH_GATE_INCONCLUSIVE', fields.gateInconclusive, null),
     // Unset, the repository's default branch, which `./auditbench` finds and passes as AUDITBENCH_DEFAULT_BASE_REF.
     baseRef: read(
       env,

@@ -39,11 +39,21 @@ export function unseenByCounts(differences: readonly string[]): string[] {
 
 export type Channel = 'wall clock' | 'counts' | 'both';
 
+/** A channel that gave no verdict: why, in one line ("not counted: …", "no wall clock: …"). */
+export interface NoVerdict {
+  reason: string;
+}
+
 export interface TwoChannelVerdict extends BaseHeadVerdict {
   decidedBy: Channel;
-  wallClock: BaseHeadVerdict;
-  counted: CountedVerdict | { verdict: 'not counted'; reason: string };
+  /** The other channel gave no verdict (not counted, or the wall clock failed): the one named decided alone. */
+  alone?: true;
+  wallClock: BaseHeadVerdict | ({ verdict: 'no wall clock' } & NoVerdict);
+  counted: CountedVerdict | ({ verdict: 'not counted' } & NoVerdict);
 }
+
+const decidedLine = (decidedBy: Channel, alone: boolean) =>
+  `decided by ${decidedBy === 'both' ? 'both channels' : `the ${decidedBy}`}${alone ? ' alone' : ''}`;
 
 /**
  * The gate's verdict from both channels. Either one's decisive failure fails. Both passing pass. An inconclusive
@@ -61,9 +71,14 @@ export function combineChannels(
     ...both,
     verdict,
     decidedBy,
-    reason: `${wall.reason}; ${counted.reason}${note}; decided by ${decidedBy === 'both' ? 'both channels' : `the ${decidedBy}`}`,
+    reason: `${wall.reason}; ${counted.reason}${note}; ${decidedLine(decidedBy, false)}`,
   });
-  if (counted.verdict === 'not counted') return say(wall.verdict, 'wall clock');
+  if (counted.verdict === 'not counted')
+    return {
+      ...say(wall.verdict, 'wall clock'),
+      alone: true as const,
+      reason: `${wall.reason}; ${counted.reason}; ${decidedLine('wall clock', true)}`,
+    };
   if (wall.verdict === 'fail' && counted.verdict === 'fail') return say('fail', 'both');
   if (wall.verdict === 'fail') return say('fail', 'wall clock');
   if (counted.verdict === 'fail') return say('fail', 'counts');
@@ -81,4 +96,27 @@ export function combineChannels(
     return say('pass', 'counts');
   }
   return say('inconclusive', 'wall clock');
+}
+
+/**
+ * The wall clock gave no verdict (its measurement failed; `failed` says how, in one line): the count's verdict stands
+ * alone, as the wall clock's does when nothing was counted. Nothing measured the throughput, so there is no change
+ * in percent or interval of it.
+ */
+export function countsAlone(
+  failed: string,
+  counted: CountedVerdict,
+  names: string,
+): TwoChannelVerdict & { verdict: CountedVerdict['verdict'] } {
+  const wallClock = { verdict: 'no wall clock' as const, reason: `no wall clock: ${failed}` };
+  return {
+    verdict: counted.verdict,
+    changePct: Number.NaN,
+    ci95: null,
+    decidedBy: 'counts',
+    alone: true,
+    wallClock,
+    counted,
+    reason: `${names}: ${wallClock.reason}; ${counted.reason}; ${decidedLine('counts', true)}`,
+  };
 }

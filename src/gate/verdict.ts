@@ -24,15 +24,31 @@ const direction = (changePct: number) => {
 };
 const range = ([lower, upper]: Ci95Pct) => `${pct(lower)} to ${pct(upper)}`;
 
+/** How far the gate measured before it stopped: its pairs, the most its workload takes, and its budget. */
+export interface GateSpent {
+  pairs: number;
+  maxPairs: number;
+  budgetS: number;
+  workload: string;
+}
+
+/** Why an undecided gate stopped where it did: its budget (or its most pairs) spent while the interval straddled. */
+const stoppedAt = ({ pairs, maxPairs, budgetS, workload }: GateSpent): string =>
+  pairs >= maxPairs
+    ? `after ${pairs} pairs, the most ${workload} takes`
+    : `after ${pairs} pairs, the gate's ${budgetS} s budget on ${workload} spent`;
+
 /**
  * fail: the whole interval of the head's loss against the base is above the allowed regression; pass: the whole
  * interval is below it; inconclusive otherwise (or with one pair, no interval). `names` says which two
- * configurations were compared, e.g. "base (server_audit_events: CONNECT) vs head (…: CONNECT,QUERY)".
+ * configurations were compared, e.g. "base (server_audit_events: CONNECT) vs head (…: CONNECT,QUERY)"; `spent`, where
+ * given, how far the gate measured, which an inconclusive verdict names.
  */
 export function judgeBaseHead(
   estimate: { estimatePct: number; ci95: Ci95Pct | null },
   maxRegressionPp: number,
   names: string,
+  spent?: GateSpent,
 ): BaseHeadVerdict {
   const { estimatePct, ci95 } = estimate;
   const allowed = `the allowed ${Number(maxRegressionPp.toFixed(2))} points`;
@@ -50,7 +66,7 @@ export function judgeBaseHead(
   return {
     ...base,
     verdict: 'inconclusive',
-    reason: `${measured} straddles ${allowed}; add pairs or a longer workload`,
+    reason: `${measured} straddles ${allowed}${spent ? ` ${stoppedAt(spent)}; a longer workload narrows it` : '; add pairs or a longer workload'}`,
   };
 }
 

@@ -3,16 +3,32 @@ import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { readMachineRates, withPrediction } from '../counted/machine-rates.ts';
 import { countedLine, countedUnavailable, countPluginRun } from '../counted/run-counted.ts';
 import { pointLabel } from '../workload/threads.ts';
-import type { Outcome } from './outcome.ts';
+import { errorLine, type Outcome } from './outcome.ts';
 import type { RunContext } from './run-state.ts';
 
-/** The counted channel: a server of its own under callgrind, after the wall clock has finished with the CPUs. */
+/**
+ * The counted channel: a server of its own under callgrind, after the wall clock has finished with the CPUs. A count
+ * that throws is skipped with its one line, as a count that cannot run is: the run's wall-clock verdict stands alone
+ * (AUDITBENCH_COUNTED=on makes it the run's failure instead, still one line).
+ */
 export async function countedCost(ctx: RunContext): Promise<Outcome> {
-  const { on, id, state, progress } = ctx;
+  const { on, id } = ctx;
   const { config } = on;
   const why = await countedUnavailable(config);
   if (why && config.counted === 'on') return { failure: `${id.run.id}: AUDITBENCH_COUNTED=on, but ${why}` };
   if (why) return { skip: `not counted: ${why}` };
+  return count(ctx).catch((error: unknown) => {
+    const line = errorLine(error);
+    ctx.progress(`counted: failed: ${line}`);
+    if (config.counted === 'on')
+      return { failure: `${id.run.id}: AUDITBENCH_COUNTED=on, but the count failed: ${line}` };
+    return { skip: `not counted: ${line}` };
+  });
+}
+
+async function count(ctx: RunContext): Promise<Outcome> {
+  const { on, id, state, progress } = ctx;
+  const { config } = on;
   // traffic.added goes per transaction under valgrind, scaled by the run's own wall-clock throughput; the
   // counted on arms must log the audit events per transaction the wall clock logged.
   const measured = state.measuredAt.get(pointLabel(id.ownPoint));

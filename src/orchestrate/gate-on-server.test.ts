@@ -6,10 +6,12 @@ import { quietProbe, scriptedSysbench } from '../../test/support/scripted-sysben
 import { toyProfile } from '../../test/support/toy-profile.ts';
 import { loadEnvironment } from '../config/env.ts';
 import type { Comparison, GatePlanFile } from '../gate/plan-file.ts';
+import { gateMark, verdictLine } from '../gate/verdict.ts';
 import { type ResolvedRun, resolveRun } from '../runs/runs.ts';
 import type { SysbenchRunner } from '../workload/sysbench-runner.ts';
 import { getWorkload } from '../workload/workloads.ts';
 import { gateOnServer } from './gate-on-server.ts';
+import type { Seams } from './seams.ts';
 
 // The PR gate's sequence without Vitest and without a server, as runs-on-server.test.ts does the runs': the fake
 // server, a scripted sysbench whose throughput follows the last toy_events the fake was told (base sets CONNECT, head
@@ -39,11 +41,17 @@ function harness(
   comparisons: Comparison[] = [compare],
   pluginFiles = ['toy.so'],
   headSettings: Record<string, string> = {},
+  count: Pick<Seams, 'countComparison'> | null = null,
 ) {
   let events = '';
   const { server, runner } = scriptedSysbench(
     [950, 960],
-    (_arm, n) => (events.includes('QUERY') ? headTps : 1000) + (n % 2 ? 3 : -3),
+    (_arm, n) => {
+      // A head at 0 TPS stands for a wall clock that fails, as a sysbench run that exits non-zero does.
+      if (headTps === 0)
+        throw new Error('sysbench exited 1: FATAL: unable to connect\n    at runSysbench (x.ts:1)');
+      return (events.includes('QUERY') ? headTps : 1000) + (n % 2 ? 3 : -3);
+    },
     {
       info: { flavor: 'mariadb', version: '10.11.19' },
       pluginFiles,
@@ -75,7 +83,7 @@ function harness(
     verdictsFile,
   };
   const lines: string[] = [];
-  const config = loadEnvironment({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: 'off' });
+  const config = loadEnvironment({ AUDITBENCH_WORKLOAD: 'seed', AUDITBENCH_COUNTED: count ? 'on' : 'off' });
   const runs = {
     base: [toyRun({ toy_events: 'CONNECT' })],
     head: [toyRun({ toy_events: 'CONNECT,QUERY', ...headSettings })],
@@ -86,6 +94,7 @@ function harness(
     probe: quietProbe(),
     cpus: 2,
     log: (line) => lines.push(line),
+    ...count,
   });
   const verdicts = () =>
     readFileSync(verdictsFile, 'utf8')
@@ -158,5 +167,75 @@ describe('what a comparison does', () => {
     await expect(session.start()).rejects.toThrow(
       "The head's configuration does not declare run gone, which the gate selected",
     );
+  });
+});
+
+// A count that throws, as the counted server did under thread_handling=pool-of-threads (issue 63): the gate ended in
+// an Error with a stack. Now the wall clock's verdict and exit code stand, labelled, and the count says why in a line.
+const threadZero =
+  "The counted warm-up saw sysbench served by thread 0, which the count leaves out as the server's own or the harness's: the server had clients other than the harness";
+const throwingCount: Pick<Seams, 'countComparison'> = {
+  countComparison: async () => {
+    throw new Error(`${threadZero}\n    at checkPolled (src/counted/counted-ab.ts:361:11)`);
+  },
+};
+/** A count that found the head 3.5% more instructions per transaction, [3.1, 3.9]: a counted FAIL at 2 points. */
+const risingCount: Pick<Seams, 'countComparison'> = {
+  countComparison: async () => ({ figures: { instructions: { pct: 3.5, pctCi95: [3.1, 3.9] } } }) as never,
+};
+/** What `auditbench gate` ends with: Vitest fails the comparison's test on a failure or an error (exit 1), else 0. */
+const exitCodeOf = (outcome: { failure?: string; error?: unknown } | undefined) =>
+  outcome?.failure !== undefined || outcome?.error !== undefined ? 1 : 0;
+const stackFrame = /^\s+at /m;
+
+describe('a channel that fails gives way to the other', () => {
+  test('a count that throws: the wall clock FAILED stands alone, exit 1, one line, no stack', async () => {
+    const { session, lines, verdicts } = harness(700, [compare], ['toy.so'], {}, throwingCount);
+    await session.start();
+    const outcome = await session.comparisons[0]?.perform();
+    const [v] = verdicts();
+    const line = verdictLine(gateMark(v, 'fail'), v);
+    console.log(`gate, a count that throws: exit ${exitCodeOf(outcome)}\n${line}`);
+    expect(exitCodeOf(outcome)).toBe(1);
+    expect(outcome?.error).toBeUndefined();
+    expect(line).toMatch(
+      new RegExp(
+        `^auditbench gate: FAILED: toy, base \\(toy_events=\\) vs head \\(toy_events=\\): head is 30\\.\\d% slower than base \\(95% CI .*\\), above the allowed 5 points; not counted: ${threadZero}; decided by the wall clock alone \\[toggle, \\d+ pairs`,
+      ),
+    );
+    expect(v).toMatchObject({ verdict: 'fail', decidedBy: 'wall clock', alone: true });
+    expect([line, outcome?.failure, ...lines].join('\n')).not.toMatch(stackFrame);
+  });
+
+  test('a count that throws beside a passing wall clock: passed, exit 0', async () => {
+    const { session, verdicts } = harness(1000, [compare], ['toy.so'], {}, throwingCount);
+    await session.start();
+    const outcome = await session.comparisons[0]?.perform();
+    const [v] = verdicts();
+    expect(exitCodeOf(outcome)).toBe(0);
+    expect(verdictLine(gateMark(v, 'fail'), v)).toMatch(
+      /^auditbench gate: passed: .*; not counted: The counted warm-up saw sysbench served by thread 0, .*; decided by the wall clock alone \[/,
+    );
+  });
+
+  test('a wall clock that fails: the count decides alone, exit 1 on its FAIL, one line, no stack', async () => {
+    const { session, lines, verdicts } = harness(0, [compare], ['toy.so'], {}, risingCount);
+    await session.start();
+    const outcome = await session.comparisons[0]?.perform();
+    const [v] = verdicts();
+    const line = verdictLine(gateMark(v, 'fail'), v);
+    expect(exitCodeOf(outcome)).toBe(1);
+    expect(outcome?.error).toBeUndefined();
+    expect(line).toBe(
+      'auditbench gate: FAILED: toy, base (toy_events=) vs head (toy_events=): no wall clock: sysbench exited 1: FATAL: unable to connect; counted: head runs +3.50% instructions per transaction (95% CI 3.10 to 3.90), above the allowed 2 points; decided by the counts alone [toggle, 0 pairs]\nauditbench gate: toy measured toggled: SET GLOBAL settings switch while the server runs',
+    );
+    expect([line, ...lines].join('\n')).not.toMatch(stackFrame);
+  });
+
+  test("neither channel: the wall clock's error is the comparison's", async () => {
+    const { session } = harness(0, [compare], ['toy.so'], {}, throwingCount);
+    await session.start();
+    const outcome = await session.comparisons[0]?.perform();
+    expect(String(outcome?.error)).toMatch(/sysbench exited 1: FATAL: unable to connect/);
   });
 });

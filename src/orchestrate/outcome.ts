@@ -18,3 +18,16 @@ export const holdsZero = (calibration: Calibration, at = ''): Outcome['expectati
     expected: true,
   },
 ];
+
+/**
+ * An error as one line for a DBA: its message's first non-empty line, never its stack. A channel that failed says
+ * this much and gives way to the other (gate-comparison.ts, counted-cost.ts).
+ */
+export function errorLine(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const line = message
+    .split('\n')
+    .map((l) => l.trim())
+    .find((l) => l !== '');
+  return line ?? (error instanceof Error ? error.name : 'an error with no message');
+}

@@ -24,7 +24,7 @@ test('getWorkload names the choices for an unknown name', () => {
   );
 });
 
-test('quick is smoke in blocks of 4 pairs, 6 s warm-ups and runs, with the same budget, and a 45 s PR gate', () => {
+test('quick is smoke in blocks of 4 pairs, 6 s warm-ups and runs, with the same budget, and a 60 s PR gate (two blocks after the longest warm-up)', () => {
   const { smoke } = workloads;
   expect({
     ...workloads.quick,
@@ -35,5 +35,5 @@ test('quick is smoke in blocks of 4 pairs, 6 s warm-ups and runs, with the same 
     gate: smoke.gate,
   }).toEqual(smoke);
   expect(workloads.quick).toMatchObject({ pairs: 4, minWarmupS: 6, durationS: 6 });
-  expect(workloads.quick.gate).toEqual({ budgetS: 45, targetHalfWidthPct: null });
+  expect(workloads.quick.gate).toEqual({ budgetS: 60, targetHalfWidthPct: null });
 });

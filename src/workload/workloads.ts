@@ -51,16 +51,17 @@ export const workloads: Record<WorkloadName, Workload> = {
   // configuration runs end to end (`./auditbench test` uses it), not for figures. A clear verdict stops after one
   // short block; an unclear one gets more blocks within smoke's budget, so what it decides is still decided. Its
   // warm-up ends after two 3 s chunks that agree (6 s, not 10), and a run of the separate-runs design (an arm
-  // switched by restarts) lasts 6 s. A PR gate on it gets 45 s: a warm-up and two blocks, enough for a clear
-  // regression, while a null change ends inconclusive rather than measured. Blocks of 6 pairs, 5 s warm-up chunks and
-  // a 60 s gate made `./auditbench test` too long (docs/measurements/2026-12-04-test-time.md).
+  // switched by restarts) lasts 6 s. A PR gate on it gets 60 s, warm-up included: the longest warm-up (20 s of
+  // chunks, a few more to start them) and two toggled blocks of 4 pairs (16 s each) fit, so an undecided toggled
+  // gate measures 8 pairs, and 12 after a short warm-up. At 45 s a slow warm-up left room for one block: a gate
+  // stopped at 4 pairs, 7.2% [-1.8, 15.3] at a 1-point limit (issue 63). A gate that decides stops sooner.
   quick: {
     ...smoke,
     name: 'quick',
     pairs: 4,
     minWarmupS: 6,
     durationS: 6,
-    gate: { budgetS: 45, targetHalfWidthPct: null },
+    gate: { budgetS: 60, targetHalfWidthPct: null },
   },
   smoke,
   // Default for benchmarking: 8 × 100k rows (~185 MB) outgrow the default 128 MB buffer pool, so some reads hit disk.

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import type { GateSelection } from '../../gate/select.ts';
 import type { CliContext } from '../context.ts';
-import { describeSelection, refusedEvent, runGate } from './gate.ts';
+import { describeSelection, gateInconclusive, refusedEvent, runGate } from './gate.ts';
 
 const context = (env: Record<string, string> = {}) => {
   const out: string[] = [];
@@ -95,4 +95,17 @@ test('pull_request_target is refused before git is touched, saying why and what 
   );
   for (const event of [undefined, 'pull_request', 'push', 'workflow_dispatch'])
     expect(refusedEvent(event)).toBeNull();
+});
+
+test("an undecided gate goes by the configuration's inconclusive (fail unless it says pass), AUDITBENCH_GATE_INCONCLUSIVE over it, saying so", () => {
+  const said: string[] = [];
+  const say = (line: string) => said.push(line);
+  expect(gateInconclusive({ gateInconclusive: null }, 'fail', say)).toBe('fail');
+  expect(gateInconclusive({ gateInconclusive: null }, 'pass', say)).toBe('pass');
+  expect(gateInconclusive({ gateInconclusive: 'fail' }, 'fail', say)).toBe('fail');
+  expect(said).toEqual([]);
+  expect(gateInconclusive({ gateInconclusive: 'pass' }, 'fail', say)).toBe('pass');
+  expect(said).toEqual([
+    "auditbench gate: AUDITBENCH_GATE_INCONCLUSIVE=pass is used over the configuration's inconclusive ('fail')",
+  ]);
 });

@@ -4,7 +4,6 @@ import { appendFile, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { type Environment, loadEnvironment } from '../../config/env.ts';
-import { policyOn } from '../../config/policy.ts';
 import { describeItem } from '../../gate/plan.ts';
 import { type GatePlanFile, readVerdicts } from '../../gate/plan-file.ts';
 import { type GateSelection, selectForGate } from '../../gate/select.ts';
@@ -29,7 +28,9 @@ new runs against their limit; changed runs base beside head, in one invocation o
 reports dynamic and global; separate runs for session-scope ones; ABBA runs with restarts for the
 rest, e.g. read-only options, or any on MySQL), failing when the head's loss against the base is
 surely above the allowed regression: AUDITBENCH_MAX_REGRESSION_PP when set, else the configuration's
-maxRegressionPp, else 5 points. The closing lines say which design and why.
+maxRegressionPp, else 5 points. An interval that still straddles it once the gate's budget is spent
+fails too, unless AUDITBENCH_GATE_INCONCLUSIVE=pass (or inconclusive: 'pass' in the configuration).
+The closing lines say which design and why.
 
   --list         print the selection and its reasons, measure nothing
   --base <ref>   the branch to diff against (default: origin/HEAD's branch, else main, else master;
@@ -48,6 +49,25 @@ export function refusedEvent(eventName: string | undefined): string | null {
 
 /** The workload the gate measures on: AUDITBENCH_WORKLOAD, else smoke. */
 const gateWorkload = (env: CliContext['env']): string => env.AUDITBENCH_WORKLOAD || 'smoke';
+
+/**
+ * What an interval that still straddles the allowed regression, once the gate's budget is spent, does to the gate:
+ * AUDITBENCH_GATE_INCONCLUSIVE (CI's say, and a line says so) over the configuration's `inconclusive`, whose default
+ * is 'fail' on every workload, quick included: a gate that passes what it could not decide lets through the costs it
+ * exists to stop (docs/gate.md).
+ */
+export function gateInconclusive(
+  config: Pick<Environment, 'gateInconclusive'>,
+  fromFile: 'fail' | 'pass',
+  say: (line: string) => void,
+): 'fail' | 'pass' {
+  if (config.gateInconclusive === null) return fromFile;
+  if (config.gateInconclusive !== fromFile)
+    say(
+      `auditbench gate: AUDITBENCH_GATE_INCONCLUSIVE=${config.gateInconclusive} is used over the configuration's inconclusive ('${fromFile}')`,
+    );
+  return config.gateInconclusive;
+}
 
 /** The gate's allowed regression when AUDITBENCH_MAX_REGRESSION_PP is unset: a gate that gates nothing is no gate. */
 export const DEFAULT_MAX_REGRESSION_PP = 5;
@@ -130,7 +150,9 @@ export async function runGate(argv: string[], context: GateContext): Promise<num
       vitestArgs,
       {
         allowedPp,
-        inconclusive: policyOn(gateWorkload(context.env), policy.run).inconclusive,
+        inconclusive: gateInconclusive(config, policy.run.inconclusive, (line) =>
+          context.stdout(`${line}\n`),
+        ),
         maxCountedRisePp: policy.history.maxCountedRisePp,
       },
       context,
