@@ -55,7 +55,11 @@ const gate = async (args: string[] = [], allowedPp = 5, env: Record<string, stri
     timeoutMs: 420_000,
   });
   const lines = result.all.split('\n');
-  const own = args.includes('--list') ? lines : lines.filter((line) => line.startsWith('auditbench gate'));
+  // With the verdict, how far the wall clock measured: its budget, warm-up and blocks, and the count's line.
+  const measuring = /^\[gate · .*\] (the gate's budget|warm-up|block \d+ done|wall clock|counted)/;
+  const own = args.includes('--list')
+    ? lines
+    : lines.filter((line) => line.startsWith('auditbench gate') || measuring.test(line));
   console.log(`[gate-from-repo] gate ${args.join(' ')} → exit ${result.exitCode}\n${own.join('\n')}`);
   return result;
 };
@@ -69,9 +73,9 @@ const outcome = (result: { exitCode: number; all: string }) => {
   return `exit ${result.exitCode}; ${verdicts.length > 0 ? verdicts.join(' | ') : `no verdict line; last line: ${last}`}`;
 };
 // A change that costs nothing is judged at 15 points: the verdict that matters is that it is not FAILED. Its interval
-// can still straddle 15 on a busy step of this VM (a null change once measured -4.9% to 13.8%); on quick, the
-// Action's workload here, an inconclusive verdict passes (src/config/policy.ts, policyOn), so the test accepts
-// 'passed' or 'inconclusive (passes)', both naming the configurations.
+// can still straddle 15 on a busy step of this VM (a null change once measured -4.9% to 13.8%); its job sets
+// AUDITBENCH_GATE_INCONCLUSIVE=pass, so the test accepts 'passed' or 'inconclusive (passes)', both naming the
+// configurations.
 const notFailed = '(passed|inconclusive \\(passes\\))';
 
 beforeAll(async () => {
@@ -101,17 +105,22 @@ test('a changed option-file line selects exactly the run that reads it, with the
 
 // Still on that branch: the server reports server_audit_events dynamic and global, so base and head are the two arms
 // of one toggled run (before, a restart before each arm: 6 pairs in 173 s on smoke, ±19.5 pp, inconclusive). Logging
-// every DML statement logs nearly every statement of OLTP: 9.7% [6.8, 12.4], 7.0% [1.3, 12.3] and 16.8% [8.2, 24.5]
-// in earlier runs. At a 1-point limit the gate must see that and fail the branch: the gate's power on a real cost,
-// which suites/gate-sensitivity.suite.ts showed on a server of its own with two measurements until 2026-12-06 (its
-// other half, a cost well under the limit passing, is every passing run of the runs suite).
+// every DML statement logs nearly every statement of OLTP. At a 1-point limit the gate must see that and fail the
+// branch: the gate's power on a real cost (suites/gate-sensitivity.suite.ts's claim until 2026-12-06).
+// The decided FAIL comes from the counted channel, on for this gate whatever `test` sets: the wall clock on quick
+// read 9.7% [6.8, 12.4], 7.0% [1.3, 12.3], 16.8% [8.2, 24.5] and once 7.2% [-1.8, 15.3] (a CI run of 2026-12-07
+// failed on that straddle: a lower bound near 1 point is common). The count of the same arms under callgrind:
+// +3.53% instructions per transaction [3.14, 3.92] (docs/gate.md) and +3.59% [3.39, 3.78]
+// (docs/measurements/2026-12-04-from-the-guides.md), its intervals ±0.1–0.9 points: a lower bound 2 points above the
+// limit, more than twice the widest interval seen, which noise does not erase. The wall clock's verdict is printed,
+// not asserted. The count adds about 50 s to this test (docs/test-suites.md says what paid for it).
 test('the option-file change is measured toggled, saying the server reported the option dynamic, and fails at 1 point', async () => {
-  const gated = await gate([], 1);
+  const gated = await gate([], 1, { AUDITBENCH_COUNTED: 'on' });
   const verdict = gated.all.match(
-    /FAILED[^:]*: ops-cnf, base \(server_audit_events=QUERY_DDL\) vs head \(server_audit_events=QUERY_DDL,QUERY_DML\): head is \d+\.\d% slower than base \(95% CI ([-\d.]+)% to [-\d.]+%\).*\[toggle, \d+ pairs/,
+    /FAILED[^:]*: ops-cnf, base \(server_audit_events=QUERY_DDL\) vs head \(server_audit_events=QUERY_DDL,QUERY_DML\): head is \d+\.\d% (?:slower|faster) than base \(95% CI [-\d.]+% to [-\d.]+%\).*; counted: head runs \+[\d.]+% instructions per transaction \(95% CI ([-\d.]+) to [-\d.]+\), above the allowed 1 points; decided by (both channels|the counts) \[toggle, \d+ pairs/,
   );
   expect(verdict, outcome(gated)).not.toBeNull();
-  expect(Number(verdict?.[1]), 'a failing verdict needs its interval above the limit').toBeGreaterThan(1);
+  expect(Number(verdict?.[1]), 'a counted FAIL needs its interval above the limit').toBeGreaterThan(1);
   expect(gated.exitCode, outcome(gated)).toBe(1);
   expect(gated.all, outcome(gated)).toContain(
     'auditbench gate: ops-cnf measured toggled: server_audit_events is dynamic and global (READ_ONLY = NO, VARIABLE_SCOPE = GLOBAL): one toggled run, SET GLOBAL per arm',
@@ -368,6 +377,9 @@ test('the Action on a pull request changing a read-only option: restarts, said s
     // The action's base-ref input: this repository has no origin to name origin/main.
     INPUT_BASE_REF: 'main',
     AUDITBENCH_MAX_REGRESSION_PP: '15',
+    // An undecided gate fails by default (docs/gate.md); this test asks only that a null change is not FAILED, and 3
+    // pairs of restarts on quick can straddle 15 points on a busy hour, so the job says an undecided gate passes.
+    AUDITBENCH_GATE_INCONCLUSIVE: 'pass',
   });
   expect(gated.summary).toMatch(/^## auditbench gate: passed$/m);
   expect(gated.summary).toMatch(
