@@ -18,12 +18,17 @@ export async function countedCost(ctx: RunContext): Promise<Outcome> {
   if (why && config.counted === 'on') return { failure: `${id.run.id}: AUDITBENCH_COUNTED=on, but ${why}` };
   if (why) return { skip: `not counted: ${why}` };
   return count(ctx).catch((error: unknown) => {
-    const line = errorLine(error);
-    ctx.progress(`counted: failed: ${line}`);
-    if (config.counted === 'on')
-      return { failure: `${id.run.id}: AUDITBENCH_COUNTED=on, but the count failed: ${line}` };
-    return { skip: `not counted: ${line}` };
+    const outcome = countFailed(config.counted, id.run.id, error);
+    ctx.progress(`counted: ${outcome.skip ?? outcome.failure}`);
+    return outcome;
   });
+}
+
+/** A count that threw, as the counted test's outcome: skipped with its one line, or under `on` that line as a failure. */
+export function countFailed(counted: 'auto' | 'on' | 'off', runId: string, error: unknown): Outcome {
+  const line = errorLine(error);
+  if (counted === 'on') return { failure: `${runId}: AUDITBENCH_COUNTED=on, but the count failed: ${line}` };
+  return { skip: `not counted: ${line}` };
 }
 
 async function count(ctx: RunContext): Promise<Outcome> {
