@@ -105,6 +105,7 @@ export type { InterferencePolicy };
 /**
  * The policy a verdict on `workload` goes by. Quick is the workload that checks the parts work (`./auditbench test`):
  * its intervals are wide, so one that straddles a limit says nothing and passes; a verdict wholly above it fails.
+ * Not the gate's: an undecided gate fails on every workload unless told otherwise (gateInconclusive in the gate command).
  */
 export const policyOn = (workload: string, policy: RunPolicy): RunPolicy =>
   workload === 'quick' ? { ...policy, inconclusive: 'pass' } : policy;
