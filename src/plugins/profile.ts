@@ -211,6 +211,11 @@ export interface PluginProfile {
    */
   logPathOptions?: readonly string[];
   log: PluginOutput;
+  /**
+   * Where the records are read when the configuration sends them to syslog (`expected.syslog`): the file of the run's
+   * own receiver, in a format of that framing; absent: the plugin never logs to syslog.
+   */
+  syslogLog?: LogFileOutput;
   /** Overhead limit for the gate, in percent of baseline TPS. */
   maxOverheadPct: number;
   expected: PluginExpectations;

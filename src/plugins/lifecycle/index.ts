@@ -14,6 +14,7 @@ import {
 } from './logging-checks.ts';
 import { restart, uninstall } from './persistence-checks.ts';
 import { rotation } from './rotation-check.ts';
+import { syslogHeader } from './syslog-check.ts';
 
 export type { LifecycleContext, LifecycleStep } from './context.ts';
 
@@ -27,6 +28,7 @@ export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: Lif
     auditsTraffic,
     applySettings,
     logsQuery,
+    syslogHeader,
     failedQueries,
     masksPassword,
     disabledIsSilent,

@@ -80,12 +80,13 @@ async function runAll(context: LifecycleContext): Promise<LifecycleCheck[]> {
 }
 
 describe('NULL_AUDIT: no file, counters only', () => {
-  test('every check before the measurement matches the profile; four of them do not apply', async () => {
+  test('every check before the measurement matches the profile; five of them do not apply', async () => {
     const context = lifecycleContext(nullAuditServer(), nullAudit);
     const results: LifecycleCheck[] = [];
     for (const step of lifecycleSteps.beforeMeasure) results.push(await step.run(context));
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.filter((r) => r.observed === 'not applicable').map((r) => r.check)).toEqual([
+      'syslog-header',
       'failed-queries',
       'masks-password',
       'rotation',
