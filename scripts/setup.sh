@@ -72,10 +72,18 @@ if [ "$setup_for" = test ]; then
   command -v gcc >/dev/null || tool_deps+=(gcc)
   [ -f /usr/include/mariadb/server/mysql/plugin_audit.h ] || tool_deps+=(libmariadbd-dev)
 fi
+# - rsyslog: the receiver a syslog run starts for itself (src/servers/syslog-receiver.ts), for the test command and
+#   when the configuration names syslog (a word match: it only decides this install). Without an init system the
+#   package's own service stays stopped (invoke-rc.d blocks it), so the host gets no /dev/log from it.
+syslog_config=${AUDITBENCH_CONFIG:-auditbench.config.ts}
+[[ "$syslog_config" = /* ]] || syslog_config="${AUDITBENCH_USER_DIR:-$PWD}/$syslog_config"
+if [ "$setup_for" = test ] || grep -qs syslog "$syslog_config"; then
+  command -v rsyslogd >/dev/null || [ -x /usr/sbin/rsyslogd ] || tool_deps+=(rsyslog)
+fi
 mapfile -t tool_deps < <(printf '%s\n' "${tool_deps[@]}" | sort -u | sed '/^$/d')
 if [ ${#tool_deps[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    say "installing ${tool_deps[*]} with apt-get (the counted channel, a supplied McAfee library's offsets, the test plugin)"
+    say "installing ${tool_deps[*]} with apt-get (the counted channel, a supplied McAfee library's offsets, the test plugin, a syslog run's receiver)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${tool_deps[@]}" >/dev/null ||
       say "installing ${tool_deps[*]} failed: the parts that need them will say so and skip"
   else

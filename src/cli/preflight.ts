@@ -10,6 +10,7 @@ import { localOptionCatalogue } from '../servers/option-catalogue.ts';
 import { pluginDirOptions } from '../servers/plugin-dir.ts';
 import { serverOsUser } from '../servers/server-account.ts';
 import { findServerBinary } from '../servers/server-binary.ts';
+import { privateDevLogFacts, privateDevLogProblem, syslogRunRefusal } from '../servers/syslog-receiver.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -40,6 +41,11 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<En
   if (refusal) throw new Error(refusal);
   const runs = await loadRuns(config, profiles);
   await loadProjectionTraffic(config);
+  const syslogRun = runs.find((run) => run.profile.expected.syslog !== undefined);
+  if (syslogRun) {
+    const problem = privateDevLogProblem(await privateDevLogFacts(config.target, config.searchPath));
+    if (problem) throw new Error(syslogRunRefusal(syslogRun.id, problem));
+  }
   if (config.pluginDir) {
     await pluginDirOptions(
       config.pluginDir,

@@ -23,6 +23,12 @@ export interface PluginExpectations {
    * file. Every check that reads the log then records 'not applicable' with this reason.
    */
   logUnreadable?: string;
+  /**
+   * Where the configuration sends records to syslog instead of a file (server_audit_output_type=syslog): the ident,
+   * facility, priority and info string each record carries. A run with it gets a receiver of its own, or is refused
+   * before set-up (src/servers/syslog-receiver.ts): its records never reach the host's journal.
+   */
+  syslog?: SyslogExpectation;
   /** The log file, relative to the datadir, when the configuration moves it from `log.file`. */
   logFile?: string;
   /**
@@ -55,6 +61,17 @@ export interface PluginExpectations {
     /** The server dies during the procedure: a finding, recorded with the error-log tail; the server is restarted. */
     crashes?: boolean;
   };
+}
+
+/** What a record sent to syslog carries, as the plugin's settings name it (e.g. ident `mysql-server_auditing`). */
+export interface SyslogExpectation {
+  ident: string;
+  /** The facility's name as the setting spells it, e.g. LOG_USER, LOG_LOCAL0. */
+  facility: string;
+  /** The priority's name, e.g. LOG_INFO. */
+  priority: string;
+  /** Text the plugin puts before each record; '' for none. */
+  info: string;
 }
 
 /** What a run's expectations depend on of its traffic: the accounts it logs in as (ResolvedRun.traffic.accounts). */
@@ -200,6 +217,11 @@ export interface PluginProfile {
    */
   logPathOptions?: readonly string[];
   log: PluginOutput;
+  /**
+   * Where the records are read when the configuration sends them to syslog (`expected.syslog`): the file of the run's
+   * own receiver, in a format of that framing; absent: the plugin never logs to syslog.
+   */
+  syslogLog?: LogFileOutput;
   /** Overhead limit for the gate, in percent of baseline TPS. */
   maxOverheadPct: number;
   expected: PluginExpectations;

@@ -204,9 +204,12 @@ export function resolveRun(
   );
   // Measured where the configuration puts the log (server_audit_file_path=audit.log), as the lifecycle checks read it.
   const logFile = override.logFile;
+  // Sent to syslog, the records are read from the run's own receiver (src/servers/syslog-receiver.ts).
+  const syslogLog = override.syslog !== undefined ? base.syslogLog : undefined;
   const profile: PluginProfile = {
     ...base,
     ...(logFile !== undefined && base.log.file !== null ? { log: { ...base.log, file: logFile } } : {}),
+    ...(syslogLog ? { log: syslogLog } : {}),
     install: [...configureStartup, ...base.install],
     uninstall: [...removeStartup, ...base.uninstall],
     enable: base.enableFor?.(plain) ?? base.enable,

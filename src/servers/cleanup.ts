@@ -44,6 +44,8 @@ const reaperScript = fileURLToPath(new URL('./reaper.sh', import.meta.url));
 
 /** The argument that names a run's server: exactly this, compared as a whole string, never as a pattern. */
 export const defaultsFileArg = (dir: string): string => `--defaults-file=${dir}/my.cnf`;
+/** The argument that names a folder's syslog receiver (rsyslogd -f …, src/servers/syslog-receiver.ts). */
+export const receiverConfigArg = (dir: string): string => `${dir}/syslog/rsyslog.conf`;
 
 /**
  * Starts a detached watchdog (reaper.sh) that outlives this process: once this process is gone (even by SIGKILL) and
@@ -84,7 +86,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  */
 async function endServers(dir: string, record: OwnerRecord): Promise<number[]> {
   const since = record.owner.startTicks;
-  const victims = (await processesWithArg(defaultsFileArg(dir))).filter(
+  const receivers = await processesWithArg(receiverConfigArg(dir));
+  const victims = [...(await processesWithArg(defaultsFileArg(dir))), ...receivers].filter(
     (p) => since === null || (p.startTicks !== null && p.startTicks >= since),
   );
   for (const { pid } of victims) {

@@ -13,6 +13,7 @@ import {
   privatePaths,
   setRootPassword,
 } from './local-init.ts';
+import { type LocalSyslog, startLocalSyslog } from './local-syslog.ts';
 import { applyEdit, optionKey, renderMyCnf, type ServerOptions } from './my-cnf.ts';
 import { optionCatalogueOf } from './option-catalogue.ts';
 import { recordServer, writeOwnerRecord } from './owner-record.ts';
@@ -54,6 +55,7 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
   const osUser = await serverOsUser();
   await sweepStale();
   const dir = await mkdtemp(path.join(os.tmpdir(), tempPrefix));
+  let syslog: LocalSyslog | null = null;
   try {
     await writeOwnerRecord(dir);
     await startReaper(dir);
@@ -74,19 +76,36 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
     const timeoutMs = opts.startTimeoutMs ?? 30_000;
     const password = newPassword();
     await setRootPassword({ binary, paths, base, root: rootAccount(options, password), osUser, timeoutMs });
-    const wrapper = opts.wrapper;
+    // Every local server gets a /dev/log of its own when the machine allows it: nothing it sends to syslog reaches
+    // the host's journal (src/servers/local-syslog.ts).
+    syslog = await startLocalSyslog(dir, paths.datadir, opts.searchPath);
     return await runningServer({
       binary,
       paths,
       options,
       password,
       startTimeoutMs: timeoutMs,
-      wrapperNow: wrapper && (() => wrapper(dir)),
+      wrapperNow: launchWrapper(dir, opts.wrapper, syslog),
+      syslog,
     });
   } catch (error) {
+    await syslog?.stop();
     await rm(dir, { recursive: true, force: true });
     throw error;
   }
+}
+
+/** The launch asked at every (re)start: callgrind's wrapper (when given) inside the private /dev (when there is one). */
+function launchWrapper(
+  dir: string,
+  wrapper: LocalServerOptions['wrapper'],
+  syslog: LocalSyslog | null,
+): (() => LaunchWrapper | null) | undefined {
+  if (!wrapper && !syslog) return undefined;
+  return () => {
+    const inner = wrapper?.(dir) ?? null;
+    return syslog ? syslog.wrap(inner) : inner;
+  };
 }
 
 /** root over the private socket; its TCP twin (root@127.0.0.1) has the same password. */
@@ -108,6 +127,8 @@ interface RunningOptions {
   password: string;
   startTimeoutMs: number;
   wrapperNow?: (() => LaunchWrapper | null) | undefined;
+  /** The server's own syslog receiver, stopped after the server. */
+  syslog: LocalSyslog | null;
 }
 
 async function runningServer(opts: RunningOptions): Promise<StartedServer> {
@@ -152,6 +173,7 @@ async function runningServer(opts: RunningOptions): Promise<StartedServer> {
     unregister();
     await session.close();
     if (proc) await stopProcess(proc, 30_000);
+    await opts.syslog?.stop();
     await rm(paths.dir, { recursive: true, force: true });
   }
   const unregister = registerCleanup(stop);

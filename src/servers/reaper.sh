@@ -1,7 +1,7 @@
 #!/bin/sh
 # auditbench's reaper (src/servers/cleanup.ts, startReaper): reaper.sh <owner pid> <owner start ticks> <run folder>.
 # Once the owner is gone (even by SIGKILL) and the folder still exists, it ends the processes whose argv holds exactly
-# --defaults-file=<folder>/my.cnf, unmounts what is mounted there, and deletes the folder. Nothing from the folder's
+# --defaults-file=<folder>/my.cnf (its servers) or <folder>/syslog/rsyslog.conf (their syslog receiver), unmounts what is mounted there, and deletes the folder. Nothing from the folder's
 # name is ever a pattern: arguments and mount points are compared as whole strings (grep -F -x, awk's ==, index).
 owner=$1 born=$2 dir=$3
 arg="--defaults-file=$dir/my.cnf"
@@ -17,10 +17,10 @@ started() {
 owner_running() {
   if [ -n "$born" ]; then [ "$(started "$owner")" = "$born" ]; else kill -0 "$owner"; fi
 }
-# Pids whose argv holds $arg as one whole argument: NUL-separated records, a fixed string matching a whole record. The
+# Pids whose argv holds $arg (or the receiver's configuration) as one whole argument: NUL-separated records, a fixed string matching a whole record. The
 # pattern comes on stdin, so grep's own argv never holds it.
 victims() {
-  printf '%s\n' "$arg" | grep -lzxF -f - /proc/[0-9]*/cmdline 2>/dev/null | while IFS= read -r f; do
+  printf '%s\n%s\n' "$arg" "$dir/syslog/rsyslog.conf" | grep -lzxF -f - /proc/[0-9]*/cmdline 2>/dev/null | while IFS= read -r f; do
     f=${f#/proc/}
     echo "${f%/cmdline}"
   done

@@ -15,6 +15,7 @@ import {
 } from './logging-checks.ts';
 import { restart, uninstall } from './persistence-checks.ts';
 import { rotation } from './rotation-check.ts';
+import { syslogHeader } from './syslog-check.ts';
 
 export type { LifecycleContext, LifecycleStep } from './context.ts';
 
@@ -28,6 +29,7 @@ export const lifecycleSteps: { beforeMeasure: LifecycleStep[]; afterMeasure: Lif
     auditsTraffic,
     applySettings,
     logsQuery,
+    syslogHeader,
     failedQueries,
     masksPassword,
     disabledIsSilent,

@@ -86,6 +86,7 @@ describe('NULL_AUDIT: no file, counters only', () => {
     for (const step of lifecycleSteps.beforeMeasure) results.push(await step.run(context));
     expect(results.filter((r) => !r.ok)).toEqual([]);
     expect(results.filter((r) => r.observed === 'not applicable').map((r) => r.check)).toEqual([
+      'syslog-header',
       'failed-queries',
       'masks-password',
       'rotation',

@@ -14,6 +14,7 @@ test.for<[LogFormat, string, number]>([
   ['percona_json', 'percona-audit.log', 12],
   ['percona_csv', 'percona-audit.csv', 2],
   ['mysql_enterprise_json', 'mysql-enterprise-8.0.22.log', 29],
+  ['server_audit_syslog', 'server-audit-syslog-10.11.log', 4],
 ])('%s reads %s', ([format, name, count]) => {
   const { events, rejected } = logParsers[format](fixture(name));
   expect(rejected).toEqual([]);

@@ -4,6 +4,7 @@ import { parseMcafeeJson } from './mcafee-json.ts';
 import { parseMysqlEnterpriseJson } from './mysql-enterprise-json.ts';
 import { parsePerconaCsv, parsePerconaJson, parsePerconaNew, parsePerconaOld } from './percona-audit-log.ts';
 import { parseServerAuditLog } from './server-audit-log.ts';
+import { parseServerAuditSyslog } from './server-audit-syslog.ts';
 import { parseSqlErrlog } from './sql-errlog.ts';
 
 export { INCOMPLETE_LINE, INCOMPLETE_RECORD } from './framing.ts';
@@ -12,6 +13,7 @@ export { type PerconaFormat, percona } from './percona-audit-log.ts';
 /** The audit log formats auditbench reads; a plugin profile names one. */
 export type LogFormat =
   | 'server_audit'
+  | 'server_audit_syslog'
   | 'sql_errlog'
   | 'mcafee_json'
   | 'percona_old'
@@ -28,6 +30,7 @@ export type LogFormat =
  */
 export const logParsers: Record<LogFormat, LogParser> = {
   server_audit: parseServerAuditLog,
+  server_audit_syslog: parseServerAuditSyslog,
   sql_errlog: parseSqlErrlog,
   mcafee_json: parseMcafeeJson,
   percona_old: parsePerconaOld,

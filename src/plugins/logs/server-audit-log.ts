@@ -29,9 +29,9 @@ const UNESCAPED: Record<string, string> = {
   '\\': '\\',
 };
 
-export const parseServerAuditLog: LogParser = (text) => collect(frameLines(text), parseRecord);
+export const parseServerAuditLog: LogParser = (text) => collect(frameLines(text), parseServerAuditRecord);
 
-function parseRecord(line: string): RecordOutcome {
+export function parseServerAuditRecord(line: string): RecordOutcome {
   const head = HEAD.exec(line);
   if (!head)
     return reject('not a server_audit record: expected timestamp,host,user,host,id,id,OPERATION,db,');
