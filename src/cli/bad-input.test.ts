@@ -132,4 +132,4 @@ test('list refuses a buffer pool larger than this host with the line bench print
   } finally {
     await rm(scratch, { recursive: true, force: true });
   }
-}, 90_000);
+}, 180_000);
