@@ -52,6 +52,7 @@ const galeraNode = [
   'default_authentication_plugin = mysql_native_password',
   '[mysql_cluster]',
   'ndb_connectstring = 10.0.0.9',
+  '[embedded]',
 ].join('\n');
 
 describe('the groups the server reads, by its own --help --verbose', () => {

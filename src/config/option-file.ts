@@ -129,7 +129,9 @@ export function parseOptionFile(
     }
     readOption(out, line, where, group);
   }
+  // An empty group leaves nothing out (Debian's 50-server.cnf has an empty [embedded]).
   for (const [name, { source, lines }] of skipped) {
+    if (lines === 0) continue;
     out.groups.leftOut.push({
       source,
       name: `[${name}] (${lines} line${lines === 1 ? '' : 's'})`,
