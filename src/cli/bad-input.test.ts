@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
@@ -96,3 +96,40 @@ test('bad command lines through ./auditbench: one line, exit 2, before setup', a
     await rm(scratch, { recursive: true, force: true });
   }
 }, 60_000);
+
+// `list` refuses what `bench` refuses of the configuration, by the same function (checkConfiguration): a buffer pool
+// larger than this host's memory gets bench's line and exit 2, through the real launcher. It took 28 s measured while
+// other work loaded the 2 CPUs (load average about 35): the launcher's start, one `mariadbd --help`, one preflight.
+test('list refuses a buffer pool larger than this host with the line bench prints, and exit 2', async () => {
+  const scratch = await mkdtemp(path.join(os.tmpdir(), 'auditbench-list-pool-'));
+  try {
+    const config = path.join(scratch, 'auditbench.config.ts');
+    await writeFile(
+      config,
+      "export default { runs: [{ plugin: 'server_audit', startupOptions: { innodb_buffer_pool_size: '64T' } }] };\n",
+    );
+    const list = await execa(path.resolve('auditbench'), ['list'], {
+      cwd: scratch,
+      reject: false,
+      timeout: 60_000,
+    });
+    const bench = await preflight(
+      { PATH: process.env.PATH, AUDITBENCH_CONFIG: config },
+      { servers: true },
+    ).then(
+      () => new Error('accepted'),
+      (e: Error) => e,
+    );
+    // What the Vitest plugin prints for a preflight refusal: `auditbench: <line>`, exit 2 (src/vitest/plugin.ts).
+    const benchLine = `auditbench: ${bench.message}`;
+    // MemAvailable moves between the two reads: its figure is the one part compared loosely.
+    const figure = (line: string) => line.replace(/MemAvailable \(\d+\.\d GiB\)/, 'MemAvailable (N GiB)');
+    expect({ exitCode: list.exitCode, stdout: list.stdout }).toEqual({ exitCode: 2, stdout: '' });
+    expect(figure(list.stderr)).toBe(figure(benchLine));
+    expect(list.stderr).toMatch(
+      /^auditbench: run server_audit: innodb_buffer_pool_size=64T \(65536\.0 GiB\) is more than this host's MemAvailable \(\d+\.\d GiB\): .* set AUDITBENCH_LARGE_POOL=1 on a host with nothing else to protect$/,
+    );
+  } finally {
+    await rm(scratch, { recursive: true, force: true });
+  }
+}, 180_000);

@@ -6,8 +6,9 @@ import { type Environment, externalTargetRefusal, loadEnvironment } from '../con
 import { bufferPoolProblem, memAvailableBytes } from '../config/memory-guard.ts';
 import { profiles } from '../profiles/index.ts';
 import { loadProjectionTraffic, loadRuns } from '../runs/load-runs.ts';
+import type { ResolvedRun } from '../runs/runs.ts';
 import { localOptionCatalogue } from '../servers/option-catalogue.ts';
-import { pluginDirOptions } from '../servers/plugin-dir.ts';
+import { type PluginDirOptions, pluginDirOptions } from '../servers/plugin-dir.ts';
 import { serverOsUser } from '../servers/server-account.ts';
 import { findServerBinary } from '../servers/server-binary.ts';
 import { privateDevLogFacts, privateDevLogProblem, syslogRunRefusal } from '../servers/syslog-receiver.ts';
@@ -37,25 +38,12 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<En
   if (config.pluginDir)
     await checkDir('AUDITBENCH_PLUGIN_DIR', config.pluginDir, 'the folder holding the plugin .so');
   if (!options.servers) return config;
-  const refusal = externalTargetRefusal(config);
-  if (refusal) throw new Error(refusal);
-  const runs = await loadRuns(config, profiles);
-  await loadProjectionTraffic(config);
+  const { runs } = await checkConfiguration(config);
+  // The machine's side of a syslog run (a /dev/log of the server's own), not the configuration's: list does not ask.
   const syslogRun = runs.find((run) => run.profile.expected.syslog !== undefined);
   if (syslogRun) {
     const problem = privateDevLogProblem(await privateDevLogFacts(config.target, config.searchPath));
     if (problem) throw new Error(syslogRunRefusal(syslogRun.id, problem));
-  }
-  if (config.pluginDir) {
-    await pluginDirOptions(
-      config.pluginDir,
-      await localOptionCatalogue(config.mysqldPath, config.searchPath),
-    );
-  }
-  if (!config.largePool && config.target !== 'external') {
-    const available = memAvailableBytes(await readFile('/proc/meminfo', 'utf8').catch(() => ''));
-    const problem = available && bufferPoolProblem(runs, available, 'AUDITBENCH_LARGE_POOL');
-    if (problem) throw new Error(problem);
   }
   if (config.target === 'local') {
     await findServerBinary(config.mysqldPath, config.searchPath, options.probeMs ?? PROBE_MS);
@@ -63,6 +51,33 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<En
   }
   await checkSysbench(config.searchPath, options.probeMs ?? PROBE_MS);
   return config;
+}
+
+/**
+ * The configuration's own refusals, which `bench` (through the preflight) and `list` make alike, each one line thrown
+ * (exit 2): an external target not said to be disposable, the runs (their fields, their option files and startup
+ * options: src/config/outside-options.ts), a supplied plugin folder's *.cnf, and a buffer pool larger than this host's
+ * MemAvailable. Probes of the machine (the server binary, sysbench) are not among them: `list` shows those as skips.
+ */
+export async function checkConfiguration(
+  config: Environment,
+): Promise<{ runs: ResolvedRun[]; pluginDir: PluginDirOptions | null }> {
+  const refusal = externalTargetRefusal(config);
+  if (refusal) throw new Error(refusal);
+  const runs = await loadRuns(config, profiles);
+  await loadProjectionTraffic(config);
+  const pluginDir = config.pluginDir
+    ? await pluginDirOptions(
+        config.pluginDir,
+        await localOptionCatalogue(config.mysqldPath, config.searchPath),
+      )
+    : null;
+  if (!config.largePool && config.target !== 'external') {
+    const available = memAvailableBytes(await readFile('/proc/meminfo', 'utf8').catch(() => ''));
+    const problem = available && bufferPoolProblem(runs, available, 'AUDITBENCH_LARGE_POOL');
+    if (problem) throw new Error(problem);
+  }
+  return { runs, pluginDir };
 }
 
 async function checkReportDir(dir: string): Promise<void> {

@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
+import { parseOptionFile } from '../config/option-file.ts';
+import { parseServerHelp } from '../config/server-help.ts';
 import { profiles } from '../profiles/index.ts';
 import { resolveRun } from '../runs/runs.ts';
 import { getWorkload } from '../workload/workloads.ts';
@@ -8,6 +11,7 @@ import {
   describeLoad,
   expectationChanges,
   formatListing,
+  type ListedRun,
   listedRun,
 } from './run-listing.ts';
 
@@ -100,4 +104,67 @@ test('the load line names the script, prepared statements off and every added ra
       preparedStatements: false,
     }),
   ).toBe('sysbench script kv.lua, prepared statements off, plus connectionsPerS 10, ddlPerS 2');
+});
+
+// `list --json` for a Galera node's file: the groups read, and each option kept, left out or moved, with why.
+test('a Galera file lists the groups read, and what was kept and left out, each with why', () => {
+  const text = [
+    '[client-server]',
+    'socket = /run/mysqld/mysqld.sock',
+    'port = 3306',
+    '[client]',
+    'password = "client-secret"',
+    '[galera]',
+    'wsrep_cluster_address = gcomm://10.0.0.1,10.0.0.2',
+    'wsrep_sst_auth = sst:sst-secret',
+    'binlog_format = ROW',
+    '[mariadb]',
+    'plugin_load_add = unix_socket,server_audit',
+    'plugin_load_add = simple_password_check',
+  ].join('\n');
+  const catalogue = parseServerHelp(
+    readFileSync(new URL('../../fixtures/server-help/mariadb-10.11.txt', import.meta.url), 'utf8'),
+  );
+  const libraries = {
+    dir: '/usr/lib/mysql/plugin/',
+    names: new Set(['simple_password_check.so', 'server_audit.so']),
+  };
+  const run = resolveRun(
+    { id: 'galera-node', plugin: 'server_audit', cnf: { kind: 'option-file', path: 'node.cnf' } },
+    profiles.server_audit,
+    { path: 'node.cnf', text, parsed: parseOptionFile(text, 'node.cnf', catalogue.groups ?? undefined) },
+    undefined,
+    { where: 'auditbench.config.ts: runs[0]', catalogue, libraries },
+  );
+  const listed = JSON.parse(JSON.stringify(listedRun(run, profiles.server_audit, null))) as ListedRun;
+  expect(listed.optionFile?.groups).toEqual({
+    read: ['client-server', 'galera', 'mariadb'],
+    serverReads: [...(catalogue.groups?.names ?? [])],
+    from: "mariadbd 10.11.19-MariaDB-0+deb12u1's --help --verbose",
+  });
+  expect(listed.startupOptions).toEqual({
+    'loose-binlog_format': 'ROW',
+    'loose-plugin_load_add': 'simple_password_check',
+  });
+  expect(listed.kept).toEqual([
+    "node.cnf:9 [galera]: binlog_format=ROW is kept: the DBA's to measure: the run's server starts with it, as production does",
+    "node.cnf:12 [mariadb]: plugin_load_add=simple_password_check is kept: simple_password_check.so is in the server's plugin directory /usr/lib/mysql/plugin/: the run's server loads it too, as production does",
+  ]);
+  expect(listed.leftOut.map((line) => line.replace(/ is left out: .*/, ''))).toEqual([
+    'node.cnf:4: [client] (1 line)',
+    'node.cnf:2 [client-server]: socket',
+    'node.cnf:3 [client-server]: port',
+    'node.cnf:7 [galera]: wsrep_cluster_address',
+    'node.cnf:8 [galera]: wsrep_sst_auth',
+    'node.cnf:11 [mariadb]: plugin_load_add (unix_socket,server_audit)',
+  ]);
+  expect(JSON.stringify(listed)).not.toMatch(/sst-secret|client-secret|gcomm/);
+  const shown = formatListing('auditbench.config.ts', [listed], 'standard');
+  expect(shown).toContain(
+    "  groups read     [client-server] [galera] [mariadb] (by mariadbd 10.11.19-MariaDB-0+deb12u1's --help --verbose)",
+  );
+  expect(shown).toContain(
+    '  kept            node.cnf:12 [mariadb]: plugin_load_add=simple_password_check is kept',
+  );
+  expect(shown).not.toContain('binlog_format=ROW is kept');
 });

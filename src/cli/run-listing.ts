@@ -1,4 +1,4 @@
-import { leftOutLine, movedLine } from '../config/outside-options.ts';
+import { KEPT_WHY, keptLine, leftOutLine, movedLine } from '../config/outside-options.ts';
 import type { PluginExpectations, PluginProfile } from '../plugins/profile.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
 import { concurrencyPoints, OPEN_LOOP_PCT, openLoopPoint } from '../workload/threads.ts';
@@ -11,8 +11,14 @@ export interface ListedRun {
   plugin: string;
   settings: Record<string, string>;
   startupOptions: Record<string, string>;
-  optionFile: { path: string; sha256: string; ignored: string[] } | null;
-  /** Options from outside left out (the place, network, account, other hosts) and log paths moved, one line each. */
+  /** The option file: its path, hash, lines not followed, and the groups read (by the server's own list). */
+  optionFile: ResolvedRun['optionFile'];
+  /** Options from outside kept, each with why (the DBA's to measure; a plugin whose library the server has). */
+  kept: string[];
+  /**
+   * Options from outside left out (the place, network, account, other hosts, the measured plugin's own load lines,
+   * groups the server does not read) and log paths moved, one line each with why.
+   */
   leftOut: string[];
   moved: string[];
   accounts: { application: string; checks: string };
@@ -55,6 +61,7 @@ export function listedRun(
     settings: run.settings,
     startupOptions: run.startupOptions,
     optionFile: run.optionFile,
+    kept: run.outsideOptions.kept.map(keptLine),
     leftOut: run.outsideOptions.leftOut.map(leftOutLine),
     moved: run.outsideOptions.moved.map(movedLine),
     accounts: run.traffic.accounts,
@@ -116,7 +123,12 @@ export function formatListing(configPath: string, runs: ListedRun[], workloadNam
       lines.push(
         `  option file     ${run.optionFile.path} (sha256 ${run.optionFile.sha256.slice(0, 12)})${ignored}`,
       );
+      const { read, from } = run.optionFile.groups;
+      lines.push(`  groups read     ${read.map((g) => `[${g}]`).join(' ') || 'none'} (by ${from})`);
     }
+    // Options kept for a reason of their own (a plugin whose library is there); the rest are the startup options above.
+    for (const line of run.kept.filter((l) => !l.endsWith(`is kept: ${KEPT_WHY}`)))
+      lines.push(`  kept            ${line}`);
     for (const line of run.leftOut) lines.push(`  left out        ${line}`);
     for (const line of run.moved) lines.push(`  moved           ${line}`);
     lines.push(`  accounts        application ${run.accounts.application}, checks ${run.accounts.checks}`);

@@ -11,7 +11,8 @@ export interface MarkerItem {
   n: number;
 }
 
-const CONNECT_PASSWORD = 'ab-connect-pw';
+// Upper and lower case, a digit and a sign: a password check plugin a DBA's option file keeps accepts it.
+const CONNECT_PASSWORD = 'Ab-connect-pw1';
 const WRONG_PASSWORD = 'ab-wrong-pw';
 // Random per process, never printed: the statement user exists only for the phases of this run.
 const STATEMENT_PASSWORD = newPassword();

@@ -1,8 +1,10 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, test } from 'vitest';
+import { parseOptionFile } from './option-file.ts';
 import {
   classifiedNames,
   classifyOutsideOptions,
+  keptLine,
   leftOutLine,
   movedLine,
   type OutsideOption,
@@ -108,7 +110,7 @@ describe('how the server reads a name', () => {
     ['mysqlx-port', '33060', 'mysqlx-port'],
     ['wsrep_on', 'ON', 'wsrep_on'],
     ['wsrep_provider', '/usr/lib/galera/libgalera_smm.so', 'wsrep_provider'],
-    ['plugin_load_add', 'server_audit', 'plugin_load_add'],
+    ['plugin_load_add', 'server_audit', 'plugin_load_add (server_audit)'],
     ['plugin-dir', '/usr/lib/mysql/plugin', 'plugin-dir'],
   ])('%s is left out', ([name, value, shown]) => {
     const out = classify([file(name as string, value as string)]);
@@ -189,5 +191,68 @@ describe('values', () => {
 
   test('SQL with a division is no path', () => {
     expect(classify([file('init_connect', 'SET @x = 4/2')]).kept).toEqual({ init_connect: 'SET @x = 4/2' });
+  });
+});
+
+// The groups mariadbd reads beyond [mysqld] carry production's place, network and cluster too: the rules hold there.
+describe('a Galera node: [client-server] and [galera] are read, and still never reach the run', () => {
+  const text = [
+    '[client-server]',
+    'socket = /run/mysqld/mysqld.sock',
+    'port = 3306',
+    '[galera]',
+    'wsrep_on = ON',
+    'wsrep_provider = /usr/lib/galera/libgalera_smm.so',
+    'wsrep_cluster_address = gcomm://10.0.0.1,10.0.0.2,10.0.0.3',
+    'wsrep_sst_auth = sst:sst-secret',
+    'wsrep-node-address = 10.0.0.1',
+    'binlog_format = ROW',
+    '[mariadb]',
+    'plugin_load_add = unix_socket,server_audit',
+    'plugin_load_add = simple_password_check;server_audit',
+    'loose-server-audit = FORCE_PLUS_PERMANENT',
+  ].join('\n');
+  const out = classifyOutsideOptions(parseOptionFile(text, 'node.cnf').lines, {
+    catalogue: mariadb,
+    managed: new Map([['server_audit', 'auditbench installs the plugin itself']]),
+    ownPlugin: { name: 'SERVER_AUDIT', soname: 'server_audit.so' },
+    libraries: {
+      dir: '/usr/lib/mysql/plugin/',
+      names: new Set(['simple_password_check.so', 'server_audit.so']),
+    },
+  });
+
+  test('the socket, port, cluster and SST password are left out; the rest is kept', () => {
+    expect(out.refusals).toEqual([]);
+    expect(out.kept).toEqual({ binlog_format: 'ROW', plugin_load_add: 'simple_password_check' });
+    expect(JSON.stringify(out.kept)).not.toMatch(/sst-secret|gcomm|10\.0\.0|mysqld\.sock|3306/);
+    expect(out.leftOut.map((o) => `${o.source} ${o.name}`)).toEqual([
+      'node.cnf:2 [client-server] socket',
+      'node.cnf:3 [client-server] port',
+      'node.cnf:5 [galera] wsrep_on',
+      'node.cnf:6 [galera] wsrep_provider',
+      'node.cnf:7 [galera] wsrep_cluster_address',
+      'node.cnf:8 [galera] wsrep_sst_auth',
+      'node.cnf:9 [galera] wsrep-node-address',
+      'node.cnf:12 [mariadb] plugin_load_add (unix_socket,server_audit)',
+      'node.cnf:13 [mariadb] plugin_load_add (server_audit)',
+      'node.cnf:14 [mariadb] loose-server-audit',
+    ]);
+    // A left-out line names the option, never its value.
+    expect(out.leftOut.map(leftOutLine).join('\n')).not.toContain('sst-secret');
+  });
+
+  test('other plugins are kept by their library, the measured one left out, its load option said as a finding', () => {
+    expect(out.keptWhy.map(keptLine)).toContain(
+      "node.cnf:13 [mariadb]: plugin_load_add=simple_password_check is kept: simple_password_check.so is in the server's plugin directory /usr/lib/mysql/plugin/: the run's server loads it too, as production does",
+    );
+    const [comma, own, load] = out.leftOut.slice(-3).map(leftOutLine);
+    expect(comma).toContain("reads 'unix_socket,server_audit' as one library and loads none of it");
+    expect(own).toBe(
+      'node.cnf:13 [mariadb]: plugin_load_add (server_audit) is left out: it loads SERVER_AUDIT, the plugin measured: auditbench installs it itself, to measure the server with it off and on',
+    );
+    expect(load).toBe(
+      'node.cnf:14 [mariadb]: loose-server-audit is left out: auditbench installs the plugin itself; finding: in production, under FORCE_PLUS_PERMANENT, the server does not start without the plugin and UNINSTALL PLUGIN fails while it runs; this run installs and uninstalls it, which production cannot',
+    );
   });
 });

@@ -1,4 +1,15 @@
+import { RULES, type Rule, ruleFor, WHY } from './outside-option-rules.ts';
+import {
+  entryFate,
+  loadOptionMeaning,
+  type OwnPlugin,
+  type PluginEntry,
+  type PluginLibraries,
+  pluginEntries,
+} from './plugin-load.ts';
 import { normaliseOptionName, type OptionCatalogue } from './server-help.ts';
+
+export { classifiedNames } from './outside-option-rules.ts';
 
 /**
  * What auditbench does with a server option that comes from outside (a DBA's option file, a run's `startupOptions`,
@@ -10,212 +21,10 @@ import { normaliseOptionName, type OptionCatalogue } from './server-help.ts';
  *   climbs out with `..`, so the feature is still measured (a path inside the data directory stays);
  * - refused before any server starts: security switched off, an absolute path left in a kept value, a control
  *   character, a name the server would read as several options;
+ * - split, entry by entry: `plugin_load_add` / `plugin_load` (src/config/plugin-load.ts): other plugins kept when
+ *   their library is in the server's plugin directory, the measured plugin's own entry left out;
  * - kept: everything else is the DBA's to measure.
  */
-type LeftOut = 'place' | 'network' | 'account' | 'other-host' | 'plugin';
-type Rule =
-  | { kind: 'leave'; why: LeftOut }
-  | { kind: 'move-file' }
-  /** A folder: left to its default, which is inside the run's data directory. */
-  | { kind: 'move-dir' }
-  /** Refused when it switches a protection off (a bare flag, ON); kept otherwise. */
-  | { kind: 'refuse-on'; why: string }
-  /** Refused when it is switched off (OFF, 0, or the skip-/disable- prefix). */
-  | { kind: 'refuse-off'; why: string };
-
-const WHY: Record<LeftOut, string> = {
-  place:
-    "the run's server keeps its own data directory, socket and files in its own folder; production's are never touched",
-  network: "the run's server listens only on 127.0.0.1, on a port of its own",
-  account: "the run's server runs as auditbench's own OS user",
-  'other-host': 'it would reach another host (a live cluster or a remote service)',
-  plugin: 'auditbench installs the plugin itself',
-};
-
-const leave = (why: LeftOut, names: string[]): [string, Rule][] =>
-  names.map((name) => [name, { kind: 'leave', why }]);
-
-/** Options by their full name (MariaDB 10.11 and MySQL 9.7 names; `-` written `_`). */
-const RULES: ReadonlyMap<string, Rule> = new Map<string, Rule>([
-  ...leave('place', [
-    'datadir',
-    'socket',
-    'pid_file',
-    'log_error',
-    'tmpdir',
-    'basedir',
-    'plugin_dir',
-    'secure_file_priv',
-    'init_file',
-    'lc_messages_dir',
-    'language',
-    'character_sets_dir',
-    'chroot',
-    'des_key_file',
-    'ft_stopword_file',
-    'ssl_ca',
-    'ssl_capath',
-    'ssl_cert',
-    'ssl_crl',
-    'ssl_crlpath',
-    'ssl_key',
-    'file_key_management_filename',
-    'file_key_management_filekey',
-    'keyring_file_data',
-    'tls_key',
-    'tls_cert',
-    'tls_ca',
-    'admin_ssl_ca',
-    'admin_ssl_capath',
-    'admin_ssl_cert',
-    'admin_ssl_crl',
-    'admin_ssl_crlpath',
-    'admin_ssl_key',
-    'caching_sha2_password_private_key_path',
-    'caching_sha2_password_public_key_path',
-    'sha256_password_private_key_path',
-    'sha256_password_public_key_path',
-    'secondary_engine_cost_threshold_file',
-    'ndb_tls_search_path',
-    'keyring_migration_source',
-    'keyring_migration_destination',
-    'daemonize',
-    'core_file',
-    'debug',
-  ]),
-  ...leave('network', [
-    'port',
-    'bind_address',
-    'skip_networking',
-    'extra_port',
-    'extra_max_connections',
-    'admin_address',
-    'admin_port',
-    'create_admin_listener_thread',
-    'skip_name_resolve',
-    'local_infile',
-    'report_host',
-    'report_port',
-    'report_user',
-    'report_password',
-    'proxy_protocol_networks',
-    'port_open_timeout',
-    'named_pipe',
-    'shared_memory',
-  ]),
-  ...leave('account', ['user']),
-  ...leave('other-host', [
-    'feedback',
-    'feedback_url',
-    'feedback_http_proxy',
-    'feedback_user_info',
-    'feedback_send_retry_wait',
-    'feedback_send_timeout',
-    'redirect_url',
-    'keyring_migration_host',
-    'keyring_migration_port',
-    'keyring_migration_socket',
-    'keyring_migration_user',
-    'keyring_migration_password',
-  ]),
-  // plugin_maturity stays: a supplied library's *.cnf lowers it so that its plugin may load at all.
-  ...leave('plugin', ['plugin_load', 'plugin_load_add']),
-  ...[
-    'log_bin',
-    'log_bin_index',
-    'relay_log',
-    'relay_log_index',
-    'relay_log_info_file',
-    'master_info_file',
-    'general_log_file',
-    'slow_query_log_file',
-    'log_slow_query_file',
-    'log_tc',
-    'log_isam',
-    'log_ddl_recovery',
-    'innodb_buffer_pool_filename',
-    'wsrep_status_file',
-    'binlog_index',
-    // The built-in profiles' log files, for a plugin folder's *.cnf, which no profile is read with.
-    'audit_log_file',
-    'audit_json_log_file',
-    'server_audit_file_path',
-    'sql_error_log_filename',
-  ].map((name): [string, Rule] => [name, { kind: 'move-file' }]),
-  ...[
-    'innodb_undo_directory',
-    'innodb_log_group_home_dir',
-    'innodb_data_home_dir',
-    'innodb_tmpdir',
-    'innodb_temp_tablespaces_dir',
-    'innodb_directories',
-    'aria_log_dir_path',
-    'slave_load_tmpdir',
-    'replica_load_tmpdir',
-    'wsrep_data_home_dir',
-    'innodb_redo_log_archive_dirs',
-    'innodb_doublewrite_dir',
-  ].map((name): [string, Rule] => [name, { kind: 'move-dir' }]),
-  ['skip_grant_tables', { kind: 'refuse-on', why: 'starts the server with every account unchecked' }],
-  ['allow_suspicious_udfs', { kind: 'refuse-on', why: 'lets any library function be loaded as a UDF' }],
-  ['secure_auth', { kind: 'refuse-off', why: 'lets accounts log in with old, weak password hashes' }],
-  [
-    'insecure',
-    { kind: 'refuse-on', why: 'starts a MySQL server without a secure_file_priv or password checks' },
-  ],
-]);
-
-/** Families by prefix: every option that starts so (MySQL's X plugin, Galera, the mysqlx SSL files). */
-const FAMILIES: readonly [string, Rule][] = [
-  ['mysqlx', { kind: 'leave', why: 'network' }],
-  ['wsrep_', { kind: 'leave', why: 'other-host' }],
-];
-
-/**
- * Names the binary's help shows that look like paths (a text value, with dir, file, path, log, socket, key … in the
- * name) but hold none: kept as the DBA's. The unit test holds every path-looking option to be in RULES or here.
- */
-export const NOT_PATHS: ReadonlySet<string> = new Set([
-  'binlog_error_action',
-  'binlog_row_value_options',
-  'innodb_log_writer_threads',
-  'log_error_services',
-  'log_error_suppression_list',
-  'log_timestamps',
-  'performance_schema_logger',
-  'terminology_use_previous',
-  'aria_log_purge_type',
-  'aria_sync_log_dir',
-  'binlog_checksum',
-  'binlog_do_db',
-  'binlog_format',
-  'binlog_ignore_db',
-  'binlog_row_image',
-  'binlog_row_metadata',
-  'character_set_filesystem',
-  'delay_key_write',
-  'ignore_db_dirs',
-  'innodb_data_file_path',
-  'innodb_temp_data_file_path',
-  'log_basename',
-  'log_disabled_statements',
-  'log_output',
-  'log_slow_disabled_statements',
-  'log_slow_filter',
-  'log_slow_verbosity',
-  'optimizer_adjust_secondary_key_costs',
-  'unix_socket',
-  'wsrep_certification_rules',
-  'wsrep_forced_binlog_format',
-]);
-
-/** The rule for a full name, or null to keep it. */
-export function ruleFor(name: string): Rule | null {
-  return RULES.get(name) ?? FAMILIES.find(([prefix]) => name.startsWith(prefix))?.[1] ?? null;
-}
-
-/** Names the unit test checks against the binary's help: those with a rule, and the known non-paths. */
-export const classifiedNames = (): ReadonlySet<string> => new Set([...RULES.keys(), ...NOT_PATHS]);
 
 export interface OutsideOption {
   /** Where it was read: `prod.cnf:12`, `auditbench.config.ts: runs[0].startupOptions`, `offsets.cnf`. */
@@ -227,6 +36,16 @@ export interface OutsideOption {
 export interface LeftOutOption {
   source: string;
   name: string;
+  why: string;
+  /** What the option means in production, which this run does not reproduce (`server_audit=FORCE_PLUS_PERMANENT`). */
+  finding?: string;
+}
+
+/** An option kept, with why: the DBA's to measure, or a plugin whose library the server has. */
+export interface KeptOption {
+  source: string;
+  name: string;
+  value: string;
   why: string;
 }
 
@@ -242,6 +61,8 @@ export interface MovedOption {
 export interface ClassifiedOptions {
   /** Option name as written → value, moved values rewritten. */
   kept: Record<string, string>;
+  /** The same options, each with why (a moved log is in `moved`). */
+  keptWhy: KeptOption[];
   leftOut: LeftOutOption[];
   moved: MovedOption[];
   /** One line each; the caller refuses the configuration on the first. */
@@ -255,6 +76,10 @@ export interface ClassifyContext {
   logPathOptions?: readonly string[];
   /** Options auditbench drives itself for this plugin (its logging switch, its name), with why. */
   managed?: ReadonlyMap<string, string>;
+  /** The plugin measured, whose `plugin_load_add` entry and load option are left out. */
+  ownPlugin?: OwnPlugin;
+  /** The run's server's plugin libraries; null or absent when there is no local server to look in. */
+  libraries?: PluginLibraries | null;
 }
 
 /** Names the server expands a prefix to: it takes a unique abbreviation as the option it abbreviates. */
@@ -318,13 +143,17 @@ const baseName = (value: string): string => {
   return last === '.' || last === '..' ? '' : last;
 };
 
+/** Why an option from outside is kept, unless it has a reason of its own (a plugin library found). */
+export const KEPT_WHY = "the DBA's to measure: the run's server starts with it, as production does";
+
 export function classifyOutsideOptions(
   options: readonly OutsideOption[],
   context: ClassifyContext,
 ): ClassifiedOptions {
-  const out: ClassifiedOptions = { kept: {}, leftOut: [], moved: [], refusals: [] };
+  const out: ClassifiedOptions = { kept: {}, keptWhy: [], leftOut: [], moved: [], refusals: [] };
   const logPaths = new Set((context.logPathOptions ?? []).map(normaliseOptionName));
-  for (const { source, name, value } of options) {
+  for (const option of options) {
+    const { source, name, value } = option;
     const bad = CONTROL.exec(value) ?? CONTROL.exec(name);
     if (bad) {
       out.refusals.push(
@@ -341,37 +170,79 @@ export function classifyOutsideOptions(
     }
     const managed = context.managed?.get(resolved.name);
     if (managed) {
-      out.leftOut.push({ source, name, why: managed });
+      const own = context.ownPlugin && normaliseOptionName(context.ownPlugin.name) === resolved.name;
+      const finding = own ? loadOptionMeaning(value, resolved.negated) : undefined;
+      out.leftOut.push({ source, name, why: managed, ...(finding && { finding }) });
       continue;
     }
     const rule: Rule | null = logPaths.has(resolved.name) ? { kind: 'move-file' } : ruleFor(resolved.name);
     const written = normaliseOptionName(name).replace(/^loose_/, '');
     const shown = resolved.name === written ? name : `${name} (${resolved.name})`;
-    if (rule?.kind === 'leave') {
-      out.leftOut.push({ source, name: shown, why: WHY[rule.why] });
-    } else if (rule?.kind === 'refuse-on' || rule?.kind === 'refuse-off') {
-      const on = switchedOn(value, resolved.negated);
-      if ((rule.kind === 'refuse-on') === on) {
-        out.refusals.push(
-          `${source}: ${shown}${rule.kind === 'refuse-off' ? ' switched off' : ''} ${rule.why}: remove it; auditbench measures a server with its protections on`,
-        );
-      } else out.leftOut.push({ source, name: shown, why: 'it is the server default already' });
-    } else if (rule?.kind === 'move-dir') {
-      out.moved.push({ source, name: shown, from: value, to: '' });
-    } else if (rule?.kind === 'move-file' && leavesDatadir(value)) {
-      const to = baseName(value);
-      out.moved.push({ source, name: shown, from: value, to });
-      if (to !== '') out.kept[name] = to;
-    } else {
-      const path = rule?.kind === 'move-file' ? null : ABSOLUTE.exec(value);
-      if (path?.[2] && path[2].length > 1) {
-        out.refusals.push(
-          `${source}: ${shown}=${value} names ${path[2]}, a path outside the run: auditbench moves only log files into the run's folder; remove the option or give a path relative to the data directory`,
-        );
-      } else out.kept[name] = value;
-    }
+    applyRule(out, { ...option, shown, negated: resolved.negated }, rule, context);
   }
   return out;
+}
+
+type Named = OutsideOption & { shown: string; negated: boolean };
+
+function applyRule(out: ClassifiedOptions, option: Named, rule: Rule | null, context: ClassifyContext): void {
+  const { source, name, value, shown } = option;
+  if (rule?.kind === 'leave') {
+    out.leftOut.push({ source, name: shown, why: WHY[rule.why] });
+  } else if (rule?.kind === 'plugin-list') {
+    splitPluginList(out, option, context);
+  } else if (rule?.kind === 'refuse-on' || rule?.kind === 'refuse-off') {
+    const on = switchedOn(value, option.negated);
+    if ((rule.kind === 'refuse-on') === on) {
+      out.refusals.push(
+        `${source}: ${shown}${rule.kind === 'refuse-off' ? ' switched off' : ''} ${rule.why}: remove it; auditbench measures a server with its protections on`,
+      );
+    } else out.leftOut.push({ source, name: shown, why: 'it is the server default already' });
+  } else if (rule?.kind === 'move-dir') {
+    out.moved.push({ source, name: shown, from: value, to: '' });
+  } else if (rule?.kind === 'move-file' && leavesDatadir(value)) {
+    const to = baseName(value);
+    out.moved.push({ source, name: shown, from: value, to });
+    if (to !== '') out.kept[name] = to;
+  } else {
+    const path = rule?.kind === 'move-file' ? null : ABSOLUTE.exec(value);
+    if (path?.[2] && path[2].length > 1) {
+      out.refusals.push(
+        `${source}: ${shown}=${value} names ${path[2]}, a path outside the run: auditbench moves only log files into the run's folder; remove the option or give a path relative to the data directory`,
+      );
+    } else {
+      out.kept[name] = value;
+      out.keptWhy.push({ source, name: shown, value, why: KEPT_WHY });
+    }
+  }
+}
+
+/**
+ * `plugin_load_add` / `plugin_load`, entry by entry: the kept ones go to the run's `plugin_load_add` (the run's server
+ * loads no list of its own that a `plugin_load` would reset), each left-out one gets its line.
+ */
+function splitPluginList(out: ClassifiedOptions, option: Named, context: ClassifyContext): void {
+  const ruleWhy = (entry: PluginEntry): string | null => {
+    const rule = ruleFor(normaliseOptionName(entry.name ?? entry.file.replace(/\.so$/i, '')));
+    return rule?.kind === 'leave' ? WHY[rule.why] : null;
+  };
+  const builtIn = (name: string) => context.catalogue?.names.has(normaliseOptionName(name)) ?? false;
+  const entryContext = {
+    own: context.ownPlugin ?? null,
+    libraries: context.libraries ?? null,
+    ruleWhy,
+    builtIn,
+  };
+  for (const entry of pluginEntries(option.value)) {
+    const fate = entryFate(entry, entryContext);
+    if (!fate.keep) {
+      out.leftOut.push({ source: option.source, name: `${option.shown} (${entry.text})`, why: fate.why });
+      continue;
+    }
+    const key = Object.keys(out.kept).find((k) => normaliseOptionName(k) === 'plugin_load_add');
+    out.kept[key ?? 'plugin_load_add'] = key ? `${out.kept[key]};${entry.text}` : entry.text;
+    out.keptWhy.push({ source: option.source, name: option.shown, value: entry.text, why: fate.why });
+  }
 }
 
 /** The line a moved option gets: what production writes, and what this run writes instead. */
@@ -380,7 +251,13 @@ export function movedLine(option: MovedOption): string {
   return `${option.source}: production writes ${option.from} (${option.name}); this run ${to}`;
 }
 
-/** The line a left-out option gets. */
+/** The line a left-out option gets, with what it means in production when that differs from the run. */
 export function leftOutLine(option: LeftOutOption): string {
-  return `${option.source}: ${option.name} is left out: ${option.why}`;
+  const finding = option.finding ? `; finding: ${option.finding}` : '';
+  return `${option.source}: ${option.name} is left out: ${option.why}${finding}`;
+}
+
+/** The line a kept option gets. */
+export function keptLine(option: KeptOption): string {
+  return `${option.source}: ${option.name}=${option.value} is kept: ${option.why}`;
 }

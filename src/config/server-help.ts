@@ -10,11 +10,38 @@ export interface OptionCatalogue {
   textValued: ReadonlySet<string>;
   /** Each variable's value as the binary prints it with no option file read (the variables table). */
   defaults: ReadonlyMap<string, string>;
+  /**
+   * The option file groups the binary reads ("The following groups are read: mysqld server …"), lower case, and the
+   * binary and version that said so; null when the help has no such line.
+   */
+  groups: ServerGroups | null;
+}
+
+/** The option file groups a server reads, and where that list comes from. */
+export interface ServerGroups {
+  names: readonly string[];
+  /** `mariadbd 10.11.19-MariaDB-0+deb12u1's --help --verbose`. */
+  from: string;
 }
 
 /** How the server reads an option name: case and `-`/`_` do not matter. */
 export function normaliseOptionName(name: string): string {
   return name.trim().toLowerCase().replaceAll('-', '_');
+}
+
+/** The groups line of the help, and the program and version from its first line. */
+function groupsOf(lines: readonly string[]): ServerGroups | null {
+  const line = lines.find((l) => l.startsWith('The following groups are read:'));
+  if (line === undefined) return null;
+  const names = line
+    .slice('The following groups are read:'.length)
+    .trim()
+    .split(/\s+/)
+    .filter((name) => name !== '')
+    .map((name) => name.toLowerCase());
+  const version = /^(\S+)\s+Ver\s+(\S+)/.exec(lines[0] ?? '');
+  const program = version ? `${version[1]} ${version[2]}` : 'the server';
+  return names.length > 0 ? { names, from: `${program}'s --help --verbose` } : null;
 }
 
 const OPTION_LINE = /^ {2}(?:-\S, )?--([a-z0-9][a-z0-9_-]*)(\[?=(name|#)\]?)?/i;
@@ -42,5 +69,5 @@ export function parseServerHelp(text: string): OptionCatalogue {
       defaults.set(name, (row[2] ?? '').trim());
     }
   }
-  return { names, textValued, defaults };
+  return { names, textValued, defaults, groups: groupsOf(lines) };
 }

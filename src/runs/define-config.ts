@@ -11,7 +11,7 @@ export interface OptionFileReference {
   readonly path: string;
 }
 
-/** `cnf: fromCnf('ops/mysql/audit.cnf')`: the [mysqld]/[mariadb]/[server] options of that file become the run's. */
+/** `cnf: fromCnf('ops/mysql/audit.cnf')`: that file's options, of every group the server reads, become the run's. */
 export const fromCnf = (path: string): OptionFileReference => ({ kind: 'option-file', path });
 
 /** One thing to measure: a plugin with its settings. */

@@ -20,9 +20,11 @@ import {
   runPolicySchema,
 } from '../config/policy.ts';
 import { type ProjectionTraffic, trafficSchema } from '../config/projection-traffic.ts';
+import type { ServerGroups } from '../config/server-help.ts';
 import { settingProblem } from '../config/settings.ts';
 import type { PluginProfile, ProfileRegistry } from '../plugins/profile.ts';
 import { localOptionCatalogue } from '../servers/option-catalogue.ts';
+import { pluginLibraries } from '../servers/plugin-dir.ts';
 import { defaultTraffic } from './default-traffic.ts';
 import type { AuditbenchConfig, RunConfig } from './define-config.ts';
 import { defaultRunId, type LoadedOptionFile, type ResolvedRun, RUN_ID, resolveRun } from './runs.ts';
@@ -166,6 +168,7 @@ async function readOptionFile(
   ref: { path: string },
   where: string,
   resolveFile: ResolveFile,
+  groups: ServerGroups | undefined,
 ): Promise<LoadedOptionFile> {
   const file = await resolveFile(configDir, ref.path);
   const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
@@ -174,7 +177,7 @@ async function readOptionFile(
     );
   });
   try {
-    return { path: ref.path, text, parsed: parseOptionFile(text, ref.path) };
+    return { path: ref.path, text, parsed: parseOptionFile(text, ref.path, groups) };
   } catch (error) {
     if (error instanceof OptionFileError) throw new Error(`${where}: ${error.message}`);
     throw error;
@@ -246,7 +249,7 @@ const definedFields = (run: object) =>
  */
 export async function loadRuns(
   config: Pick<Environment, 'configPath' | 'runIds'> &
-    Partial<Pick<Environment, 'mysqldPath' | 'searchPath'>>,
+    Partial<Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>>,
   registry: ProfileRegistry,
   { resolveFile = besideConfig }: { resolveFile?: ResolveFile } = {},
 ): Promise<ResolvedRun[]> {
@@ -257,6 +260,9 @@ export async function loadRuns(
   const catalogue = hasOutside
     ? await localOptionCatalogue(config.mysqldPath ?? null, config.searchPath ?? '')
     : null;
+  // The groups the server reads (its own --help, else the recorded list) and the plugin libraries it can load.
+  const groups = catalogue?.groups ?? undefined;
+  const libraries = hasOutside ? await pluginLibraries(catalogue, config.pluginDir ?? null) : null;
   const runs: ResolvedRun[] = [];
   for (const [index, run] of parsed.runs.entries()) {
     const base: PluginProfile =
@@ -265,7 +271,7 @@ export async function loadRuns(
         : (run.plugin as unknown as PluginProfile);
     const where = `${path.basename(file)}: runs[${index}]`;
     const optionFile = run.cnf
-      ? await readOptionFile(path.dirname(file), run.cnf, `${where}.cnf`, resolveFile)
+      ? await readOptionFile(path.dirname(file), run.cnf, `${where}.cnf`, resolveFile, groups)
       : null;
     const topTraffic = parsed.traffic as MeasuredTrafficInput | undefined;
     const runTraffic = run.traffic as MeasuredTrafficInput | undefined;
@@ -277,7 +283,7 @@ export async function loadRuns(
       base,
       optionFile,
       traffic,
-      { where, catalogue },
+      { where, catalogue, libraries },
     );
     const twin = runs.find((r) => r.id === resolved.id);
     if (twin) {

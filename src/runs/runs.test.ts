@@ -57,9 +57,13 @@ describe('resolveRun', () => {
       { kind: 'restart' },
     ]);
     expect(run.outsideOptions.leftOut).toEqual([
-      { source: 'ops/audit.cnf', name: 'plugin_load_add', why: 'auditbench installs the plugin itself' },
       {
-        source: 'ops/audit.cnf',
+        source: 'ops/audit.cnf:2 [mariadb]',
+        name: 'plugin_load_add (server_audit)',
+        why: 'it loads SERVER_AUDIT, the plugin measured: auditbench installs it itself, to measure the server with it off and on',
+      },
+      {
+        source: 'ops/audit.cnf:3 [mariadb]',
         name: 'server_audit_logging',
         why: 'auditbench switches logging on and off to measure',
       },

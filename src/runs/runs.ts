@@ -5,10 +5,12 @@ import { type MeasuredTraffic, mergeMeasuredTraffic } from '../config/measured-t
 import { OptionFileError, type OptionFileSettings } from '../config/option-file.ts';
 import {
   classifyOutsideOptions,
+  type KeptOption,
   type LeftOutOption,
   type MovedOption,
   type OutsideOption,
 } from '../config/outside-options.ts';
+import type { PluginLibraries } from '../config/plugin-load.ts';
 import { type RunPolicy, runPolicyOf } from '../config/policy.ts';
 import type { OptionCatalogue } from '../config/server-help.ts';
 import {
@@ -39,12 +41,22 @@ export interface ResolvedRun {
   settings: Record<string, string>;
   /** my.cnf options, the option file's included, as written (loose- prefixed). */
   startupOptions: Record<string, string>;
-  optionFile: { path: string; sha256: string; ignored: string[] } | null;
   /**
-   * What auditbench did with the options from outside (option file, startup options, the log path settings): left out,
-   * with why, and moved into the run's data directory (src/config/outside-options.ts).
+   * The option file: its path and hash, what is not followed (`!include`), and its groups: those read, by the list of
+   * groups the server reads (`serverReads`, from the binary's --help or recorded) and where that list comes from.
    */
-  outsideOptions: { leftOut: LeftOutOption[]; moved: MovedOption[] };
+  optionFile: {
+    path: string;
+    sha256: string;
+    ignored: string[];
+    groups: { read: string[]; serverReads: readonly string[]; from: string };
+  } | null;
+  /**
+   * What auditbench did with the options from outside (option file, startup options, the log path settings): kept,
+   * left out (groups the server does not read too), and moved into the run's data directory, each with why
+   * (src/config/outside-options.ts).
+   */
+  outsideOptions: { kept: KeptOption[]; leftOut: LeftOutOption[]; moved: MovedOption[] };
   /** The run's limit: its own, else the configuration's top-level `maxOverheadPct`, else the profile's. */
   maxOverheadPct: number;
   /** What a doubtful measurement does to the run: its own fields, else the top level's, else fail, fail, warn. */
@@ -99,6 +111,8 @@ export interface OutsideContext {
   /** `auditbench.config.ts: runs[0]`: names the run's own fields in a line. */
   where: string;
   catalogue: OptionCatalogue | null;
+  /** The libraries of the plugin directory the run's server loads from; null when there is none to look in. */
+  libraries?: PluginLibraries | null;
 }
 
 /**
@@ -110,13 +124,9 @@ function classifyRunOptions(
   base: PluginProfile,
   optionFile: LoadedOptionFile | null,
   outside: OutsideContext,
-): { startup: Record<string, string>; settings: Settings; leftOut: LeftOutOption[]; moved: MovedOption[] } {
+): { startup: Record<string, string>; settings: Settings } & ResolvedRun['outsideOptions'] {
   const given: OutsideOption[] = [
-    ...Object.entries(optionFile?.parsed.options ?? {}).map(([name, value]) => ({
-      source: optionFile?.path ?? '',
-      name,
-      value,
-    })),
+    ...(optionFile?.parsed.lines ?? []),
     ...Object.entries(run.startupOptions ?? {}).map(([name, value]) => ({
       source: `${outside.where}.startupOptions`,
       name,
@@ -124,7 +134,13 @@ function classifyRunOptions(
     })),
   ];
   const logPathOptions = base.logPathOptions ?? [];
-  const context = { catalogue: outside.catalogue, logPathOptions, managed: managedOptions(base) };
+  const context = {
+    catalogue: outside.catalogue,
+    logPathOptions,
+    managed: managedOptions(base),
+    ownPlugin: { name: base.name, soname: base.soname },
+    libraries: outside.libraries ?? null,
+  };
   const classified = classifyOutsideOptions(given, context);
   // A log path given as a setting (SET GLOBAL) would write production's file just the same.
   const logSettings = Object.entries(run.settings ?? {}).filter(([name]) =>
@@ -146,7 +162,8 @@ function classifyRunOptions(
   return {
     startup: classified.kept,
     settings: { ...Object.fromEntries(others), ...movedSettings.kept },
-    leftOut: classified.leftOut,
+    kept: classified.keptWhy,
+    leftOut: [...(optionFile?.parsed.groups.leftOut ?? []), ...classified.leftOut],
     moved: [...classified.moved, ...movedSettings.moved],
   };
 }
@@ -225,10 +242,8 @@ export function resolveRun(
     profile,
     settings,
     startupOptions,
-    optionFile: optionFile
-      ? { path: optionFile.path, sha256: createHash('sha256').update(optionFile.text).digest('hex'), ignored }
-      : null,
-    outsideOptions: { leftOut: classified.leftOut, moved: classified.moved },
+    optionFile: optionFile ? optionFileOf(optionFile, ignored) : null,
+    outsideOptions: { kept: classified.kept, leftOut: classified.leftOut, moved: classified.moved },
     maxOverheadPct: run.maxOverheadPct ?? base.maxOverheadPct,
     policy: runPolicyOf(run),
     ...(run.maxP99IncreasePct !== undefined && { maxP99IncreasePct: run.maxP99IncreasePct }),
@@ -245,6 +260,16 @@ export function resolveRun(
       refusal: unauditedTrafficLine(filter, traffic),
       audits: filter.audits,
     },
+  };
+}
+
+function optionFileOf(file: LoadedOptionFile, ignored: string[]): NonNullable<ResolvedRun['optionFile']> {
+  const { read, serverReads } = file.parsed.groups;
+  return {
+    path: file.path,
+    sha256: createHash('sha256').update(file.text).digest('hex'),
+    ignored,
+    groups: { read, serverReads: serverReads.names, from: serverReads.from },
   };
 }
 

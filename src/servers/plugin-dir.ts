@@ -8,6 +8,7 @@ import {
   movedLine,
   type OutsideOption,
 } from '../config/outside-options.ts';
+import type { PluginLibraries } from '../config/plugin-load.ts';
 import type { OptionCatalogue } from '../config/server-help.ts';
 
 /** The plugin directory a server binary was built with, from `--verbose --help`. */
@@ -42,6 +43,22 @@ export async function mergePluginDirs(binary: string, userDir: string, target: s
   return target;
 }
 
+/**
+ * The plugin libraries the run's server can load: its binary's plugin directory (the `plugin_dir` its --help prints)
+ * and a supplied plugin folder; null without a binary to ask. A DBA's `plugin_load_add` entries are kept by them.
+ */
+export async function pluginLibraries(
+  catalogue: OptionCatalogue | null,
+  userDir: string | null,
+): Promise<PluginLibraries | null> {
+  const dir = catalogue?.defaults.get('plugin_dir');
+  if (!dir) return null;
+  const dirs = [dir, ...(userDir ? [path.resolve(userDir)] : [])];
+  const names = new Set<string>();
+  for (const each of dirs) for (const name of await readdir(each).catch(() => [])) names.add(name);
+  return { dir: dirs.join(' or '), names };
+}
+
 /** The options of a supplied plugin's `*.cnf` files, classified as a DBA's option file is. */
 export interface PluginDirOptions {
   options: Record<string, string>;
@@ -53,8 +70,8 @@ export interface PluginDirOptions {
  * [mysqld] options a supplied library needs when the server starts, from the `*.cnf` files beside it: e.g. the
  * structure offsets a plugin must be given for a server build it does not know (`loose-` options stay harmless
  * until it is installed). INSTALL PLUGIN re-reads the server's option file, so they need no restart either. They are
- * read as a DBA's option file is ([mysqld], [mariadb], [server]; no `!include` followed) and classified the same way
- * (src/config/outside-options.ts): a place, port or plugin_load_add there is left out, a refusal is thrown as one line.
+ * read as a DBA's option file is (the groups the server reads; no `!include` followed) and classified the same way
+ * (src/config/outside-options.ts): a place or port there is left out, a refusal is thrown as one line.
  */
 export async function pluginDirOptions(
   userDir: string,
@@ -65,12 +82,17 @@ export async function pluginDirOptions(
   const lines: string[] = [];
   for (const name of names) {
     const file = path.join(userDir, name);
-    const parsed = parseOptionFile(await readFile(file, 'utf8'), file);
-    lines.push(...parsed.ignored);
-    for (const [option, value] of Object.entries(parsed.options))
-      given.push({ source: file, name: option, value });
+    const parsed = parseOptionFile(await readFile(file, 'utf8'), file, catalogue?.groups ?? undefined);
+    lines.push(...parsed.ignored, ...parsed.groups.leftOut.map(leftOutLine));
+    given.push(...parsed.lines);
   }
-  const classified = classifyOutsideOptions(given, { catalogue });
+  // The folder's own libraries are the plugins measured, which auditbench installs: a load line there is left out.
+  const why = 'auditbench installs a supplied plugin itself';
+  const managed = new Map([
+    ['plugin_load_add', why],
+    ['plugin_load', why],
+  ]);
+  const classified = classifyOutsideOptions(given, { catalogue, managed });
   if (classified.refusals[0]) throw new Error(`AUDITBENCH_PLUGIN_DIR: ${classified.refusals[0]}`);
   lines.push(...classified.leftOut.map(leftOutLine), ...classified.moved.map(movedLine));
   return { options: classified.kept, lines };

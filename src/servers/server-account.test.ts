@@ -1,10 +1,14 @@
 import { expect, test } from 'vitest';
 import { initSql, newPassword } from './server-account.ts';
 
-test('passwords are long, URL-safe and differ every time', () => {
+test('passwords are long, URL-safe, pass a password check plugin at its defaults and differ every time', () => {
   const passwords = new Set(Array.from({ length: 50 }, newPassword));
   expect(passwords.size).toBe(50);
-  for (const pw of passwords) expect(pw).toMatch(/^[A-Za-z0-9_-]{24}$/);
+  for (const pw of passwords) {
+    expect(pw).toMatch(/^[A-Za-z0-9_-]{28}$/);
+    // simple_password_check's defaults: 8 characters, one of each of these.
+    for (const kind of [/[A-Z]/, /[a-z]/, /[0-9]/, /[^A-Za-z0-9]/]) expect(pw).toMatch(kind);
+  }
 });
 
 test.for([

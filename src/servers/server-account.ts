@@ -2,9 +2,14 @@ import { randomBytes } from 'node:crypto';
 import { execa } from 'execa';
 import type { ServerFlavor } from './started-server.ts';
 
-/** A fresh root password for one server: 24 URL-safe characters, nothing SQL, a shell or my.cnf treats specially. */
+/**
+ * A fresh password for one server or account: 24 random URL-safe characters, nothing SQL, a shell or my.cnf treats
+ * specially, after `Aa1-`, so that it holds an upper and a lower case letter, a digit and another character every
+ * time: a password check plugin that production loads beside the audit plugin (simple_password_check, kept from a
+ * DBA's `plugin_load_add`) accepts it at its defaults.
+ */
 export function newPassword(): string {
-  return randomBytes(18).toString('base64url');
+  return `Aa1-${randomBytes(18).toString('base64url')}`;
 }
 
 const sqlString = (value: string): string => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;

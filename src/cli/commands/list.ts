@@ -2,14 +2,12 @@ import { availableParallelism } from 'node:os';
 import { loadEnvironment } from '../../config/env.ts';
 import type { PluginProfile } from '../../plugins/profile.ts';
 import { profiles } from '../../profiles/index.ts';
-import { loadRuns } from '../../runs/load-runs.ts';
 import type { ResolvedRun } from '../../runs/runs.ts';
-import { localOptionCatalogue } from '../../servers/option-catalogue.ts';
-import { pluginDirOptions } from '../../servers/plugin-dir.ts';
 import { getWorkload } from '../../workload/workloads.ts';
 import { parseOwnArgs, refuse } from '../bad-args.ts';
 import type { CliContext } from '../context.ts';
 import { machineFacts, skipReason } from '../machine-facts.ts';
+import { checkConfiguration } from '../preflight.ts';
 import { describeConcurrency, formatListing, listedRun } from '../run-listing.ts';
 import { userEnv } from '../user-paths.ts';
 import { benchWorkload } from './bench.ts';
@@ -19,9 +17,12 @@ export const summary = 'the runs your configuration declares, resolved, and what
 export const usage = `usage: auditbench list [--json] [--config <file>]
 
 Prints each run of the configuration as \`auditbench bench\` would measure it (the standard workload unless
-AUDITBENCH_WORKLOAD is set): plugin, settings, startup options and option file, the accounts its traffic logs
-in as, the threads, expectations that differ from the profile's, the limit, and whether this machine would
-skip it and why. Starts no server.
+AUDITBENCH_WORKLOAD is set): plugin, settings, startup options and option file (the groups read, and each
+option kept, left out or moved, with why), the accounts its traffic logs in as, the threads, expectations that
+differ from the profile's, the limit, and whether this machine would skip it and why. Starts no server.
+Refuses what \`bench\` refuses of the configuration (an external target not said to be disposable, an option
+it refuses, a buffer pool larger than this host's MemAvailable) with bench's line and exit 2; what the machine
+lacks (the server binary, a plugin library) is shown as a skip instead.
 
   --config <file>  the configuration (default AUDITBENCH_CONFIG, else ./auditbench.config.ts)
   --json           one JSON document for machines: { config, workload, runs: [...] }
@@ -62,7 +63,8 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     },
   });
   const config = loadEnvironment(env);
-  const runs = await loadRuns(config, profiles);
+  // The refusals `bench` makes of the configuration, by the same function: the same line, exit 2.
+  const { runs, pluginDir } = await checkConfiguration(config);
   const facts = await machineFacts(config);
   const workload = getWorkload(config.workload);
   const machine = { cpus: availableParallelism(), external: config.target === 'external' };
@@ -70,15 +72,7 @@ export async function run(argv: string[], context: CliContext): Promise<number> 
     listedRun(r, builtInBase(r), skipReason(r.profile, facts), describeConcurrency(r, workload, machine)),
   );
   // A supplied plugin's *.cnf reaches every local server's first start: shown as the runs' options are.
-  const supplied = config.pluginDir
-    ? {
-        path: config.pluginDir,
-        ...(await pluginDirOptions(
-          config.pluginDir,
-          await localOptionCatalogue(config.mysqldPath, config.searchPath),
-        )),
-      }
-    : null;
+  const supplied = config.pluginDir && pluginDir ? { path: config.pluginDir, ...pluginDir } : null;
   const pluginDirText = supplied
     ? `plugin folder ${supplied.path}: startup options ${
         Object.entries(supplied.options)
