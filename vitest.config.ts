@@ -31,6 +31,8 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
           include: [
             'src/**/*.test.ts',
+            // Plain JavaScript, as a DBA's files are once Vitest strips their types (the matchers' run-time checks).
+            'src/**/*.test.mjs',
             'reporters/**/*.test.ts',
             'fixtures/**/*.test.ts',
             'scripts/**/*.test.ts',

@@ -3,7 +3,7 @@ import { describe, expect, test } from 'vitest';
 import { type LogFormat, logParsers } from '../plugins/logs/index.ts';
 import { type Measurement, resultsFileSchema } from '../results/schema.ts';
 import { type AuditLogBytes, type AuditRecords, formatRecord, withClass } from './audit-records.ts';
-import { auditbenchMatchers, masked } from './matchers.ts';
+import { auditbenchMatchers, MIN_SECRET_CHARS, masked } from './matchers.ts';
 
 expect.extend(auditbenchMatchers);
 
@@ -55,16 +55,15 @@ function recorded(format: LogFormat, name: string) {
     operation: sample.operation,
     ...(sample.queryText.length >= 4 && { statement: sample.queryText.slice(0, 20) }),
   };
-  // A text the file holds: the sample's statement or user, as it is in the bytes.
-  const present = [sample.queryText.slice(0, 12), sample.user].find(
-    (text) => text.length >= 2 && bytes.includes(text),
-  );
+  // A text the file holds, long enough for toHoldText: a statement's start, a user or a host, as it is in the bytes.
+  const texts = records.flatMap((r) => [r.queryText.slice(0, 12), r.user, r.host]);
+  const present = texts.find((text) => text.length >= MIN_SECRET_CHARS && bytes.includes(text));
   return { bytes, records, sample, closed, open, pattern, present };
 }
 
 describe.for(FIXTURES)('%s: %s', ([format, name]) => {
   const { bytes, records, sample, closed, open, pattern, present } = recorded(format, name);
-  const log: AuditLogBytes = { files: [{ name, bytes }], records };
+  const log: AuditLogBytes = { files: [{ name, bytes }], records, closedBy: 'admin', notClosedBecause: null };
   const N = records.length;
 
   test('toHaveLogged finds a record by a partial one, a string or a RegExp for the statement', () => {
@@ -110,7 +109,7 @@ describe.for(FIXTURES)('%s: %s', ([format, name]) => {
 
   test('.not.toHoldText reads a rotated file too, and lines the parser rejected', () => {
     const rotated = { name: `${name}.1`, bytes: Buffer.from('garbage line holding S3cret-rotated\n') };
-    const both: AuditLogBytes = { files: [{ name, bytes }, rotated], records };
+    const both: AuditLogBytes = { ...log, files: [{ name, bytes }, rotated] };
     expect(() => expect(both).not.toHoldText('S3cret-rotated')).toThrow(`  ${name}.1 at byte 21: `);
   });
 
@@ -168,9 +167,13 @@ describe('toCostAtMostPct judges the interval by the bench’s rules', () => {
     expect(() => expect(at([6, 9], 7.5)).toCostAtMostPct(5)).toThrow('the measurement: overhead 7.5%');
   });
 
-  test('anything else fails saying what it takes', () => {
+  test('anything else throws saying what it takes, under .not too', () => {
     expect(() => expect({}).toCostAtMostPct(5)).toThrow(
-      'toCostAtMostPct takes `(await bench.run()).measurement`',
+      'toCostAtMostPct takes `(await bench.run()).measurement`, got an object',
+    );
+    expect(() => expect(null).not.toCostAtMostPct(5)).toThrow('toCostAtMostPct takes');
+    expect(() => expect(run(at([6, 9], 7.5))).not.toCostAtMostPct('5' as never)).toThrow(
+      'toCostAtMostPct takes the limit as a number of percent, got a string',
     );
   });
 });

@@ -3,7 +3,7 @@ import type { Environment } from '../config/env.ts';
 import type { AuditEvent } from '../plugins/audit-event.ts';
 import { lifecycleContext } from '../plugins/lifecycle/index.ts';
 import { type LogMark, type LogSpan, readSpan, takeMark, type UnreadableLine } from '../plugins/log-mark.ts';
-import { listLogFiles, readLogEvents } from '../plugins/log-reader.ts';
+import { listLogFiles, readLogEvents, waitForEvents } from '../plugins/log-reader.ts';
 import { type LiveConnection, unattributed } from '../plugins/logs/attribution.ts';
 import type { LogFormat } from '../plugins/logs/index.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
@@ -14,6 +14,7 @@ import { SqlError, SqlSession } from '../servers/sql-session.ts';
 import { startServer } from '../servers/start-server.ts';
 import type { QueryResult, StartedServer } from '../servers/started-server.ts';
 import { liveConnection } from '../servers/traffic-accounts.ts';
+import { grantStatement } from './account-grants.ts';
 import { type AuditLogBytes, type AuditRecord, type AuditRecords, withClass } from './audit-records.ts';
 
 /** Statements sent as one account on one kept connection. */
@@ -62,8 +63,11 @@ export interface AuditLog {
    * Throws, naming the file, when rotation deleted the file the mark was taken in.
    */
   since(mark: Mark, options?: { closedBy?: Account; waitMs?: number }): Promise<AuditRecords>;
-  /** Every log file's bytes, rotated copies included, and the records parsed from them. */
-  bytes(): Promise<AuditLogBytes>;
+  /**
+   * Every log file's bytes, rotated copies included, and the records parsed from them. With `closedBy`, read after
+   * that account's marker is in the log (the barrier and marker of `since`), so a `.not.toHoldText` cannot pass on lag.
+   */
+  bytes(options?: { closedBy?: Account; waitMs?: number }): Promise<AuditLogBytes>;
 }
 
 const quote = (value: string): string => `'${value.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
@@ -139,7 +143,7 @@ async function createAccount(server: StartedServer, name: string, password: stri
   const users = HOSTS.map((host) => `${quote(name)}@'${host}' IDENTIFIED BY ${quote(password)}`).join(', ');
   const statements = [
     `CREATE USER ${users}`,
-    ...grants.flatMap((grant) => HOSTS.map((host) => `GRANT ${grant} TO ${quote(name)}@'${host}'`)),
+    ...grants.flatMap((grant) => HOSTS.map((host) => grantStatement(grant, `${quote(name)}@'${host}'`))),
   ];
   for (const sql of statements) {
     await server.query(sql).catch((error: unknown) => {
@@ -184,11 +188,15 @@ export function auditLog(target: RunServer): AuditLog {
       const read = spanRecords(format, span, at, live, id, ours);
       return { format, ...read, closedBy: closedBy.user, notClosedBecause: null };
     },
-    async bytes() {
+    async bytes(options = {}) {
+      const { closedBy, waitMs = CLOSE_WAIT_MS } = options;
+      const closure = closedBy
+        ? await closeLog(target, closedBy, waitMs)
+        : { closedBy: null, notClosedBecause: 'no closing marker was asked for' };
       const files = [];
       for (const file of await listLogFiles(server, profile))
         files.push({ name: file.name, bytes: new Uint8Array(await server.readFile(file.name)) });
-      return { files, records: withClass(format, (await readLogEvents(server, profile)).events) };
+      return { files, records: withClass(format, (await readLogEvents(server, profile)).events), ...closure };
     },
   };
 }
@@ -252,6 +260,26 @@ async function waitForSpan(
     if (found(span) || Date.now() >= deadline) return span;
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
+}
+
+/** The barrier on every session, then the account's marker connection, waited for in the log: whether it came. */
+async function closeLog(
+  target: RunServer,
+  closedBy: Account,
+  waitMs: number,
+): Promise<{ closedBy: string | null; notClosedBecause: string | null }> {
+  const marker = `auditbench-${randomBytes(6).toString('hex')}`;
+  await target.barrier(`${marker}-barrier`);
+  const id = await sendMarker(closedBy, `${marker}-close`);
+  const isMarker = (e: { user: string; connectionId: number | null; queryText: string }) =>
+    e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(`${marker}-close`));
+  const log = await waitForEvents(target.server, target.profile, (events) => events.some(isMarker), waitMs);
+  return log.events.some(isMarker)
+    ? { closedBy: closedBy.user, notClosedBecause: null }
+    : {
+        closedBy: null,
+        notClosedBecause: `no record of ${closedBy.user}'s marker connection appeared within ${waitMs} ms: is that account audited?`,
+      };
 }
 
 /** A connection of its own as the closing account: its login, a marker statement, its logout. Its connection id. */
