@@ -4,6 +4,7 @@ import path from 'node:path';
 import { execa } from 'execa';
 import { type Environment, externalTargetRefusal, loadEnvironment } from '../config/env.ts';
 import { bufferPoolProblem, memAvailableBytes } from '../config/memory-guard.ts';
+import { noThreadsRefusal } from '../counted/thread-handling.ts';
 import { profiles } from '../profiles/index.ts';
 import { loadProjectionTraffic, loadRuns } from '../runs/load-runs.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
@@ -56,7 +57,7 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<En
 /**
  * The configuration's own refusals, which `bench` (through the preflight) and `list` make alike, each one line thrown
  * (exit 2): an external target not said to be disposable, the runs (their fields, their option files and startup
- * options: src/config/outside-options.ts), a supplied plugin folder's *.cnf, and a buffer pool larger than this host's
+ * options: src/config/outside-options.ts; thread_handling=no-threads: src/counted/thread-handling.ts), a supplied plugin folder's *.cnf, and a buffer pool larger than this host's
  * MemAvailable. Probes of the machine (the server binary, sysbench) are not among them: `list` shows those as skips.
  */
 export async function checkConfiguration(
@@ -65,6 +66,8 @@ export async function checkConfiguration(
   const refusal = externalTargetRefusal(config);
   if (refusal) throw new Error(refusal);
   const runs = await loadRuns(config, profiles);
+  const oneAtATime = noThreadsRefusal(runs);
+  if (oneAtATime) throw new Error(oneAtATime);
   await loadProjectionTraffic(config);
   const pluginDir = config.pluginDir
     ? await pluginDirOptions(

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { bufferPoolFor, callgrindWrapper, checkCollected, toggleFunctions } from './callgrind-server.ts';
 import { PINNED_GLIBC_TUNABLES } from './identity.ts';
-import { threadHandlingOf } from './run-counted.ts';
+import { threadHandlingOf } from './thread-handling.ts';
 
 test('connection threads are counted from their top function; the thread pool from its own entry points', () => {
   expect(toggleFunctions(null)).toEqual(['do_handle_one_connection*']);

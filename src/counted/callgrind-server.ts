@@ -1,6 +1,10 @@
+import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchWrapper } from '../servers/server-process.ts';
+import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
 import { PINNED_GLIBC_TUNABLES } from './identity.ts';
+import { isThreadPool } from './thread-handling.ts';
 
 /** The statement that zeroes callgrind's counters: `DO SLEEP(0)` enters Item_func_sleep::val_int. */
 export const ZERO_MARKER = 'DO SLEEP(0)';
@@ -15,7 +19,7 @@ export const DUMP_MARKER = 'SELECT BENCHMARK(0,1)';
  * exported symbol: the static functions it calls have no name in a stripped server, so callgrind never enters them.
  */
 export function toggleFunctions(threadHandling: string | null | undefined): string[] {
-  if (threadHandling === 'pool-of-threads') return ['tp_callback*'];
+  if (isThreadPool(threadHandling)) return ['tp_callback*'];
   return ['do_handle_one_connection*'];
 }
 
@@ -89,4 +93,26 @@ export function bufferPoolFor(tables: number, tableSize: number): number {
   const mib = 1024 * 1024;
   const want = tables * tableSize * 250 * 2;
   return Math.max(128 * mib, Math.ceil(want / (128 * mib)) * 128 * mib);
+}
+
+export async function listDumps(dir: string): Promise<Set<string>> {
+  const base = path.basename(dumpBase(dir));
+  const names = await readdir(dir);
+  return new Set(names.filter((n) => n.startsWith(`${base}.`)));
+}
+
+/** The dump the marker asked for: a new file, read once callgrind has finished writing it (its `totals:` line). */
+export async function waitForNewDump(dir: string, before: Set<string>): Promise<CallgrindDump> {
+  for (let i = 0; i < 600; i++) {
+    const fresh = [...(await listDumps(dir))].filter((n) => !before.has(n));
+    if (fresh.length > 1)
+      throw new Error(`callgrind wrote ${fresh.length} dumps for one marker: ${fresh.join(', ')}`);
+    const [name] = fresh;
+    if (name) {
+      const text = await readFile(path.join(dir, name), 'utf8');
+      if (/^totals:/m.test(text)) return parseCallgrindDump(text);
+    }
+    await sleep(100);
+  }
+  throw new Error(`callgrind wrote no dump in ${dir} within 60 s of '${DUMP_MARKER}'`);
 }

@@ -46,3 +46,22 @@ export function pollConnectionThreads(
     done,
   };
 }
+
+/**
+ * The warm-up's sysbench connections, as the processlist showed them, must be threads the count includes. Under
+ * one-thread-per-connection only: the thread pool's processlist shows TID 0 for every connection, and the count
+ * takes the whole process there.
+ */
+export function checkPolled(threads: {
+  polled: ReadonlySet<number>;
+  background: ReadonlySet<number>;
+  own: number | null;
+}): void {
+  if (threads.polled.size === 0)
+    throw new Error('The counted warm-up saw no connection of sysbench in the processlist');
+  const left = [...threads.polled].filter((tid) => threads.background.has(tid) || tid === threads.own);
+  if (left.length > 0)
+    throw new Error(
+      `The counted warm-up saw sysbench served by thread ${left.join(', ')}, which the count leaves out as the server's own or the harness's: the server had clients other than the harness when it was set up`,
+    );
+}

@@ -1,5 +1,3 @@
-import { readdir, readFile } from 'node:fs/promises';
-import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { ArmSteps } from '../bench/subject.ts';
 import { type AddedKind, noAddedCounts } from '../config/added-traffic.ts';
@@ -13,20 +11,35 @@ import type { ConnectionOptions, StartedServer } from '../servers/started-server
 import { addedPerArm, sendAddedOperations } from '../traffic/added-load.ts';
 import { prepareSysbench, runSysbenchEvents } from '../workload/sysbench-runner.ts';
 import type { SysbenchJob } from '../workload/workload.ts';
-import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
+import type { CallgrindDump } from './callgrind-dump.ts';
 import {
   bufferPoolFor,
   callgrindWrapper,
   checkCollected,
   countedServerOptions,
   DUMP_MARKER,
-  dumpBase,
+  listDumps,
+  waitForNewDump,
   ZERO_MARKER,
 } from './callgrind-server.ts';
-import { ownThread, pollConnectionThreads, threadsCreated } from './connection-threads.ts';
+import { checkPolled, ownThread, pollConnectionThreads, threadsCreated } from './connection-threads.ts';
 import { abbaOrder, type CountedArm } from './counted-stats.ts';
-import { alignIds, connectionIds, digitsOf, type IdAlignment, type IdSource, queryIds } from './id-widths.ts';
-import { armWrites, type NotServing, readThreadIo } from './thread-io.ts';
+import { alignAll, connectionIds, type IdAlignment, queryIds } from './id-widths.ts';
+import {
+  isThreadPool,
+  normalThreadHandling,
+  noThreadsLine,
+  serverThreadHandling,
+} from './thread-handling.ts';
+import {
+  armWrites,
+  type IdleWrites,
+  idleWindow,
+  type NotServing,
+  processWrites,
+  readIo,
+  readThreadIo,
+} from './thread-io.ts';
 
 /** What a counted A/B runs: the same fixed transactions per arm, `pairs` ABBA pairs after one discarded arm. */
 export interface CountedPlan {
@@ -51,7 +64,10 @@ export interface CountedSubject {
   log: PluginProfile | null;
   /** The plugin patches the server's code at run time (valgrind must re-check it). */
   selfModifyingCode?: boolean;
-  /** The configuration's thread_handling: the thread pool's connections are counted from its own entry points. */
+  /**
+   * The configuration's thread_handling: the thread pool's connections are counted from its own entry points. Read at
+   * every (re)start of the counted server, so `restartUnder` can change it.
+   */
   threadHandling?: string | null;
 }
 
@@ -84,6 +100,8 @@ export interface CountedArmReading extends CountedArm {
    * the server created in the arm that the reading never saw.
    */
   lostThreads: number;
+  /** Seconds between the arm's two /proc readings. */
+  spanS?: number;
 }
 
 export interface CountedRunOutcome {
@@ -133,6 +151,8 @@ export async function startCountedServer(
     progress: (message: string) => void;
   },
 ): Promise<CountedServer> {
+  if (normalThreadHandling(subject.threadHandling) === 'no-threads')
+    throw new Error(noThreadsLine(subject.label, subject.threadHandling ?? ''));
   let counting = false;
   let dumpDir = '';
   const server = await startLocalServer({
@@ -174,6 +194,33 @@ export async function startCountedServer(
     await server.stop();
     throw error;
   }
+}
+
+/**
+ * Restarts a counted server with `thread_handling` set to `threadHandling` (callgrind then toggles at that handling's
+ * entry points), waits for its buffer pool, and reads its background threads again. `subject` is the one it started
+ * with.
+ */
+export async function restartUnder(
+  counted: CountedServer,
+  subject: CountedSubject,
+  threadHandling: string,
+  progress: (message: string) => void,
+): Promise<CountedServer> {
+  if (normalThreadHandling(threadHandling) === 'no-threads')
+    throw new Error(noThreadsLine(subject.label, threadHandling));
+  subject.threadHandling = threadHandling;
+  const set = { kind: 'config', edit: { set: { thread_handling: threadHandling } } } as const;
+  await runSteps(
+    counted.server,
+    [set, { kind: 'restart' }],
+    `Restarting with thread_handling=${threadHandling}`,
+  );
+  const pool = await waitForPoolLoad(counted.server);
+  progress(
+    pool.loaded ? `buffer pool reloaded in ${pool.waitedS} s` : `buffer pool not reloaded: ${pool.status}`,
+  );
+  return { ...counted, background: await backgroundThreads(counted.server) };
 }
 
 /** The server's threads while only the harness is connected: its background threads, and the harness's own. */
@@ -230,12 +277,17 @@ export async function countArms(
   const order = ['off' as const, ...abbaOrder(plan.pairs)];
   const readings: CountedArmReading[] = [];
   const own = await ownThread(server);
-  const threads = { own: own.tid, ownId: own.id, background: counted.background, polled: new Set<number>() };
+  const pool = isThreadPool(await serverThreadHandling(server));
+  const threads: CountedThreads = {
+    ...{ own: own.tid, ownId: own.id, background: counted.background, polled: new Set<number>() },
+    ...{ pool, idle: null },
+  };
   const ids = [connectionIds(server), queryIds(server, WARMUP_ARMS)] as const;
   const beforeWarmup = await Promise.all(ids.map((source) => source.read()));
   let aligned: (Omit<IdAlignment, 'last'> | null)[] = [];
   for (const [index, kind] of order.entries()) {
     if (index === 1) aligned = await alignAll(ids, beforeWarmup, order.length - 1, progress);
+    if (index === 1 && pool) threads.idle = await poolIdle(counted, readings[0], progress);
     await runSteps(
       server,
       kind === 'on' ? subject.arms.on : subject.arms.off,
@@ -267,43 +319,29 @@ export async function countArms(
 }
 
 /**
- * Before the first measured arm: moves connection ids (quick logins) and query ids (a loop) past a power of ten the
- * arms would cross (`alignIds`), so every arm's audit lines carry ids of one width. Connection ids go first: each
- * login takes no query id, and the query ids are read again before they move.
+ * The threads of one counted server's arms: the harness's own and the server's, and those the warm-up saw serving.
+ * Under the thread pool (`pool`) the whole process counts instead, less `idle`, its writes with no client connected.
  */
-async function alignAll(
-  sources: readonly IdSource[],
-  beforeWarmup: (number | null)[],
-  arms: number,
-  progress: (message: string) => void,
-): Promise<(Omit<IdAlignment, 'last'> | null)[]> {
-  const afterWarmup = await Promise.all(sources.map((source) => source.read()));
-  const out: (Omit<IdAlignment, 'last'> | null)[] = [];
-  for (const [i, source] of sources.entries()) {
-    const before = beforeWarmup[i];
-    const after = afterWarmup[i];
-    if (before === null || before === undefined || after === null || after === undefined) {
-      out.push(null);
-      continue;
-    }
-    const { seconds, ...alignment } = await alignIds(source, { before, after }, arms);
-    if (alignment.advancedBy > 0)
-      progress(
-        `${source.what} moved ${alignment.advancedBy} on in ${seconds.toFixed(1)} s: the arms take ids from ${alignment.first}, at most ${alignment.boundIds} of them, all of one width`,
-      );
-    else if (digitsOf(alignment.first) !== digitsOf(alignment.first + alignment.boundIds - 1))
-      progress(
-        `${source.what} not moved: the arms take ids from ${alignment.first}, up to ${alignment.boundIds} of them, across a power of ten, and moving past it would take more than ${source.maxUseUp} ids`,
-      );
-    out.push(alignment);
-  }
-  return out;
-}
-
-/** The threads of one counted server's arms: the harness's own and the server's, and those the warm-up saw serving. */
 interface CountedThreads extends NotServing {
   ownId: number;
   polled: Set<number>;
+  pool: boolean;
+  idle: IdleWrites | null;
+}
+
+/** The thread pool's idle writes, over one arm's length (a third of the warm-up's span), said in a line. */
+async function poolIdle(
+  { server }: CountedServer,
+  warmup: CountedArmReading | undefined,
+  progress: (message: string) => void,
+): Promise<IdleWrites> {
+  const pid = server.processId?.();
+  if (!pid) throw new Error('The counted server is not running');
+  const idle = await idleWindow(pid, (warmup?.spanS ?? 0) / WARMUP_ARMS);
+  progress(
+    `thread pool: the whole server counts, less its idle writes (${idle.io.writeCalls} write calls in ${idle.seconds.toFixed(1)} s with no client)`,
+  );
+  return idle;
 }
 
 async function countOneArm(
@@ -320,10 +358,11 @@ async function countOneArm(
   const growth = new LogGrowth(logFiles);
   const eventsBefore = subject.log ? await eventCount(server, subject.log) : 0;
   await server.query(ZERO_MARKER);
-  const ioBefore = await readThreadIo(pid);
+  const ioBefore = await readIo(pid);
   // Only the warm-up asks the server which threads serve sysbench (a query in a measured arm would be counted), to
-  // check that none of them is one the count leaves out as the server's own.
-  const polling = learn ? pollConnectionThreads(server, threads.ownId, threads.polled) : null;
+  // check that none of them is one the count leaves out as the server's own. The pool's processlist shows TID 0.
+  const polling =
+    learn && !threads.pool ? pollConnectionThreads(server, threads.ownId, threads.polled) : null;
   let transactions: number;
   try {
     // The warm-up sends three arms' worth: the first arms after a start count up to 5% more (caches still filling).
@@ -334,14 +373,16 @@ async function countOneArm(
     polling?.stop();
     await polling?.done;
   }
-  if (learn) checkPolled(threads);
-  const ioAfter = await readThreadIo(pid);
+  if (polling) checkPolled(threads);
+  const ioAfter = await readIo(pid);
   if (subject.log) growth.observe(await listLogFiles(server, subject.log));
   await server.query(DUMP_MARKER);
   const dump = await waitForNewDump(dumpDir, dumpsBefore);
   checkCollected(dump.totalIr, subject.threadHandling);
   const eventsAfter = subject.log ? await eventCount(server, subject.log) : 0;
-  const writes = armWrites(ioBefore, ioAfter, threads, (await threadsCreated(server)) - createdBefore);
+  const writes = threads.pool
+    ? processWrites(ioBefore, ioAfter, threads.idle)
+    : armWrites(ioBefore.threads, ioAfter.threads, threads, (await threadsCreated(server)) - createdBefore);
   return {
     kind,
     transactions,
@@ -354,18 +395,8 @@ async function countOneArm(
     },
     dump,
     lostThreads: writes.exited.length + writes.unseen,
+    spanS: (ioAfter.atMs - ioBefore.atMs) / 1000,
   };
-}
-
-/** The warm-up's sysbench connections, as the processlist showed them, must be threads the count includes. */
-function checkPolled(threads: CountedThreads): void {
-  if (threads.polled.size === 0)
-    throw new Error('The counted warm-up saw no connection of sysbench in the processlist');
-  const left = [...threads.polled].filter((tid) => threads.background.has(tid) || tid === threads.own);
-  if (left.length > 0)
-    throw new Error(
-      `The counted warm-up saw sysbench served by thread ${left.join(', ')}, which the count leaves out as the server's own or the harness's: the server had clients other than the harness when it was set up`,
-    );
 }
 
 /** The arm's added operations; one that fails makes the arms unlike, so the counted run stops. */
@@ -386,26 +417,4 @@ async function sendAdded(
 async function eventCount(server: StartedServer, profile: PluginProfile): Promise<number> {
   if (profile.log.format === null) return 0;
   return (await readLogEvents(server, profile)).events.length;
-}
-
-async function listDumps(dir: string): Promise<Set<string>> {
-  const base = path.basename(dumpBase(dir));
-  const names = await readdir(dir);
-  return new Set(names.filter((n) => n.startsWith(`${base}.`)));
-}
-
-/** The dump the marker asked for: a new file, read once callgrind has finished writing it (its `totals:` line). */
-async function waitForNewDump(dir: string, before: Set<string>): Promise<CallgrindDump> {
-  for (let i = 0; i < 600; i++) {
-    const fresh = [...(await listDumps(dir))].filter((n) => !before.has(n));
-    if (fresh.length > 1)
-      throw new Error(`callgrind wrote ${fresh.length} dumps for one marker: ${fresh.join(', ')}`);
-    const [name] = fresh;
-    if (name) {
-      const text = await readFile(path.join(dir, name), 'utf8');
-      if (/^totals:/m.test(text)) return parseCallgrindDump(text);
-    }
-    await sleep(100);
-  }
-  throw new Error(`callgrind wrote no dump in ${dir} within 60 s of '${DUMP_MARKER}'`);
 }

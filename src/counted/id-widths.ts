@@ -176,3 +176,37 @@ export async function alignIds(
     `The counted server's ${source.what} did not pass a power of ten within 100 rounds (at ${id})`,
   );
 }
+
+/**
+ * Before the first measured arm: moves connection ids (quick logins) and query ids (a loop) past a power of ten the
+ * arms would cross (`alignIds`), so every arm's audit lines carry ids of one width. Connection ids go first: each
+ * login takes no query id, and the query ids are read again before they move.
+ */
+export async function alignAll(
+  sources: readonly IdSource[],
+  beforeWarmup: (number | null)[],
+  arms: number,
+  progress: (message: string) => void,
+): Promise<(Omit<IdAlignment, 'last'> | null)[]> {
+  const afterWarmup = await Promise.all(sources.map((source) => source.read()));
+  const out: (Omit<IdAlignment, 'last'> | null)[] = [];
+  for (const [i, source] of sources.entries()) {
+    const before = beforeWarmup[i];
+    const after = afterWarmup[i];
+    if (before === null || before === undefined || after === null || after === undefined) {
+      out.push(null);
+      continue;
+    }
+    const { seconds, ...alignment } = await alignIds(source, { before, after }, arms);
+    if (alignment.advancedBy > 0)
+      progress(
+        `${source.what} moved ${alignment.advancedBy} on in ${seconds.toFixed(1)} s: the arms take ids from ${alignment.first}, at most ${alignment.boundIds} of them, all of one width`,
+      );
+    else if (digitsOf(alignment.first) !== digitsOf(alignment.first + alignment.boundIds - 1))
+      progress(
+        `${source.what} not moved: the arms take ids from ${alignment.first}, up to ${alignment.boundIds} of them, across a power of ten, and moving past it would take more than ${source.maxUseUp} ids`,
+      );
+    out.push(alignment);
+  }
+  return out;
+}

@@ -13,6 +13,7 @@ import type { StartedServer } from '../servers/started-server.ts';
 import type { SysbenchJob } from '../workload/workload.ts';
 import { connectionTids, ownThread } from './connection-threads.ts';
 import { predict } from './prediction.ts';
+import { isThreadPool, serverThreadHandling } from './thread-handling.ts';
 
 /** Seconds of plugin-off sysbench the readings span: ~1,000 clock ticks of a saturated core. */
 export const RATES_RUN_S = 10;
@@ -25,14 +26,19 @@ interface TaskTicks {
   user: number;
 }
 
-/**
- * Every thread's user ticks, the whole process's user + system ticks (exited threads included), and the idle and
- * total ticks of the server's core (`core`; every CPU when it is not pinned).
- */
-async function readTicks(
-  pid: number,
-  core: number | undefined,
-): Promise<{ tasks: Map<number, TaskTicks>; process: number; core: { idle: number; total: number } }> {
+/** One reading of the server's CPU, in clock ticks. */
+export interface TickReading {
+  /** Every thread's user ticks, by thread id. */
+  tasks: Map<number, TaskTicks>;
+  /** The whole process's user + system ticks, exited threads included. */
+  process: number;
+  /** The whole process's user ticks, exited threads included. */
+  processUser: number;
+  /** The idle and total ticks of the server's core (every CPU when it is not pinned). */
+  core: { idle: number; total: number };
+}
+
+async function readTicks(pid: number, core: number | undefined): Promise<TickReading> {
   const tasks = new Map<number, TaskTicks>();
   for (const tid of await readdir(`/proc/${pid}/task`)) {
     const stat = parseProcessStat(await readFile(`/proc/${pid}/task/${tid}/stat`, 'utf8').catch(() => ''));
@@ -41,7 +47,31 @@ async function readTicks(
   const own = parseProcessStat(await readFile(`/proc/${pid}/stat`, 'utf8'));
   if (!own) throw new Error(`the server process ${pid} exited`);
   const cpu = parseProcStat(await readFile('/proc/stat', 'utf8'), core);
-  return { tasks, process: own.cpuTicks, core: { idle: cpu.idle + cpu.iowait, total: cpu.total } };
+  return {
+    tasks,
+    process: own.cpuTicks,
+    processUser: own.userTicks,
+    core: { idle: cpu.idle + cpu.iowait, total: cpu.total },
+  };
+}
+
+/**
+ * Who served sysbench, for its user CPU: the threads the processlist showed (one-thread-per-connection), or under the
+ * thread pool the whole process less what it did in an idle window as long as the run (`idleUserTicks`). The pool's
+ * workers serve every connection in turn and MariaDB 10.11 names none of them (each thread's comm reads `mariadbd`,
+ * the processlist's TID reads 0), so the process stands for them. It also holds the background threads' user CPU
+ * that the load set off (purge, page flushes), which the pool's counted instructions (tp_callback) leave out: the
+ * price of an instruction, and the prediction, err high by that share.
+ */
+export type Serving = { tids: readonly number[] } | { idleUserTicks: number };
+
+/** The user ticks of what served sysbench between two readings (see `Serving`). */
+export function servingUserTicks(first: TickReading, after: TickReading, serving: Serving): number {
+  if ('idleUserTicks' in serving) return after.processUser - first.processUser - serving.idleUserTicks;
+  return serving.tids.reduce(
+    (sum, tid) => sum + (after.tasks.get(tid)?.user ?? 0) - (first.tasks.get(tid)?.user ?? 0),
+    0,
+  );
 }
 
 const ticksPerSecond = async (): Promise<number> => {
@@ -148,47 +178,22 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
   const coresAvailable = pinned ? 1 : availableParallelism();
   const hz = await ticksPerSecond();
   const dir = await logDirectory(server, opts.logFile);
-  const own = await ownThread(server);
+  const pool = isThreadPool(await serverThreadHandling(server));
   const core = pinned ? 0 : undefined;
-  // The first reading once sysbench's threads are connected: its start-up would count as the core's idle time.
-  let before: Promise<Awaited<ReturnType<typeof readTicks>> | null> | undefined;
-  let startedMs = 0;
-  let threadsUp: () => void = () => {};
-  const connected = new Promise<void>((resolve) => {
-    threadsUp = resolve;
-  });
-  const running = opts.runner.run(server.connection, opts.job, {
-    durationS: RATES_RUN_S,
-    ...(pinned ? { cpus: '1' } : {}),
-    onThreadsStarted: () => {
-      startedMs = Date.now();
-      before = readTicks(pid, core).catch(() => null);
-      threadsUp();
-    },
-  });
-  // sysbench keeps its connections for the whole run; one look at the processlist, once they are up, finds them.
-  await Promise.race([connected, running]);
-  await sleep(1000);
-  const tids = await connectionTids(server, own.id).catch(() => []);
-  const run = await running;
-  const after = await readTicks(pid, core);
-  const seconds = (Date.now() - startedMs) / 1000;
-  if (!run.ok) return unread(`the plugin-off sysbench run failed: ${run.reason}`);
-  if (!before) return unread("sysbench never said its threads had started, so the run's span is unknown");
-  const first = await before;
-  if (!first) return unread('the server process could not be read when sysbench started');
-  if (tids.length === 0) return unread('the processlist showed no thread serving sysbench');
-  const transactions = run.result.transactions;
-  const userTicks = tids.reduce(
-    (sum, tid) => sum + (after.tasks.get(tid)?.user ?? 0) - (first.tasks.get(tid)?.user ?? 0),
-    0,
-  );
+  const span = await plainRun(server, opts, { pid, core, pinned, pool });
+  if ('failed' in span) return unread(span.failed);
+  const { run, first, after, seconds } = span;
+  const serving: Serving = pool
+    ? { idleUserTicks: await idleUserTicks(pid, core, seconds) }
+    : { tids: span.tids };
+  if (!pool && span.tids.length === 0) return unread('the processlist showed no thread serving sysbench');
+  const transactions = run.transactions;
   const serverS = (after.process - first.process) / hz;
   return {
     transactions,
     seconds,
     serverCpuPerTx: serverS / transactions,
-    connectionUserPerTx: userTicks / hz / transactions,
+    connectionUserPerTx: servingUserTicks(first, after, serving) / hz / transactions,
     coresUsed: serverS / seconds,
     coresAvailable,
     idleShare: (after.core.idle - first.core.idle) / Math.max(1, after.core.total - first.core.total),
@@ -198,6 +203,56 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
     writeSize: null,
     failed: null,
   };
+}
+
+/** The process's user ticks over `seconds` with no client but the harness: what the pool's figure is taken less. */
+async function idleUserTicks(pid: number, core: number | undefined, seconds: number): Promise<number> {
+  const start = await readTicks(pid, core);
+  await sleep(Math.round(seconds * 1000));
+  return (await readTicks(pid, core)).processUser - start.processUser;
+}
+
+/**
+ * The plugin-off sysbench run of RATES_RUN_S, read at its two ends, and the threads the processlist showed serving it
+ * (none looked for under the pool, whose processlist shows TID 0), or why it could not be read.
+ */
+async function plainRun(
+  server: StartedServer,
+  opts: RatesOptions,
+  at: { pid: number; core: number | undefined; pinned: boolean; pool: boolean },
+): Promise<
+  | { run: { transactions: number }; first: TickReading; after: TickReading; seconds: number; tids: number[] }
+  | { failed: string }
+> {
+  const own = await ownThread(server);
+  // The first reading once sysbench's threads are connected: its start-up would count as the core's idle time.
+  let before: Promise<TickReading | null> | undefined;
+  let startedMs = 0;
+  let threadsUp: () => void = () => {};
+  const connected = new Promise<void>((resolve) => {
+    threadsUp = resolve;
+  });
+  const running = opts.runner.run(server.connection, opts.job, {
+    durationS: RATES_RUN_S,
+    ...(at.pinned ? { cpus: '1' } : {}),
+    onThreadsStarted: () => {
+      startedMs = Date.now();
+      before = readTicks(at.pid, at.core).catch(() => null);
+      threadsUp();
+    },
+  });
+  // sysbench keeps its connections for the whole run; one look at the processlist, once they are up, finds them.
+  await Promise.race([connected, running]);
+  await sleep(1000);
+  const tids = at.pool ? [] : await connectionTids(server, own.id).catch(() => []);
+  const run = await running;
+  const after = await readTicks(at.pid, at.core);
+  const seconds = (Date.now() - startedMs) / 1000;
+  if (!run.ok) return { failed: `the plugin-off sysbench run failed: ${run.reason}` };
+  if (!before) return { failed: "sysbench never said its threads had started, so the run's span is unknown" };
+  const first = await before;
+  if (!first) return { failed: 'the server process could not be read when sysbench started' };
+  return { run: run.result, first, after, seconds, tids };
 }
 
 /**

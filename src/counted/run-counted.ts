@@ -9,6 +9,7 @@ import { addedRates } from '../traffic/added-load.ts';
 import type { SysbenchJob } from '../workload/workload.ts';
 import { countRun } from './count-run.ts';
 import { type CountedAdded, defaultCountedPlan } from './counted-ab.ts';
+import { noThreadsRefusal, threadHandlingOf } from './thread-handling.ts';
 
 /** Why this configuration gets no counted figures (null: it does), decided before any server starts. */
 export async function countedUnavailable(
@@ -86,12 +87,6 @@ export function countedAdded(
   return { rates, wallClockTps, failingUser: run.traffic.accounts.application };
 }
 
-/** thread_handling as the run's my.cnf options give it (written `loose-`, either spelling), or null. */
-export function threadHandlingOf(startupOptions: Record<string, string>): string | null {
-  const key = Object.keys(startupOptions).find((k) => /^(loose-)?thread[_-]handling$/.test(k));
-  return key === undefined ? null : (startupOptions[key] ?? null);
-}
-
 const signed = (v: number, digits = 1) => `${v >= 0 ? '+' : ''}${v.toFixed(digits)}`;
 const interval = (ci: [number, number] | null, digits = 1) =>
   ci ? ` [${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : '';
@@ -131,6 +126,8 @@ export async function countComparison(
   if (why) return { notCounted: `not counted: ${why}` };
   if (design === 'restarts')
     return { notCounted: 'not counted: the restarts design (each arm would need a warm-up of its own)' };
+  const refused = noThreadsRefusal([head]);
+  if (refused) return { notCounted: `not counted: ${refused}` };
   const { profile } = head;
   return countRun(config, job, {
     subject: {

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
-import { armWrites, parseProcIo, type ThreadIo } from './thread-io.ts';
+import {
+  armWrites,
+  type IoReading,
+  idleWrites,
+  parseProcIo,
+  processWrites,
+  type ThreadIo,
+} from './thread-io.ts';
 
 const io = (syscw: number, wchar: number, syscr = 0) =>
   parseProcIo(
@@ -82,3 +89,70 @@ test.for(['no-added-traffic', 'added-connections-no-churn'])(
     }
   },
 );
+
+/** The thread pool's recorded readings (fixtures/proc/thread-io/README.md): each with its time and the process's. */
+type Triple = [number, number, number];
+interface PoolReading {
+  atMs: number;
+  process: Triple;
+  threads: Record<string, Triple>;
+}
+const pool = JSON.parse(
+  readFileSync(new URL('../../fixtures/proc/thread-io/pool-of-threads.json', import.meta.url), 'utf8'),
+) as {
+  background: string[];
+  idle: { before: PoolReading; after: PoolReading };
+  arms: { transactions: number; before: PoolReading; after: PoolReading }[];
+};
+const poolReading = (r: PoolReading): IoReading => {
+  const [syscr, syscw, wchar] = r.process;
+  return { atMs: r.atMs, process: io(syscw, wchar, syscr), threads: reading(r.threads) };
+};
+
+test('under the thread pool, the threads the server had at set-up already hold the worker that serves sysbench', () => {
+  const not = { background: new Set(pool.background.map(Number)), own: null };
+  const [first, second] = pool.arms.map((arm) => {
+    const before = poolReading(arm.before);
+    const after = poolReading(arm.after);
+    return {
+      perThread: armWrites(before.threads, after.threads, not, 0).io,
+      process: processWrites(before, after, null).io,
+    };
+  });
+  // The per-connection sum found a tenth of the first arm's writes (a worker the pool started mid-arm) and none of
+  // the second's: a worker of set-up served all of it. The process's counters hold them all.
+  expect(first?.perThread.writeCalls).toBe(1554);
+  expect(second?.perThread.writeCalls).toBe(0);
+  expect(first?.process.writeCalls).toBe(14_087);
+  expect(second?.process.writeCalls).toBe(14_347);
+});
+
+test("the pool's arm is the whole process's writes less its idle writes scaled to the arm's span", () => {
+  const idle = idleWrites(poolReading(pool.idle.before), poolReading(pool.idle.after));
+  expect(idle.io.writeCalls).toBe(403);
+  expect(idle.seconds).toBeCloseTo(32.164, 3);
+  const arm = pool.arms[0] as (typeof pool.arms)[number];
+  const before = poolReading(arm.before);
+  const after = poolReading(arm.after);
+  const writes = processWrites(before, after, idle);
+  // 25.545 s of the arm against 32.164 s idle: 403 × 0.794 = 320 write calls taken off.
+  expect(writes.io.writeCalls).toBe(14_087 - 320);
+  expect(writes.io.writeBytes).toBe(
+    Math.round(after.process.writeBytes - before.process.writeBytes - (25_545 / 32_164) * idle.io.writeBytes),
+  );
+  // Every thread of the second reading counts, and nothing is lost: the process keeps exited threads' counters.
+  expect(writes.served).toHaveLength(Object.keys(arm.after.threads).length);
+  expect(writes).toMatchObject({ exited: [], unseen: 0 });
+});
+
+test('the process’s counters are its threads’ summed, when no thread exits', () => {
+  for (const arm of pool.arms) {
+    const before = poolReading(arm.before);
+    const after = poolReading(arm.after);
+    const threads = [...after.threads].reduce(
+      (sum, [tid, end]) => sum + end.writeCalls - (before.threads.get(tid)?.writeCalls ?? 0),
+      0,
+    );
+    expect(after.process.writeCalls - before.process.writeCalls).toBe(threads);
+  }
+});

@@ -1,4 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /** What Linux counts per thread in /proc/<pid>/task/<tid>/io: write-family syscalls and the bytes they passed. */
 export interface ThreadIo {
@@ -26,6 +27,73 @@ export async function readThreadIo(pid: number): Promise<Map<number, ThreadIo>> 
     if (text !== null) out.set(Number(tid), parseProcIo(text));
   }
   return out;
+}
+
+/** Reads /proc/<pid>/io: the whole process's counters, threads that have exited included. */
+export async function readProcessIo(pid: number): Promise<ThreadIo> {
+  return parseProcIo(await readFile(`/proc/${pid}/io`, 'utf8'));
+}
+
+/** One reading of a counted arm's bounds: every thread's counters, the process's, and when (ms). */
+export interface IoReading {
+  threads: Map<number, ThreadIo>;
+  process: ThreadIo;
+  atMs: number;
+}
+
+export async function readIo(pid: number): Promise<IoReading> {
+  const threads = await readThreadIo(pid);
+  return { threads, process: await readProcessIo(pid), atMs: Date.now() };
+}
+
+/** What the whole process wrote over a stretch with no client but the harness connected, and how long it lasted. */
+export interface IdleWrites {
+  io: ThreadIo;
+  seconds: number;
+}
+
+const minus = (a: ThreadIo, b: ThreadIo): ThreadIo => ({
+  writeCalls: a.writeCalls - b.writeCalls,
+  writeBytes: a.writeBytes - b.writeBytes,
+  readCalls: a.readCalls - b.readCalls,
+});
+
+export const idleWrites = (before: IoReading, after: IoReading): IdleWrites => ({
+  io: minus(after.process, before.process),
+  seconds: (after.atMs - before.atMs) / 1000,
+});
+
+/**
+ * The thread pool's idle writes: the whole process over `seconds` (an arm's length, kept within 1–10 s: on a busy
+ * machine an arm under valgrind stretched to 73 s) with only the harness connected. Under valgrind the server's timers
+ * and InnoDB's background threads wake a few times a second, each a thread switch that writes a byte to valgrind's
+ * pipe (about 12 write calls a second recorded); each arm's writes are taken less these, scaled to its span
+ * (`processWrites`).
+ */
+export async function idleWindow(pid: number, seconds: number): Promise<IdleWrites> {
+  const before = await readIo(pid);
+  await sleep(Math.min(10_000, Math.max(1000, Math.round(seconds * 1000))));
+  return idleWrites(before, await readIo(pid));
+}
+
+/**
+ * An arm's writes under the thread pool: the whole process's between the two readings, less its idle writes scaled to
+ * the arm's span. The pool's workers serve every connection, the harness's and the server's timers included, and
+ * MariaDB 10.11 says of none which it is (every thread's comm reads `mariadbd`, the processlist's TID reads 0), so no
+ * set of threads can stand for "the connections'"; the process's own counters also keep the threads that exited
+ * (a worker idle past thread_pool_idle_timeout), so nothing is lost. What it adds beside the per-thread sum is the
+ * background threads' work the arm set off (page flushes, purge), alike in off and on arms.
+ */
+export function processWrites(before: IoReading, after: IoReading, idle: IdleWrites | null): ArmWrites {
+  const spanS = (after.atMs - before.atMs) / 1000;
+  const scale = idle && idle.seconds > 0 ? spanS / idle.seconds : 0;
+  const arm = minus(after.process, before.process);
+  const io = {
+    writeCalls: Math.round(arm.writeCalls - scale * (idle?.io.writeCalls ?? 0)),
+    writeBytes: Math.round(arm.writeBytes - scale * (idle?.io.writeBytes ?? 0)),
+    readCalls: Math.round(arm.readCalls - scale * (idle?.io.readCalls ?? 0)),
+  };
+  return { io, served: [...after.threads.keys()], exited: [], unseen: 0 };
 }
 
 /** The threads an arm's writes are not counted for. */
