@@ -6,6 +6,7 @@ import {
   type CountedServer,
   type CountedSubject,
   countArms,
+  restartUnder,
   startCountedServer,
 } from '../counted/counted-ab.ts';
 import { countedIdentity } from '../counted/identity.ts';
@@ -21,7 +22,15 @@ import type { SysbenchJob } from '../workload/workload.ts';
 export interface CountedHost {
   start(): Promise<void>;
   /** A profile counted off against on (or the arms given): its record, with each arm's threads and the ids around. */
-  count(profile: PluginProfile, job: SysbenchJob, label: string, arms?: ArmSteps): Promise<CountedRecord>;
+  count(
+    profile: PluginProfile,
+    job: SysbenchJob,
+    label: string,
+    arms?: ArmSteps,
+    plan?: CountedPlan,
+  ): Promise<CountedRecord>;
+  /** Restarts the server with another thread_handling: the counts that follow run under it. */
+  restartUnder(threadHandling: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -29,16 +38,15 @@ export function countedHost(
   config: Environment,
   opts: { installed: PluginProfile[]; job: SysbenchJob; plan: CountedPlan },
 ): CountedHost {
-  const { plan } = opts;
   let host: CountedServer | undefined;
+  const setup: CountedSubject = {
+    label: 'server_audit, SQL_ERROR_LOG and the general log',
+    setup: opts.installed.flatMap((p) => [...p.install, ...setGlobals(p.measureSettings), ...p.disable]),
+    arms: { off: [], on: [] },
+    log: null,
+  };
   return {
     async start() {
-      const setup: CountedSubject = {
-        label: 'server_audit, SQL_ERROR_LOG and the general log',
-        setup: opts.installed.flatMap((p) => [...p.install, ...setGlobals(p.measureSettings), ...p.disable]),
-        arms: { off: [], on: [] },
-        log: null,
-      };
       host = await startCountedServer(config, {
         job: opts.job,
         subject: setup,
@@ -46,7 +54,7 @@ export function countedHost(
         progress: console.log,
       });
     },
-    async count(profile, job, label, arms = { off: profile.disable, on: profile.enable }) {
+    async count(profile, job, label, arms = { off: profile.disable, on: profile.enable }, plan = opts.plan) {
       if (!host) throw new Error('The counted server did not start; see the first error');
       const started = Date.now();
       const subject = { label, setup: [], arms, log: profile };
@@ -60,6 +68,10 @@ export function countedHost(
         startedMs: started,
       });
       return record;
+    },
+    async restartUnder(threadHandling) {
+      if (!host) throw new Error('The counted server did not start; see the first error');
+      host = await restartUnder(host, setup, threadHandling, console.log);
     },
     stop: async () => host?.server.stop(),
   };
