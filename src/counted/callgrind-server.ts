@@ -2,6 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchWrapper } from '../servers/server-process.ts';
+import type { StartedServer } from '../servers/started-server.ts';
 import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
 import { PINNED_GLIBC_TUNABLES } from './identity.ts';
 import { isThreadPool } from './thread-handling.ts';
@@ -115,4 +116,31 @@ export async function waitForNewDump(dir: string, before: Set<string>): Promise<
     await sleep(100);
   }
   throw new Error(`callgrind wrote no dump in ${dir} within 60 s of '${DUMP_MARKER}'`);
+}
+
+/**
+ * Waits (up to 5 minutes) for InnoDB to reload the pages it dumped at shutdown. The arms would count the reload's
+ * reads otherwise; what it found is said either way (a warm-up then fills the pool), never passed over in silence.
+ */
+export async function waitForPoolLoad(
+  server: StartedServer,
+): Promise<{ loaded: boolean; waitedS: number; status: string }> {
+  const started = Date.now();
+  const waited = () => Math.round((Date.now() - started) / 1000);
+  let status = '';
+  for (let i = 0; i < 600; i++) {
+    const { rows } = await server.query("SHOW STATUS LIKE 'Innodb_buffer_pool_load_status'");
+    status = String(rows[0]?.Value ?? '');
+    if (/completed/i.test(status)) return { loaded: true, waitedS: waited(), status };
+    if (status === '' || /not started|aborted|error|fail/i.test(status)) {
+      const why = status === '' ? 'the server reports no load status' : status;
+      return { loaded: false, waitedS: waited(), status: `${why}; the warm-up arm fills the pool instead` };
+    }
+    await sleep(500);
+  }
+  return {
+    loaded: false,
+    waitedS: waited(),
+    status: `still loading after ${waited()} s (${status}); the warm-up arm fills the rest`,
+  };
 }

@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { ArmSteps } from '../bench/subject.ts';
 import { type AddedKind, noAddedCounts } from '../config/added-traffic.ts';
 import type { Environment } from '../config/env.ts';
@@ -20,6 +19,7 @@ import {
   DUMP_MARKER,
   listDumps,
   waitForNewDump,
+  waitForPoolLoad,
   ZERO_MARKER,
 } from './callgrind-server.ts';
 import { checkPolled, ownThread, pollConnectionThreads, threadsCreated } from './connection-threads.ts';
@@ -230,33 +230,6 @@ async function backgroundThreads(server: StartedServer): Promise<Set<number>> {
   return new Set((await readThreadIo(pid)).keys());
 }
 
-/**
- * Waits (up to 5 minutes) for InnoDB to reload the pages it dumped at shutdown. The arms would count the reload's
- * reads otherwise; what it found is said either way (a warm-up then fills the pool), never passed over in silence.
- */
-async function waitForPoolLoad(
-  server: StartedServer,
-): Promise<{ loaded: boolean; waitedS: number; status: string }> {
-  const started = Date.now();
-  const waited = () => Math.round((Date.now() - started) / 1000);
-  let status = '';
-  for (let i = 0; i < 600; i++) {
-    const { rows } = await server.query("SHOW STATUS LIKE 'Innodb_buffer_pool_load_status'");
-    status = String(rows[0]?.Value ?? '');
-    if (/completed/i.test(status)) return { loaded: true, waitedS: waited(), status };
-    if (status === '' || /not started|aborted|error|fail/i.test(status)) {
-      const why = status === '' ? 'the server reports no load status' : status;
-      return { loaded: false, waitedS: waited(), status: `${why}; the warm-up arm fills the pool instead` };
-    }
-    await sleep(500);
-  }
-  return {
-    loaded: false,
-    waitedS: waited(),
-    status: `still loading after ${waited()} s (${status}); the warm-up arm fills the rest`,
-  };
-}
-
 /** What the arms on a counted server count: the job, the subject's two arms, the plan and the added traffic. */
 export interface CountedArms {
   job: SysbenchJob;
@@ -279,8 +252,12 @@ export async function countArms(
   const own = await ownThread(server);
   const pool = isThreadPool(await serverThreadHandling(server));
   const threads: CountedThreads = {
-    ...{ own: own.tid, ownId: own.id, background: counted.background, polled: new Set<number>() },
-    ...{ pool, idle: null },
+    own: own.tid,
+    ownId: own.id,
+    background: counted.background,
+    polled: new Set<number>(),
+    pool,
+    idle: null,
   };
   const ids = [connectionIds(server), queryIds(server, WARMUP_ARMS)] as const;
   const beforeWarmup = await Promise.all(ids.map((source) => source.read()));
