@@ -1,4 +1,4 @@
-import { readdir, readFile } from 'node:fs/promises';
+import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { LaunchWrapper } from '../servers/server-process.ts';
@@ -100,6 +100,14 @@ export async function listDumps(dir: string): Promise<Set<string>> {
   const base = path.basename(dumpBase(dir));
   const names = await readdir(dir);
   return new Set(names.filter((n) => n.startsWith(`${base}.`)));
+}
+
+/**
+ * Removes a former process's dumps. callgrind numbers each process's dumps from 1 under one file name, so after a
+ * restart the new process's first dump would overwrite the old first one and never read as new.
+ */
+export async function clearDumps(dir: string): Promise<void> {
+  for (const name of await listDumps(dir)) await rm(path.join(dir, name), { force: true });
 }
 
 /** The dump the marker asked for: a new file, read once callgrind has finished writing it (its `totals:` line). */

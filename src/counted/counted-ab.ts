@@ -15,6 +15,7 @@ import {
   bufferPoolFor,
   callgrindWrapper,
   checkCollected,
+  clearDumps,
   countedServerOptions,
   DUMP_MARKER,
   listDumps,
@@ -216,6 +217,7 @@ export async function restartUnder(
     [set, { kind: 'restart' }],
     `Restarting with thread_handling=${threadHandling}`,
   );
+  await clearDumps(counted.dumpDir);
   const pool = await waitForPoolLoad(counted.server);
   progress(
     pool.loaded ? `buffer pool reloaded in ${pool.waitedS} s` : `buffer pool not reloaded: ${pool.status}`,
