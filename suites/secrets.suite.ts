@@ -27,7 +27,7 @@ test('no artifact of a real run carries the server password', async () => {
       timeout: 180_000,
     });
     const secret = (await readFile(secretFile, 'utf8')).trim();
-    expect(secret, run.all).toMatch(/^[\w-]{24}$/);
+    expect(secret, run.all).toMatch(/^Aa1-[\w-]{24}$/);
     // The deliberate failure is the only one: the session itself worked.
     expect(run.all).toMatch(/tests: \d+ passed, 1 failed/);
     expect(run.all).toMatch(/no_such_table/);

@@ -108,8 +108,10 @@ test('list refuses a buffer pool larger than this host with the line bench print
       config,
       "export default { runs: [{ plugin: 'server_audit', startupOptions: { innodb_buffer_pool_size: '64T' } }] };\n",
     );
+    // The configuration named as bench's preflight gets it: under `./auditbench test` the environment already names one.
     const list = await execa(path.resolve('auditbench'), ['list'], {
       cwd: scratch,
+      env: { AUDITBENCH_CONFIG: config },
       reject: false,
       timeout: 60_000,
     });

@@ -76,7 +76,7 @@ export async function editsApply(config: ContainerConfig, image: string): Promis
 /** Published on 127.0.0.1 only, root needs the run password, no file access, no empty-password accounts. */
 async function expectPrivate(server: StartedServer): Promise<void> {
   const { port, password } = server.connection;
-  expect(password).toMatch(/^[\w-]{24}$/);
+  expect(password).toMatch(/^Aa1-[\w-]{24}$/);
   const docker = (await containerRuntime()).container.dockerode;
   const [id] = await containersOf();
   const bindings = (await docker.getContainer(id ?? '').inspect()).NetworkSettings.Ports['3306/tcp'] ?? [];

@@ -11,7 +11,7 @@ import type { StartedServer } from '../../src/servers/started-server.ts';
  */
 export async function expectPrivate(server: StartedServer): Promise<void> {
   const { port, password } = server.connection;
-  expect(password).toMatch(/^[\w-]{24}$/);
+  expect(password).toMatch(/^Aa1-[\w-]{24}$/);
   const settings = (
     await server.query(
       'SELECT @@bind_address AS bind, @@local_infile AS localInfile, @@secure_file_priv AS filePriv, @@datadir AS datadir, @@pid_file AS pidFile',
