@@ -13,6 +13,15 @@ const recorded = resultsFileSchema.parse(
   ),
 );
 const revision = { commit: 'e27add4e27add4', branch: 'feature|pipes' };
+/** What every summary here is given besides its results and comparisons. */
+const page = {
+  revision,
+  baseBranch: 'main',
+  generatedAt: recorded.generatedAt,
+  fingerprint: 'AMD EPYC ×2, 24 GiB',
+  maxRegressionPp: null,
+  gateLine: 'history check: off',
+};
 
 test('a recorded run: one table row per result, the reason, the comparison and the gate line', () => {
   // The history finds a run by its id; the recorded result predates ids, so this test gives it the base's.
@@ -20,16 +29,7 @@ test('a recorded run: one table row per result, the reason, the comparison and t
   const entries = toHistoryEntries(withId, revision, 'now');
   const base = sampleEntry({ server: recorded.results[0]?.server ?? sampleEntry().server, configHash: null });
   const comparisons = compareWithBase(entries, [base], { baseBranch: 'main', maxRegressionPp: null });
-  const markdown = formatMarkdownSummary({
-    results: recorded.results,
-    comparisons,
-    revision,
-    baseBranch: 'main',
-    generatedAt: recorded.generatedAt,
-    fingerprint: 'AMD EPYC ×2, 24 GiB',
-    maxRegressionPp: null,
-    gateLine: 'history check: off',
-  });
+  const markdown = formatMarkdownSummary({ ...page, results: recorded.results, comparisons });
   const lines = markdown.split('\n');
   const header = lines.find((l) => l.startsWith('| plugin |')) ?? '';
   const row = lines.find((l) => l.startsWith('| MariaDB server_audit |')) ?? '';
@@ -114,15 +114,7 @@ test('outside text in summary.md forges no heading, HTML, link or cell: titles, 
 });
 
 test('summary.md names docs/when-it-fails.md under the status line when a run failed, and not for a pass', () => {
-  const input = {
-    comparisons: [],
-    revision,
-    baseBranch: 'main',
-    generatedAt: recorded.generatedAt,
-    fingerprint: 'AMD EPYC ×2, 24 GiB',
-    maxRegressionPp: null,
-    gateLine: 'history check: off',
-  };
+  const input = { ...page, comparisons: [] };
   const idle = recorded.results.map((r) => ({ ...r, verdict: 'idle' as const }));
   expect(formatMarkdownSummary({ ...input, results: idle })).toContain('docs/when-it-fails.md (#idle)');
   expect(formatMarkdownSummary({ ...input, results: recorded.results })).not.toContain('when-it-fails');
