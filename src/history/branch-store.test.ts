@@ -42,14 +42,18 @@ const index = async (entries: readonly { runId: string }[]) => ({
   'index.json': `${JSON.stringify(entries.map((e) => e.runId))}\n`,
 });
 
-test('two writers racing ten times each: every entry is on the branch, each in a file of its own', async () => {
+// Six writes each race often enough: both writers retried rejected pushes in every run seen with ten, and the test
+// was the unit project's longest (35 s of its minute, 2026-12-07).
+const WRITES = 6;
+
+test('two writers racing six times each: every entry is on the branch, each in a file of its own', async () => {
   const [a, b] = await Promise.all([clone('a'), clone('b')]);
   const store = (dir: string) => ({ repoDir: dir, remote: 'origin', branch: 'auditbench-history' });
   // The work tree is never touched: an edit there stays, and HEAD stays on main.
   await writeFile(path.join(a, 'mine.txt'), 'uncommitted\n');
   const writer = async (dir: string, name: string) => {
     let retries = 0;
-    for (let i = 0; i < 10; i++) {
+    for (let i = 0; i < WRITES; i++) {
       const entry = sampleEntry({
         runId: `${name}-${i}`,
         recordedAt: `2026-12-06T08:00:${String(i).padStart(2, '0')}.000Z`,
@@ -61,7 +65,7 @@ test('two writers racing ten times each: every entry is on the branch, each in a
   const retries = await Promise.all([writer(a, 'a'), writer(b, 'b')]);
   const verify = await clone('verify');
   const { entries, warnings } = await readBranchHistory(verify, 'origin/auditbench-history');
-  const expected = ['a', 'b'].flatMap((w) => Array.from({ length: 10 }, (_, i) => `${w}-${i}`)).sort();
+  const expected = ['a', 'b'].flatMap((w) => Array.from({ length: WRITES }, (_, i) => `${w}-${i}`)).sort();
   expect(entries.map((e) => e.runId).sort()).toEqual(expected);
   expect(warnings).toEqual([]);
   // The derived index is rebuilt from the tree at each attempt, so it lists every entry too.
@@ -70,7 +74,7 @@ test('two writers racing ten times each: every entry is on the branch, each in a
   ) as string[];
   expect(listed.sort()).toEqual(expected);
   const log = (await git(verify, 'log', '--format=%an %P', 'origin/auditbench-history')).stdout.split('\n');
-  expect(log).toHaveLength(20);
+  expect(log).toHaveLength(2 * WRITES);
   // The first commit is an orphan: the history branch shares nothing with main.
   expect(log.at(-1)).toBe('auditbench ');
   expect(await readFile(path.join(a, 'mine.txt'), 'utf8')).toBe('uncommitted\n');
