@@ -85,7 +85,7 @@ async function poolCase(host: CountedHost, count: CountedHost['count']): Promise
   await host.restartUnder('pool-of-threads');
   const r = await count(profiles.general_log, oltp, 'general log, pool-of-threads');
   const { instructions, writeCalls, logBytes } = r.figures;
-  const shown = `added ${instructions.pct?.toFixed(2)}% instructions [${instructions.pctCi95?.map((v) => v.toFixed(2)).join(', ')}], ${writeCalls.addedPerTx.toFixed(1)} write calls and ${logBytes.addedPerTx.toFixed(0)} log bytes per transaction; arms within ${instructions.spreadPct.off.toFixed(2)}% (off) and ${instructions.spreadPct.on.toFixed(2)}% (on)`;
+  const shown = `added ${instructions.pct?.toFixed(2)}% instructions [${instructions.pctCi95?.map((v) => v.toFixed(2)).join(', ')}], ${writeCalls.addedPerTx.toFixed(1)} write calls and ${logBytes.addedPerTx.toFixed(0)} log bytes per transaction; arms within ${instructions.spreadPct.off?.toFixed(2)}% (off) and ${instructions.spreadPct.on?.toFixed(2)}% (on)`;
   console.log(`general log under the thread pool: ${shown}`);
   expect(instructions.pctCi95?.[0], shown).toBeGreaterThan(0.5);
   // Arms repeated within 0.45% quiet and 0.52% loaded under one thread per connection
