@@ -74,5 +74,6 @@ function machineRates(ctx: RunContext) {
     turnOff: id.run.profile.disable,
     runner,
     logFile: id.run.profile.log.file,
+    ...(on.seams.clock ? { clock: on.seams.clock } : {}),
   });
 }
