@@ -6,8 +6,10 @@
 // (docs/measurements/2026-12-05-counted-aa.md).
 
 import { loadEnvironment } from '../src/config/env.ts';
-import { type CountedSubject, countArms, countedJob, startCountedServer } from '../src/counted/counted-ab.ts';
+import { type CountedSubject, countedJob } from '../src/counted/counted-ab.ts';
 import { countedFigures } from '../src/counted/counted-stats.ts';
+import { countArms, startCountedServer } from '../src/orchestrate/counted-sequence.ts';
+import { liveSeams } from '../src/orchestrate/seams.ts';
 import type { PluginProfile } from '../src/plugins/profile.ts';
 import { setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
@@ -29,12 +31,11 @@ const subject: CountedSubject = {
   log: profile,
 };
 const quiet = () => () => {};
-const host = await startCountedServer(loadEnvironment(), {
-  job: workload,
-  subject,
-  loader: async (s) => s.connection,
-  progress: quiet(),
-});
+const host = await startCountedServer(
+  loadEnvironment(),
+  { job: workload, subject, loader: async (s) => s.connection, progress: quiet() },
+  liveSeams,
+);
 const kind = aa ? 'A/A' : 'A/B';
 const interval = (ci: [number, number] | null, digits: number) =>
   ci ? `[${ci[0].toFixed(digits)}, ${ci[1].toFixed(digits)}]` : '–';
@@ -45,7 +46,7 @@ try {
     `${kind}\toff/tx\ton/tx\tadded %\t95% CI\tspread off %\tspread on %\twrites off/tx\twrites +/tx\twrites 95% CI\tlog bytes +/tx\twall s`,
   );
   for (let i = 1; i <= repeats; i++) {
-    const out = await countArms(host, { job: workload, subject, plan, progress: quiet() });
+    const out = await countArms(host, { job: workload, subject, plan, progress: quiet() }, liveSeams);
     for (const arm of out.arms) perTx[arm.kind].push(arm.totals.instructions / arm.transactions);
     const figures = countedFigures(out.arms);
     const f = figures.instructions;

@@ -1,6 +1,6 @@
 import { readdir, readFile, rm } from 'node:fs/promises';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { LaunchWrapper } from '../servers/server-process.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { type CallgrindDump, parseCallgrindDump } from './callgrind-dump.ts';
@@ -111,7 +111,11 @@ export async function clearDumps(dir: string): Promise<void> {
 }
 
 /** The dump the marker asked for: a new file, read once callgrind has finished writing it (its `totals:` line). */
-export async function waitForNewDump(dir: string, before: Set<string>): Promise<CallgrindDump> {
+export async function waitForNewDump(
+  dir: string,
+  before: Set<string>,
+  clock: Clock = realClock,
+): Promise<CallgrindDump> {
   for (let i = 0; i < 600; i++) {
     const fresh = [...(await listDumps(dir))].filter((n) => !before.has(n));
     if (fresh.length > 1)
@@ -121,7 +125,7 @@ export async function waitForNewDump(dir: string, before: Set<string>): Promise<
       const text = await readFile(path.join(dir, name), 'utf8');
       if (/^totals:/m.test(text)) return parseCallgrindDump(text);
     }
-    await sleep(100);
+    await clock.sleepMs(100);
   }
   throw new Error(`callgrind wrote no dump in ${dir} within 60 s of '${DUMP_MARKER}'`);
 }
@@ -132,9 +136,10 @@ export async function waitForNewDump(dir: string, before: Set<string>): Promise<
  */
 export async function waitForPoolLoad(
   server: StartedServer,
+  clock: Clock = realClock,
 ): Promise<{ loaded: boolean; waitedS: number; status: string }> {
-  const started = Date.now();
-  const waited = () => Math.round((Date.now() - started) / 1000);
+  const started = clock.nowMs();
+  const waited = () => Math.round((clock.nowMs() - started) / 1000);
   let status = '';
   for (let i = 0; i < 600; i++) {
     const { rows } = await server.query("SHOW STATUS LIKE 'Innodb_buffer_pool_load_status'");
@@ -144,7 +149,7 @@ export async function waitForPoolLoad(
       const why = status === '' ? 'the server reports no load status' : status;
       return { loaded: false, waitedS: waited(), status: `${why}; the warm-up arm fills the pool instead` };
     }
-    await sleep(500);
+    await clock.sleepMs(500);
   }
   return {
     loaded: false,

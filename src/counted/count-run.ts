@@ -1,22 +1,9 @@
-import type { Environment } from '../config/env.ts';
 import type { CountedIdentity, CountedRecord } from '../results/counted-record.ts';
-import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
 import { addedPerArm } from '../traffic/added-load.ts';
 import type { SysbenchJob } from '../workload/workload.ts';
-import { judgeComparable } from './comparable.ts';
 import { costBreakdown } from './cost-breakdown.ts';
-import {
-  type CountedAdded,
-  type CountedArmReading,
-  type CountedPlan,
-  type CountedRunOutcome,
-  type CountedSubject,
-  countArms,
-  countedJob,
-  startCountedServer,
-} from './counted-ab.ts';
+import type { CountedAdded, CountedArmReading, CountedPlan, CountedRunOutcome } from './counted-ab.ts';
 import { countedFigures } from './counted-stats.ts';
-import { countedIdentity } from './identity.ts';
 
 /** What every counted figure leaves out; said with the figures wherever they are shown. */
 export const COUNTED_LIMITS = [
@@ -24,65 +11,6 @@ export const COUNTED_LIMITS = [
   'one thread under valgrind (~30 transactions per second): what many cores serialise on is not seen',
   'the wall clock stays the verdict of what users feel; counts explain it and compare across machines',
 ];
-
-export interface CountRunOptions {
-  subject: CountedSubject;
-  /** The plugin library the identity hashes (null for a built-in). */
-  soname: string | null;
-  configHash: string | null;
-  plan: CountedPlan;
-  /** How the counted server's traffic logs in: the run's application account, created on that server. */
-  application: (server: StartedServer) => Promise<ConnectionOptions>;
-  /** traffic.added, sent per transaction (null: none, or no wall-clock throughput to scale it by). */
-  added?: CountedAdded | null;
-  /** The wall clock's audit events per plugin-on transaction, which the on arms must match (null: none counted). */
-  wallClockEventsPerTx?: number | null;
-  progress: (message: string) => void;
-}
-
-/**
- * A counted A/B of one subject: its own local server under callgrind, the same fixed transactions in every arm,
- * ABBA pairs after a discarded arm, then the per-transaction figures, where the added instructions go, and the
- * identity that says which other records they compare with. The server is stopped whatever happens.
- */
-export async function countRun(
-  config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
-  job: SysbenchJob,
-  opts: CountRunOptions,
-): Promise<CountedRecord> {
-  const counted = countedJob(job);
-  const started = Date.now();
-  const host = await startCountedServer(config, {
-    job: counted,
-    subject: opts.subject,
-    loader: opts.application,
-    progress: opts.progress,
-  });
-  try {
-    const added = opts.added ?? null;
-    const outcome = await countArms(host, {
-      job: counted,
-      subject: opts.subject,
-      plan: opts.plan,
-      added,
-      progress: opts.progress,
-    });
-    const described = describeCounted(counted, opts.plan, added);
-    const identity = await countedIdentity(host.server, opts.soname, opts.configHash, described);
-    const record = countedRecord(outcome, {
-      subject: opts.subject.label,
-      plan: opts.plan,
-      identity,
-      soname: opts.soname,
-      startedMs: started,
-    });
-    const comparable = judgeComparable(outcome.arms, opts.wallClockEventsPerTx ?? null);
-    if (comparable.refused) opts.progress(`${opts.subject.label}: ${comparable.refused}`);
-    return { ...record, comparable, ...(added && { added: addedRecord(added, opts.plan) }) };
-  } finally {
-    await host.server.stop();
-  }
-}
 
 /** The counted workload as the identity names it: counts of added operations included, never their rates. */
 export function describeCounted(
@@ -100,7 +28,7 @@ export function describeCounted(
 }
 
 /** What the record says of the added traffic: each kind's rate, the wall-clock throughput and the count per arm. */
-function addedRecord(added: CountedAdded, plan: CountedPlan) {
+export function addedRecord(added: CountedAdded, plan: CountedPlan) {
   const perArm = new Map(addedPerArm(added.rates, added.wallClockTps, plan.events));
   return {
     wallClockTps: added.wallClockTps,
@@ -118,11 +46,11 @@ export function countedRecord(
     identity: CountedIdentity;
     /** The plugin library whose functions the breakdown names (null for a built-in). */
     soname: string | null;
-    /** When the count began (Date.now()): the record's wallS runs from it. */
-    startedMs: number;
+    /** Seconds the count took, from its start (its server's, where it started one) to its record. */
+    wallS: number;
   },
 ): CountedRecord {
-  const { subject, plan, identity, soname, startedMs } = about;
+  const { subject, plan, identity, soname, wallS } = about;
   const breakdown = costBreakdown(outcome.arms, soname);
   const arm = (a: CountedArmReading, warmup: boolean) => ({
     kind: a.kind,
@@ -145,7 +73,7 @@ export function countedRecord(
     queryIds: outcome.queryIds,
     connectionIds: outcome.connectionIds,
     identity,
-    wallS: (Date.now() - startedMs) / 1000,
+    wallS,
     limits: COUNTED_LIMITS,
   };
 }

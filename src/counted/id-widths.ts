@@ -1,3 +1,4 @@
+import { type Clock, realClock } from '../machine/clock.ts';
 import { SqlSession } from '../servers/sql-session.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 
@@ -150,16 +151,17 @@ export async function alignIds(
   source: IdSource,
   warmup: { before: number; after: number },
   arms: number,
+  clock: Clock = realClock,
 ): Promise<Omit<IdAlignment, 'last'> & { seconds: number }> {
   const warmupIds = Math.max(1, warmup.after - warmup.before);
   const boundIds = armsIdBound(warmupIds, source.warmupArmsWorth, arms);
-  const started = Date.now();
+  const started = clock.nowMs();
   const start = (await source.read()) ?? warmup.after;
   let id = start;
   for (let round = 0; round < 100; round++) {
     const skip = widthSkip(id + 1, boundIds);
     if (skip === 0 || !source.useUp || skip > (source.maxUseUp ?? Number.POSITIVE_INFINITY)) {
-      const seconds = (Date.now() - started) / 1000;
+      const seconds = (clock.nowMs() - started) / 1000;
       return {
         afterWarmup: warmup.after,
         warmupIds,
@@ -187,6 +189,7 @@ export async function alignAll(
   beforeWarmup: (number | null)[],
   arms: number,
   progress: (message: string) => void,
+  clock: Clock = realClock,
 ): Promise<(Omit<IdAlignment, 'last'> | null)[]> {
   const afterWarmup = await Promise.all(sources.map((source) => source.read()));
   const out: (Omit<IdAlignment, 'last'> | null)[] = [];
@@ -197,7 +200,7 @@ export async function alignAll(
       out.push(null);
       continue;
     }
-    const { seconds, ...alignment } = await alignIds(source, { before, after }, arms);
+    const { seconds, ...alignment } = await alignIds(source, { before, after }, arms, clock);
     if (alignment.advancedBy > 0)
       progress(
         `${source.what} moved ${alignment.advancedBy} on in ${seconds.toFixed(1)} s: the arms take ids from ${alignment.first}, at most ${alignment.boundIds} of them, all of one width`,

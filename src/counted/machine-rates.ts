@@ -2,9 +2,9 @@ import { closeSync, openSync, rmSync, writeSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import { availableParallelism } from 'node:os';
 import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { execa } from 'execa';
 import type { SysbenchRunner } from '../bench/subject.ts';
+import { type Clock, realClock } from '../machine/clock.ts';
 import { parseProcessStat, parseProcStat } from '../machine/proc.ts';
 import { runSteps, type Step } from '../plugins/steps.ts';
 import type { CountedRecord, MachineRates } from '../results/counted-record.ts';
@@ -152,6 +152,8 @@ interface RatesOptions {
   runner: SysbenchRunner;
   /** The plugin's log file relative to the data directory (the profile's `log.file`): write() is timed beside it. */
   logFile: string | null;
+  /** What the run's span is read on and its waits taken on (the real clock when none is given). */
+  clock?: Clock;
 }
 
 const unread = (failed: string): MachineRates => ({
@@ -184,7 +186,7 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
   if ('failed' in span) return unread(span.failed);
   const { run, first, after, seconds } = span;
   const serving: Serving = pool
-    ? { idleUserTicks: await idleUserTicks(pid, core, seconds) }
+    ? { idleUserTicks: await idleUserTicks(pid, core, seconds, opts.clock ?? realClock) }
     : { tids: span.tids };
   if (!pool && span.tids.length === 0) return unread('the processlist showed no thread serving sysbench');
   const transactions = run.transactions;
@@ -206,9 +208,14 @@ async function readRates(server: StartedServer, opts: RatesOptions): Promise<Mac
 }
 
 /** The process's user ticks over `seconds` with no client but the harness: what the pool's figure is taken less. */
-async function idleUserTicks(pid: number, core: number | undefined, seconds: number): Promise<number> {
+async function idleUserTicks(
+  pid: number,
+  core: number | undefined,
+  seconds: number,
+  clock: Clock,
+): Promise<number> {
   const start = await readTicks(pid, core);
-  await sleep(Math.round(seconds * 1000));
+  await clock.sleepMs(Math.round(seconds * 1000));
   return (await readTicks(pid, core)).processUser - start.processUser;
 }
 
@@ -225,6 +232,7 @@ async function plainRun(
   | { failed: string }
 > {
   const own = await ownThread(server);
+  const clock = opts.clock ?? realClock;
   // The first reading once sysbench's threads are connected: its start-up would count as the core's idle time.
   let before: Promise<TickReading | null> | undefined;
   let startedMs = 0;
@@ -236,18 +244,18 @@ async function plainRun(
     durationS: RATES_RUN_S,
     ...(at.pinned ? { cpus: '1' } : {}),
     onThreadsStarted: () => {
-      startedMs = Date.now();
+      startedMs = clock.nowMs();
       before = readTicks(at.pid, at.core).catch(() => null);
       threadsUp();
     },
   });
   // sysbench keeps its connections for the whole run; one look at the processlist, once they are up, finds them.
   await Promise.race([connected, running]);
-  await sleep(1000);
+  await clock.sleepMs(1000);
   const tids = at.pool ? [] : await connectionTids(server, own.id).catch(() => []);
   const run = await running;
   const after = await readTicks(at.pid, at.core);
-  const seconds = (Date.now() - startedMs) / 1000;
+  const seconds = (clock.nowMs() - startedMs) / 1000;
   if (!run.ok) return { failed: `the plugin-off sysbench run failed: ${run.reason}` };
   if (!before) return { failed: "sysbench never said its threads had started, so the run's span is unknown" };
   const first = await before;

@@ -1,15 +1,9 @@
 import { execa } from 'execa';
-import type { ArmSteps, ComparisonDesign } from '../bench/subject.ts';
 import type { Environment } from '../config/env.ts';
-import { setGlobals } from '../plugins/steps.ts';
 import type { CountedRecord } from '../results/counted-record.ts';
 import type { ResolvedRun } from '../runs/runs.ts';
-import { trafficConnections } from '../servers/traffic-accounts.ts';
 import { addedRates } from '../traffic/added-load.ts';
-import type { SysbenchJob } from '../workload/workload.ts';
-import { countRun } from './count-run.ts';
-import { type CountedAdded, defaultCountedPlan } from './counted-ab.ts';
-import { noThreadsRefusal, threadHandlingOf } from './thread-handling.ts';
+import type { CountedAdded } from './counted-ab.ts';
 
 /** Why this configuration gets no counted figures (null: it does), decided before any server starts. */
 export async function countedUnavailable(
@@ -30,41 +24,6 @@ export interface WallClockFigures {
   tps: number | null;
   /** Audit events per plugin-on transaction, all classes (`wallClockEventsPerTx`); null where none were counted. */
   eventsPerTx: number | null;
-}
-
-/**
- * The run's plugin, installed with its startup options and settings, counted off against on. Its on arms' audit
- * events are held to the wall clock's (`judgeComparable`): the record says when they are not comparable.
- */
-export function countPluginRun(
-  config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir'>,
-  run: ResolvedRun,
-  opts: {
-    job: SysbenchJob;
-    configHash: string | null;
-    wallClock: WallClockFigures;
-    progress: (message: string) => void;
-  },
-): Promise<CountedRecord> {
-  const { job, configHash, wallClock, progress } = opts;
-  const { profile } = run;
-  return countRun(config, job, {
-    subject: {
-      label: profile.name,
-      setup: [...profile.install, ...setGlobals(profile.measureSettings)],
-      arms: { off: profile.disable, on: profile.enable },
-      log: profile,
-      selfModifyingCode: profile.patchesServerCode ?? false,
-      threadHandling: threadHandlingOf(run.startupOptions),
-    },
-    soname: profile.soname,
-    configHash,
-    plan: defaultCountedPlan,
-    application: async (server) => (await trafficConnections(server, run.traffic.accounts)).application,
-    added: countedAdded(run, wallClock.tps, progress),
-    wallClockEventsPerTx: wallClock.eventsPerTx,
-    progress,
-  });
 }
 
 /**
@@ -102,47 +61,4 @@ export function countedLine(record: CountedRecord): string {
     `${signed(logBytes.addedPerTx, 0)} log bytes${interval(logBytes.addedCi95, 0)}`,
     `${signed(events.addedPerTx)} audit events per transaction`,
   ].join(', ');
-}
-
-/**
- * A gate comparison counted: base against head (the arms the wall clock measured, `arms`), the head's plugin
- * installed with its startup options on a counted server of its own. The restarts design is not counted: each arm's
- * restart would need a warm-up of its own (the first arms after a start count up to 5% more).
- */
-export async function countComparison(
-  config: Pick<Environment, 'mysqldPath' | 'searchPath' | 'pluginDir' | 'target' | 'counted'>,
-  head: ResolvedRun,
-  opts: {
-    arms: ArmSteps;
-    design: ComparisonDesign;
-    job: SysbenchJob;
-    /** The base arms' mean throughput: what turns traffic.added's rates into counts per arm. */
-    wallClockTps: number | null;
-    progress: (message: string) => void;
-  },
-): Promise<CountedRecord | { notCounted: string }> {
-  const { arms, design, job, wallClockTps, progress } = opts;
-  const why = await countedUnavailable(config);
-  if (why) return { notCounted: `not counted: ${why}` };
-  if (design === 'restarts')
-    return { notCounted: 'not counted: the restarts design (each arm would need a warm-up of its own)' };
-  const refused = noThreadsRefusal([head]);
-  if (refused) return { notCounted: `not counted: ${refused}` };
-  const { profile } = head;
-  return countRun(config, job, {
-    subject: {
-      label: `${head.id} base/head`,
-      setup: profile.install,
-      arms,
-      log: profile,
-      selfModifyingCode: profile.patchesServerCode ?? false,
-      threadHandling: threadHandlingOf(head.startupOptions),
-    },
-    soname: profile.soname,
-    configHash: null,
-    plan: defaultCountedPlan,
-    application: async (server) => (await trafficConnections(server, head.traffic.accounts)).application,
-    added: countedAdded(head, wallClockTps, progress),
-    progress,
-  });
 }

@@ -1,5 +1,5 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { setTimeout as sleep } from 'node:timers/promises';
+import { type Clock, realClock } from '../machine/clock.ts';
 
 /** What Linux counts per thread in /proc/<pid>/task/<tid>/io: write-family syscalls and the bytes they passed. */
 export interface ThreadIo {
@@ -41,9 +41,9 @@ export interface IoReading {
   atMs: number;
 }
 
-export async function readIo(pid: number): Promise<IoReading> {
+export async function readIo(pid: number, clock: Clock = realClock): Promise<IoReading> {
   const threads = await readThreadIo(pid);
-  return { threads, process: await readProcessIo(pid), atMs: Date.now() };
+  return { threads, process: await readProcessIo(pid), atMs: clock.nowMs() };
 }
 
 /** What the whole process wrote over a stretch with no client but the harness connected, and how long it lasted. */
@@ -70,10 +70,14 @@ export const idleWrites = (before: IoReading, after: IoReading): IdleWrites => (
  * pipe (about 12 write calls a second recorded); each arm's writes are taken less these, scaled to its span
  * (`processWrites`).
  */
-export async function idleWindow(pid: number, seconds: number): Promise<IdleWrites> {
-  const before = await readIo(pid);
-  await sleep(Math.min(10_000, Math.max(1000, Math.round(seconds * 1000))));
-  return idleWrites(before, await readIo(pid));
+export async function idleWindow(
+  pid: number,
+  seconds: number,
+  clock: Clock = realClock,
+): Promise<IdleWrites> {
+  const before = await readIo(pid, clock);
+  await clock.sleepMs(Math.min(10_000, Math.max(1000, Math.round(seconds * 1000))));
+  return idleWrites(before, await readIo(pid, clock));
 }
 
 /**

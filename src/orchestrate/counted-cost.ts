@@ -1,8 +1,9 @@
 import { planFor } from '../bench/measure-plan.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { readMachineRates, withPrediction } from '../counted/machine-rates.ts';
-import { countedLine, countedUnavailable, countPluginRun } from '../counted/run-counted.ts';
+import { countedLine, countedUnavailable } from '../counted/run-counted.ts';
 import { pointLabel } from '../workload/threads.ts';
+import { countPluginRun } from './counted-run.ts';
 import { errorLine, type Outcome } from './outcome.ts';
 import type { RunContext } from './run-state.ts';
 
@@ -39,15 +40,20 @@ async function count(ctx: RunContext): Promise<Outcome> {
   const measured = state.measuredAt.get(pointLabel(id.ownPoint));
   // The machine's rates, read on the wall-clock server while it is warm and before the counted one starts.
   const rates = measured ? await machineRates(ctx) : null;
-  const countedAlone = await countPluginRun(config, id.run, {
-    job: on.workload,
-    configHash: id.key().configHash,
-    wallClock: {
-      tps: measured?.baselineTps ?? null,
-      eventsPerTx: wallClockEventsPerTx(measured?.auditEvents),
+  const countedAlone = await countPluginRun(
+    config,
+    id.run,
+    {
+      job: on.workload,
+      configHash: id.key().configHash,
+      wallClock: {
+        tps: measured?.baselineTps ?? null,
+        eventsPerTx: wallClockEventsPerTx(measured?.auditEvents),
+      },
+      progress,
     },
-    progress,
-  });
+    on.seams,
+  );
   const counted =
     rates && measured
       ? withPrediction(countedAlone, rates, { pct: measured.overheadPct, ci95: measured.overheadCi95 })
@@ -68,5 +74,6 @@ function machineRates(ctx: RunContext) {
     turnOff: id.run.profile.disable,
     runner,
     logFile: id.run.profile.log.file,
+    ...(on.seams.clock ? { clock: on.seams.clock } : {}),
   });
 }

@@ -1,19 +1,15 @@
 import type { ArmSteps } from '../bench/subject.ts';
 import type { Environment } from '../config/env.ts';
 import { countedRecord, describeCounted } from '../counted/count-run.ts';
-import {
-  type CountedPlan,
-  type CountedServer,
-  type CountedSubject,
-  countArms,
-  restartUnder,
-  startCountedServer,
-} from '../counted/counted-ab.ts';
+import type { CountedPlan, CountedServer, CountedSubject } from '../counted/counted-ab.ts';
 import { countedIdentity } from '../counted/identity.ts';
+import { realClock } from '../machine/clock.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { setGlobals } from '../plugins/steps.ts';
 import type { CountedRecord } from '../results/counted-record.ts';
 import type { SysbenchJob } from '../workload/workload.ts';
+import { countArms, restartUnder, startCountedServer } from './counted-sequence.ts';
+import { type CountedSeams, liveSeams } from './seams.ts';
 
 // The counted channel's own host (suites/counted.suite.ts): one local server under callgrind with every plugin
 // installed and off, each count one plugin off against on (or the arms given), on the same server.
@@ -37,7 +33,9 @@ export interface CountedHost {
 export function countedHost(
   config: Environment,
   opts: { installed: PluginProfile[]; job: SysbenchJob; plan: CountedPlan },
+  seams: CountedSeams = liveSeams,
 ): CountedHost {
+  const clock = seams.clock ?? realClock;
   let host: CountedServer | undefined;
   const setup: CountedSubject = {
     label: 'server_audit, SQL_ERROR_LOG and the general log',
@@ -47,31 +45,30 @@ export function countedHost(
   };
   return {
     async start() {
-      host = await startCountedServer(config, {
-        job: opts.job,
-        subject: setup,
-        loader: async (s) => s.connection,
-        progress: console.log,
-      });
+      host = await startCountedServer(
+        config,
+        { job: opts.job, subject: setup, loader: async (s) => s.connection, progress: console.log },
+        seams,
+      );
     },
     async count(profile, job, label, arms = { off: profile.disable, on: profile.enable }, plan = opts.plan) {
       if (!host) throw new Error('The counted server did not start; see the first error');
-      const started = Date.now();
+      const started = clock.nowMs();
       const subject = { label, setup: [], arms, log: profile };
-      const outcome = await countArms(host, { job, subject, plan, progress: console.log });
+      const outcome = await countArms(host, { job, subject, plan, progress: console.log }, seams);
       const identity = await countedIdentity(host.server, profile.soname, null, describeCounted(job, plan));
       const record = countedRecord(outcome, {
         subject: label,
         plan,
         identity,
         soname: profile.soname,
-        startedMs: started,
+        wallS: (clock.nowMs() - started) / 1000,
       });
       return record;
     },
     async restartUnder(threadHandling) {
       if (!host) throw new Error('The counted server did not start; see the first error');
-      host = await restartUnder(host, setup, threadHandling, console.log);
+      host = await restartUnder(host, setup, threadHandling, console.log, seams);
     },
     stop: async () => host?.server.stop(),
   };

@@ -190,13 +190,18 @@ async function judge(
   if (wallClock) progress(`wall clock ${wallClock.verdict}: ${wallClock.reason}`);
   const pairs = 'sample' in wall ? wall.sample.pairs : [];
   const counted = await on.seams
-    .countComparison(on.config, head, {
-      arms: setUp.subject.arms,
-      design: setUp.decision.design,
-      job: setUp.planned.job,
-      wallClockTps: pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, pairs.length) || null,
-      progress,
-    })
+    .countComparison(
+      on.config,
+      head,
+      {
+        arms: setUp.subject.arms,
+        design: setUp.decision.design,
+        job: setUp.planned.job,
+        wallClockTps: pairs.reduce((sum, p) => sum + p.offTps, 0) / Math.max(1, pairs.length) || null,
+        progress,
+      },
+      on.seams,
+    )
     .catch((error: unknown) => ({ notCounted: `not counted: ${errorLine(error)}` }));
   const countedVerdict =
     'notCounted' in counted

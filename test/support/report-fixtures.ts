@@ -327,7 +327,7 @@ export function countedReportInput(): HtmlReportInput {
   const plan = { events: 150, seed: 42, pairs: 1 };
   const counted = countedRecord(
     { warmup: arms[0] as CountedArmReading, arms, wallS: 60, queryIds: null, connectionIds: null },
-    { subject: 'server_audit', plan, identity, soname: 'server_audit.so', startedMs: Date.now() },
+    { subject: 'server_audit', plan, identity, soname: 'server_audit.so', wallS: 0 },
   );
   const wall = measured.measurement;
   const prediction = predict({
