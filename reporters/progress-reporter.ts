@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { UserConsoleLog } from 'vitest';
 import type { Reporter, TestModule, TestSpecification, Vitest } from 'vitest/node';
+import { type Clock, realClock } from '../src/machine/clock.ts';
 import { formatProgress, isBenchmark } from './format/format-progress.ts';
 
 /**
@@ -16,20 +17,22 @@ export default class ProgressReporter implements Reporter {
   private done = 0;
   private startedAt = 0;
   private vitest: Vitest | undefined;
+  private readonly clock: Clock;
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest;
   }
 
-  constructor(options: { projects?: string[] } = {}) {
-    const { projects } = options;
+  constructor(options: { projects?: string[]; clock?: Clock } = {}) {
+    const { projects, clock = realClock } = options;
+    this.clock = clock;
     this.counts = projects ? (name) => projects.includes(name) : isBenchmark;
   }
 
   onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
     this.total = specifications.filter((s) => this.counts(s.project.name)).length;
     this.done = 0;
-    this.startedAt = Date.now();
+    this.startedAt = this.clock.nowMs();
   }
 
   onUserConsoleLog(log: UserConsoleLog): void {
@@ -46,7 +49,7 @@ export default class ProgressReporter implements Reporter {
       total: this.total,
       file: path.relative(process.cwd(), module.moduleId),
       fileMs: module.diagnostic().duration,
-      elapsedMs: Date.now() - this.startedAt,
+      elapsedMs: this.clock.nowMs() - this.startedAt,
     });
     process.stdout.write(`${line}\n`);
   }

@@ -3,12 +3,11 @@ import type { Revision } from '../../src/history/entry.ts';
 import { mdCode, mdText } from '../../src/markdown/markdown.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
 import { whereExplained } from '../../src/results/when-it-fails.ts';
-import { auditEventsCell, auditEventsLine } from './format-audit-events.ts';
+import { auditEventsLine } from './format-audit-events.ts';
 import { formatComparison } from './format-comparison.ts';
-import { interferenceLines, interferenceMark } from './format-interference.ts';
+import { interferenceLines } from './format-interference.ts';
 import { memoryLine } from './format-memory.ts';
-import { estimateText, fixed } from './format-numbers.ts';
-import { facts, lifecycleCell, noiseCell, runLabel, yesNo } from './format-summary.ts';
+import { type OpeningColumn, type OpeningRow, openingColumns, runLabel } from './opening-table.ts';
 import { failureKindsOf, statusLine } from './run-status.ts';
 import type { Section, SectionContent } from './section.ts';
 import { SECTIONS } from './sections.ts';
@@ -29,36 +28,13 @@ export interface MarkdownInput {
   runId?: string;
 }
 
-const overhead = (r: PluginResult): string => estimateText(r.overheadPct, r.overheadCi95);
-
-function change(c: Comparison | undefined): string {
-  if (c?.kind !== 'compared') return '–';
-  const sign = c.changePp >= 0 ? '+' : '−';
-  const ci = `[${c.changeCi95[0].toFixed(1)}, ${c.changeCi95[1].toFixed(1)}]`;
-  const marker =
-    c.verdict === 'regressed' ? ' **regressed**' : c.verdict === 'inconclusive' ? ' inconclusive' : '';
-  return `${sign}${Math.abs(c.changePp).toFixed(1)} ${ci}${marker}`;
+/** A cell in summary.md: outside text escaped, auditbench's own figures as they are, the strong pieces in bold. */
+function mdCell(column: OpeningColumn, row: OpeningRow): string {
+  const cell = column.cell(row);
+  const text = (t: string) => (column.figures ? t : mdText(t));
+  if (typeof cell === 'string') return text(cell);
+  return cell.map((p) => (p.strong && p.text !== '' ? `**${text(p.text)}**` : text(p.text))).join('');
 }
-
-const HEAD = [
-  'plugin',
-  'server',
-  'workload',
-  'baseline TPS',
-  'plugin TPS',
-  'overhead % [95% CI]',
-  'limit %',
-  'verdict',
-  'A/A noise ± % (detectable)',
-  'vs BASE (pp)',
-  'log MB/min',
-  'log bytes/txn',
-  'audit events/txn',
-  'rotates?',
-  'logs failed statements?',
-  'uninstall needs restart?',
-  'lifecycle',
-];
 
 const mdRow = (cells: readonly string[]): string => `| ${cells.map(mdText).join(' | ')} |`;
 
@@ -91,30 +67,12 @@ function explainedMd(results: readonly PluginResult[]): string[] {
 /** summary.md, also appended to GitHub's job summary: the full table, the seed's comparison, the comparisons, the gate. */
 export function formatMarkdownSummary(input: MarkdownInput, sections = SECTIONS): string {
   const { results, comparisons, revision, baseBranch } = input;
-  const head = `| ${HEAD.map((h) => h.replace('BASE', mdText(baseBranch))).join(' | ')} |`;
+  const columns = openingColumns('markdown');
+  const head = `| ${columns.map((c) => c.head.replace('BASE', mdText(baseBranch))).join(' | ')} |`;
   // Names, versions, titles and what the server or the log said are outside text; the figures are ours.
-  const rows = results.map((r, i) => {
-    const f = facts(r);
-    return [
-      mdText(runLabel(r)),
-      mdText(`${r.server.flavor} ${r.server.version} (${r.server.target})`),
-      mdText(r.workload),
-      fixed(r.baselineTps),
-      fixed(r.pluginTps),
-      overhead(r),
-      fixed(r.limitPct, 0),
-      `${r.verdict === 'pass' ? 'pass' : `**${mdText(r.verdict)}**`}${mdText(interferenceMark(r))}`,
-      noiseCell(r),
-      change(comparisons[i]),
-      fixed(r.measurement?.logMbPerMin),
-      fixed(r.logBytesPerTxn, 0),
-      mdText(auditEventsCell(r)),
-      yesNo(f.rotates),
-      yesNo(f.logsFailed),
-      yesNo(f.uninstallRestart),
-      mdText(lifecycleCell(r)),
-    ].join(' | ');
-  });
+  const rows = results.map((result, i) =>
+    columns.map((c) => mdCell(c, { result, comparison: comparisons[i] })),
+  );
   const reasons = results.flatMap((r) => {
     const more = [auditEventsLine(r), memoryLine(r)].filter((line) => line !== null);
     return r.measurement
@@ -135,8 +93,8 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = SECTIONS)
     '',
     ...explainedMd(results),
     head,
-    `|${' --- |'.repeat(HEAD.length)}`,
-    ...rows.map((row) => `| ${row} |`),
+    `|${' --- |'.repeat(columns.length)}`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
     '',
     ...reasons,
     '',

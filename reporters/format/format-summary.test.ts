@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { expect, test } from 'vitest';
 import { type PluginResult, resultsFileSchema } from '../../src/results/schema.ts';
 import { sweepReportInput } from '../../test/support/report-fixtures.ts';
-import { formatSummary, lifecycleCell, runLabel, wrapText } from './format-summary.ts';
+import { formatSummary, wrapText } from './format-summary.ts';
+import { lifecycleCell, runLabel } from './opening-table.ts';
 
 const result: PluginResult = {
   plugin: 'SERVER_AUDIT',

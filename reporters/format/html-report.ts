@@ -9,7 +9,8 @@ import { formatComparison } from './format-comparison.ts';
 import { type ChartFigure, formatHtmlReport, type HtmlTable, type ReportSection } from './format-html.ts';
 import { interferenceLines } from './format-interference.ts';
 import { memoryLine } from './format-memory.ts';
-import { runIdOf, runStatus, statusLine } from './run-status.ts';
+import { openingColumns, plainCell, settingsText } from './opening-table.ts';
+import { runIdOf, statusLine } from './run-status.ts';
 import type { Section, SectionContent } from './section.ts';
 import { SECTIONS } from './sections.ts';
 
@@ -51,21 +52,13 @@ async function figures(result: PluginResult, entry: HistoryEntry | undefined, pr
   ]);
 }
 
-/** What a run is: its plugin and settings as its title names them, and the option file it came from. */
-function settingsText(r: PluginResult): string {
-  const file = r.settings?.optionFile ? `; option file ${r.settings.optionFile}` : '';
-  return `${r.title}${file}`;
-}
-
-/** The overview chart's legend: each run id, its status and why, and what it measured. */
+/** The overview chart's legend: the opening table's columns for the page (each run id, its status and why, what it is). */
 function runsTable(results: readonly PluginResult[]): HtmlTable {
+  const columns = openingColumns('html');
   return {
     caption: 'Runs',
-    head: [{ text: 'run' }, { text: 'status' }, { text: 'plugin and settings' }],
-    rows: results.map((r) => {
-      const { status, why } = runStatus(r);
-      return [runIdOf(r), why ? `${status}: ${why}` : status, settingsText(r)];
-    }),
+    head: columns.map((c) => ({ text: c.head })),
+    rows: results.map((result) => columns.map((c) => plainCell(c.cell({ result })))),
   };
 }
 

@@ -5,11 +5,9 @@ import { readVariables } from '../plugins/server-state.ts';
 import type { CompletenessPhase } from '../results/schema.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { endlessItems, runMarkers } from './marker-workload.ts';
-import { type CompletenessContext, phaseRecord, sentKinds } from './phase-context.ts';
+import { type CompletenessContext, clockOf, phaseRecord, sentKinds } from './phase-context.ts';
 import { commits, startLoadedPhase } from './phases.ts';
 import { readMarkers } from './read-markers.ts';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Installed and logging, read the way the restart lifecycle check reads them. */
 export async function pluginState(
@@ -36,8 +34,9 @@ export async function crashPhase(ctx: CompletenessContext): Promise<Completeness
     connections: ctx.sizes.connections,
     signal: stream.signal,
   });
-  await sleep(ctx.sizes.crashAfterMs);
-  const loadTps = ((await commits(ctx.server)) - commitsBefore) / ((Date.now() - loadStartedMs) / 1000);
+  const clock = clockOf(ctx);
+  await clock.sleepMs(ctx.sizes.crashAfterMs);
+  const loadTps = ((await commits(ctx.server)) - commitsBefore) / ((clock.nowMs() - loadStartedMs) / 1000);
   ctx.progress('SIGKILL under load');
   try {
     await ctx.server.killAndStart();
@@ -46,7 +45,7 @@ export async function crashPhase(ctx: CompletenessContext): Promise<Completeness
     await load.stop();
   }
   const { sent } = await streaming;
-  const reading = await readMarkers(ctx.server, ctx.profile, names.tag, null);
+  const reading = await readMarkers(ctx.server, ctx.profile, names.tag, null, clock);
   const record = await phaseRecord(ctx, { phase: 'crash', sent, reading, files, loadTps, startedMs });
   const lostAtCrash = record.kinds.reduce((sum, k) => sum + (k.claim === 'logged' ? k.lost : 0), 0);
   const { afterRestart: wanted } = expectationsOn(ctx.profile, ctx.server.info.flavor);

@@ -1,3 +1,4 @@
+import { type Clock, realClock } from '../machine/clock.ts';
 import { listLogFiles } from '../plugins/log-reader.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { readVariables } from '../plugins/server-state.ts';
@@ -26,7 +27,11 @@ export interface CompletenessContext {
   application: ConnectionOptions;
   schema: string;
   progress: (message: string) => void;
+  /** The clock the phases' spans, waits and deadlines read: the real one unless a test hands in its own. */
+  clock?: Clock;
 }
+
+export const clockOf = (ctx: CompletenessContext): Clock => ctx.clock ?? realClock;
 
 /** Kinds the workload sends: every kind not `unchecked`, so excluded kinds are shown to be absent. */
 export const sentKinds = (claims: Claims): EventKind[] => eventKinds.filter((k) => claims[k] !== 'unchecked');
@@ -74,7 +79,7 @@ export async function phaseRecord(ctx: CompletenessContext, f: PhaseFigures): Pr
     afterRestart: null,
     settings: await readVariables(ctx.server, ctx.profile.variablesLike),
     durabilityNote: ctx.setup.durabilityNote,
-    durationS: (Date.now() - f.startedMs) / 1000,
+    durationS: (clockOf(ctx).nowMs() - f.startedMs) / 1000,
     ok: problems.length === 0,
     reason:
       problems.length === 0

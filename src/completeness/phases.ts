@@ -5,15 +5,13 @@ import type { StartedServer } from '../servers/started-server.ts';
 import { startSysbenchLoad } from '../workload/sysbench-load.ts';
 import type { SentMarker } from './count.ts';
 import { markerItems, runMarkers } from './marker-workload.ts';
-import { type CompletenessContext, phaseRecord, sentKinds, startPhase } from './phase-context.ts';
+import { type CompletenessContext, clockOf, phaseRecord, sentKinds, startPhase } from './phase-context.ts';
 import { readMarkers } from './read-markers.ts';
 
 const SETTLE_MS = 3_000;
 const LIST_EVERY_MS = 250;
 // Longer than any phase: sysbench is stopped when the phase ends.
 const LOAD_LIMIT_S = 600;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Commits so far: sysbench's oltp_read_write commits once per transaction, so the difference over a phase is its TPS. */
 export async function commits(server: StartedServer): Promise<number> {
@@ -23,17 +21,23 @@ export async function commits(server: StartedServer): Promise<number> {
 
 /** The markers alone: each kind exactly `perKind` times from several connections, no load, no rotation expected. */
 export async function quietPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
-  const startedMs = Date.now();
+  const startedMs = clockOf(ctx).nowMs();
   const { names, files } = await startPhase(ctx);
   const items = markerItems(sentKinds(ctx.claims), ctx.sizes.perKind);
   const { sent } = await runMarkers(ctx.server.connection, names, items, {
     connections: ctx.sizes.connections,
   });
-  const reading = await readMarkers(ctx.server, ctx.profile, names.tag, {
-    sent,
-    claims: ctx.claims,
-    settleMs: SETTLE_MS,
-  });
+  const reading = await readMarkers(
+    ctx.server,
+    ctx.profile,
+    names.tag,
+    {
+      sent,
+      claims: ctx.claims,
+      settleMs: SETTLE_MS,
+    },
+    clockOf(ctx),
+  );
   return phaseRecord(ctx, { phase: 'quiet', sent, reading, files, loadTps: null, startedMs });
 }
 
@@ -46,11 +50,12 @@ export const startLoad = (ctx: CompletenessContext): Promise<{ stop: () => Promi
 
 /** The opening of a phase under load: its markers' names and file tracker, sysbench started, commits counted. */
 export async function startLoadedPhase(ctx: CompletenessContext) {
-  const startedMs = Date.now();
+  const clock = clockOf(ctx);
+  const startedMs = clock.nowMs();
   const { names, files } = await startPhase(ctx);
   const load = await startLoad(ctx);
   const commitsBefore = await commits(ctx.server);
-  return { startedMs, names, files, load, commitsBefore, loadStartedMs: Date.now() };
+  return { startedMs, names, files, load, commitsBefore, loadStartedMs: clock.nowMs() };
 }
 
 /**
@@ -58,6 +63,7 @@ export async function startLoadedPhase(ctx: CompletenessContext) {
  * rotated `minRotations` times (by the plugin's size rotation, or the harness switching files), or `maxLoadS` is spent.
  */
 export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
+  const clock = clockOf(ctx);
   const { startedMs, names, files, load, commitsBefore, loadStartedMs } = await startLoadedPhase(ctx);
   let running = true;
   const lister = setInterval(() => {
@@ -77,7 +83,7 @@ export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessP
       });
       sent.push(...run.sent);
       const { rotations } = files.summarise(await listLogFiles(ctx.server, ctx.profile));
-      const elapsedS = (Date.now() - loadStartedMs) / 1000;
+      const elapsedS = (clock.nowMs() - loadStartedMs) / 1000;
       if (rotations > reported) {
         ctx.progress(`load: ${sent.length} markers sent, ${rotations} rotations in ${elapsedS.toFixed(0)} s`);
         reported = rotations;
@@ -91,13 +97,19 @@ export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessP
     await switching;
   }
   const loadTps = (await commits(ctx.server)) - commitsBefore;
-  const loadS = (Date.now() - loadStartedMs) / 1000;
+  const loadS = (clock.nowMs() - loadStartedMs) / 1000;
   await load.stop();
-  const reading = await readMarkers(ctx.server, ctx.profile, names.tag, {
-    sent,
-    claims: ctx.claims,
-    settleMs: SETTLE_MS,
-  });
+  const reading = await readMarkers(
+    ctx.server,
+    ctx.profile,
+    names.tag,
+    {
+      sent,
+      claims: ctx.claims,
+      settleMs: SETTLE_MS,
+    },
+    clock,
+  );
   return phaseRecord(ctx, { phase: 'load', sent, reading, files, loadTps: loadTps / loadS, startedMs });
 }
 
@@ -106,7 +118,7 @@ async function switchFiles(ctx: CompletenessContext, active: () => boolean): Pro
   const plan = ctx.setup.rotation;
   if (plan.kind !== 'switch') return;
   for (let k = 1; ; k++) {
-    await sleep(plan.everyMs);
+    await clockOf(ctx).sleepMs(plan.everyMs);
     if (!active()) return;
     await runSteps(ctx.server, plan.steps(k), `Switching ${ctx.profile.name} to a new file`);
   }

@@ -1,5 +1,6 @@
 import { expect, test } from 'vitest';
 import { createFakeServer } from '../../test/support/fake-server.ts';
+import { fakeClock } from '../../test/support/scripted-sysbench.ts';
 import { serverAudit } from '../profiles/server-audit.ts';
 import { listingKey, readMarkers } from './read-markers.ts';
 
@@ -38,6 +39,23 @@ test('with a wait, reads again until every acked claimed marker is there', async
   const sent = [1, 2].map((id) => ({ kind: 'read' as const, id, outcome: 'acked' as const }));
   const reading = await readMarkers(server, serverAudit, 'k3x9', { sent, claims, settleMs: 3_000 });
   expect([...reading.found.read.keys()]).toEqual([1, 2]);
+});
+
+test('with a wait, a marker that never comes is given up at the deadline on the clock, read every 250 ms', async () => {
+  const server = createFakeServer({ files: { 'server_audit.log': record(1) } });
+  const clock = fakeClock();
+  const sent = [1, 2].map((id) => ({ kind: 'read' as const, id, outcome: 'acked' as const }));
+  const claims = {
+    read: 'logged',
+    write: 'logged',
+    failed: 'logged',
+    ddl: 'logged',
+    connect: 'logged',
+    failedLogin: 'logged',
+  } as const;
+  const reading = await readMarkers(server, serverAudit, 'k3x9', { sent, claims, settleMs: 1_000 }, clock);
+  expect([...reading.found.read.keys()]).toEqual([1]);
+  expect(clock.sleptMs).toEqual([250, 250, 250, 250]);
 });
 
 test('a rotation between two listings changes the listing key (names shift to other files); growth does not', () => {

@@ -1,3 +1,4 @@
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { LogParseResult } from '../plugins/audit-event.ts';
 import type { LogFile } from '../plugins/log-files.ts';
 import { listLogFiles } from '../plugins/log-reader.ts';
@@ -14,8 +15,6 @@ export interface LogReading {
   rejected: LogParseResult['rejected'];
   found: FoundMarkers;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Whether every acked marker of a claimed kind is in the log. */
 export const allClaimedFound = (sent: SentMarker[], found: FoundMarkers, claims: Claims): boolean =>
@@ -38,13 +37,18 @@ export const listingKey = (files: readonly LogFile[]): string =>
  * file and the reading counts one twice, so a reading whose listing changed meanwhile is taken again (a completeness
  * run once reported "sql_errors.log.123 deleted" after 120 rotations, from a listing taken during one).
  */
-async function readOnce(server: StartedServer, profile: PluginProfile, tag: string): Promise<LogReading> {
+async function readOnce(
+  server: StartedServer,
+  profile: PluginProfile,
+  tag: string,
+  clock: Clock,
+): Promise<LogReading> {
   if (profile.log.format === null) return { files: [], rejected: [], found: emptyFound() };
   for (let attempt = 1; ; attempt++) {
     const reading = await readListed(server, profile, tag);
     const after = await listLogFiles(server, profile);
     if (listingKey(after) === listingKey(reading.files) || attempt >= 5) return reading;
-    await sleep(100);
+    await clock.sleepMs(100);
   }
 }
 
@@ -71,12 +75,13 @@ export async function readMarkers(
   profile: PluginProfile,
   tag: string,
   wait: { sent: SentMarker[]; claims: Claims; settleMs: number } | null,
+  clock: Clock = realClock,
 ): Promise<LogReading> {
-  const deadline = Date.now() + (wait?.settleMs ?? 0);
+  const deadline = clock.nowMs() + (wait?.settleMs ?? 0);
   for (;;) {
-    const reading = await readOnce(server, profile, tag);
-    if (!wait || Date.now() >= deadline || allClaimedFound(wait.sent, reading.found, wait.claims))
+    const reading = await readOnce(server, profile, tag, clock);
+    if (!wait || clock.nowMs() >= deadline || allClaimedFound(wait.sent, reading.found, wait.claims))
       return reading;
-    await sleep(250);
+    await clock.sleepMs(250);
   }
 }

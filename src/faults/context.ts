@@ -1,5 +1,6 @@
 import path from 'node:path';
 import type { MarkerNames } from '../completeness/markers.ts';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps, setGlobals } from '../plugins/steps.ts';
 import type { ConnectionOptions, StartedServer } from '../servers/started-server.ts';
@@ -21,9 +22,11 @@ export interface FaultContext {
   fs: FaultFs;
   names: MarkerNames;
   progress: (message: string) => void;
+  /** The clock the faults' windows, waits and the probe read: the real one unless a test hands in its own. */
+  clock?: Clock;
 }
 
-export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+export const clockOf = (ctx: FaultContext): Clock => ctx.clock ?? realClock;
 
 /** The plugin's current log on the fault filesystem, relative to the datadir. */
 export const logPath = (ctx: FaultContext): string =>
@@ -71,7 +74,7 @@ export async function startStage(ctx: FaultContext): Promise<Stage> {
     durationS: 600,
     what: 'the fault phase',
   });
-  const probe = startProbe(ctx.server.connection, ctx.names, nextMarker);
+  const probe = startProbe(ctx.server.connection, ctx.names, nextMarker, clockOf(ctx));
   nextMarker += 1_000_000;
   return {
     probe,

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { pluginState } from '../completeness/crash-phase.ts';
 import { runSteps, setGlobals } from '../plugins/steps.ts';
 import type { FaultRecord } from '../results/fault-record.ts';
-import { counters, type FaultContext } from './context.ts';
+import { clockOf, counters, type FaultContext } from './context.ts';
 import type { EnableAnswer, FaultFacts } from './fault-profile.ts';
 import { newLines } from './probe.ts';
 
@@ -64,7 +64,7 @@ async function enableFault(
   fault: 'read-only-dir' | 'missing-dir',
   dir: string,
 ): Promise<FaultRecord> {
-  const startedMs = Date.now();
+  const startedMs = clockOf(ctx).nowMs();
   const logBefore = await ctx.server.errorLogTail(400);
   let { answer, said } = await enableInto(ctx, dir);
   const up = answer !== 'server did not start';
@@ -92,7 +92,7 @@ async function enableFault(
     answer: said || 'no error, no warning',
     serverSaid: serverSaid.slice(0, 6),
     counters: values,
-    durationS: (Date.now() - startedMs) / 1000,
+    durationS: (clockOf(ctx).nowMs() - startedMs) / 1000,
   };
 }
 

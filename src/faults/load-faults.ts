@@ -3,13 +3,13 @@ import { copyFile, rename, truncate } from 'node:fs/promises';
 import path from 'node:path';
 import type { FaultRecord } from '../results/fault-record.ts';
 import {
+  clockOf,
   commits,
   counters,
   type FaultContext,
   isUp,
   logPath,
   type Stage,
-  sleep,
   startStage,
 } from './context.ts';
 import type { FaultFacts, FaultName } from './fault-profile.ts';
@@ -39,23 +39,24 @@ async function underLoad(
   ctx: FaultContext,
   inject: (stage: Stage) => Promise<{ fromMs: number; toMs: number }>,
 ): Promise<{ stage: Stage; window: Window }> {
+  const clock = clockOf(ctx);
   const stage = await startStage(ctx);
-  const startMs = Date.now();
+  const startMs = clock.nowMs();
   const c0 = await commits(ctx.server);
-  await sleep(BEFORE_MS);
+  await clock.sleepMs(BEFORE_MS);
   const c1 = await commits(ctx.server);
-  const beforeMs = Date.now() - startMs;
+  const beforeMs = clock.nowMs() - startMs;
   try {
     const { fromMs, toMs } = await inject(stage);
     const c2 = await commits(ctx.server);
-    await sleep(AFTER_MS);
+    await clock.sleepMs(AFTER_MS);
     return {
       stage,
       window: {
         fromMs,
         toMs,
         tpsBefore: tps(c1 - c0, beforeMs),
-        tpsDuring: tps(c2 - c1, Date.now() - fromMs),
+        tpsDuring: tps(c2 - c1, clock.nowMs() - fromMs),
       },
     };
   } finally {
@@ -102,23 +103,24 @@ async function record(ctx: FaultContext, parts: FaultRun): Promise<FaultRecord> 
     answer: null,
     serverSaid: said.slice(0, SERVER_SAID_LINES),
     counters: await counters(ctx).catch(() => ({})),
-    durationS: (Date.now() - parts.startedMs) / 1000,
+    durationS: (clockOf(ctx).nowMs() - parts.startedMs) / 1000,
   };
 }
 
 const begin = async (ctx: FaultContext) => ({
-  startedMs: Date.now(),
+  startedMs: clockOf(ctx).nowMs(),
   logBefore: await ctx.server.errorLogTail(400),
 });
 
 /** The filesystem filled while the load runs, then freed: what the server did, what was lost, how logging came back. */
 export async function diskFull(ctx: FaultContext): Promise<FaultRecord> {
+  const clock = clockOf(ctx);
   const start = await begin(ctx);
   const { stage, window } = await underLoad(ctx, async () => {
     await ctx.fs.fill();
-    const fromMs = Date.now();
-    await sleep(FAULT_MS);
-    const toMs = Date.now();
+    const fromMs = clock.nowMs();
+    await clock.sleepMs(FAULT_MS);
+    const toMs = clock.nowMs();
     await ctx.fs.free();
     return { fromMs, toMs };
   });
@@ -132,16 +134,17 @@ export async function diskFull(ctx: FaultContext): Promise<FaultRecord> {
 
 /** fsfreeze for a few seconds under load: how long audited statements wait, and whether logging goes on after. */
 export async function frozen(ctx: FaultContext): Promise<FaultRecord> {
+  const clock = clockOf(ctx);
   const start = await begin(ctx);
   const { stage, window } = await underLoad(ctx, async () => {
-    const fromMs = Date.now();
+    const fromMs = clock.nowMs();
     try {
       await ctx.fs.freeze();
-      await sleep(FAULT_MS);
+      await clock.sleepMs(FAULT_MS);
     } finally {
       await ctx.fs.thaw();
     }
-    return { fromMs, toMs: Date.now() };
+    return { fromMs, toMs: clock.nowMs() };
   });
   const serverUp = await isUp(ctx.server);
   const landing = await readLanding(ctx.server, ctx.fs.dir, ctx.format, ctx.names.tag);
@@ -165,14 +168,15 @@ const ids = (marks: ProbeMark[]) => marks.filter((m) => m.acked).map((m) => m.n)
  * and what makes the plugin write the named file again (the recovery ladder, from its reopen command on).
  */
 export async function moved(ctx: FaultContext): Promise<FaultRecord> {
+  const clock = clockOf(ctx);
   const start = await begin(ctx);
   const current = logPath(ctx);
   const movedTo = `${current}.1`;
   const { stage, window } = await underLoad(ctx, async () => {
-    const fromMs = Date.now();
+    const fromMs = clock.nowMs();
     await rename(absolute(ctx, current), absolute(ctx, movedTo));
-    await sleep(FAULT_MS / 2);
-    return { fromMs, toMs: Date.now() };
+    await clock.sleepMs(FAULT_MS / 2);
+    return { fromMs, toMs: clock.nowMs() };
   });
   const landing = await readLanding(ctx.server, ctx.fs.dir, ctx.format, ctx.names.tag);
   const afterMv = sentBetween(stage.probe.marks, window.fromMs, window.toMs);
@@ -190,14 +194,15 @@ export async function moved(ctx: FaultContext): Promise<FaultRecord> {
 
 /** logrotate's copytruncate under load: markers written between the copy and the truncate are in neither file. */
 export async function copytruncate(ctx: FaultContext): Promise<FaultRecord> {
+  const clock = clockOf(ctx);
   const start = await begin(ctx);
   const current = logPath(ctx);
   const { stage, window } = await underLoad(ctx, async () => {
-    const fromMs = Date.now();
+    const fromMs = clock.nowMs();
     await copyFile(absolute(ctx, current), absolute(ctx, `${current}.1`));
     await truncate(absolute(ctx, current), 0);
-    const toMs = Date.now();
-    await sleep(FAULT_MS / 2);
+    const toMs = clock.nowMs();
+    await clock.sleepMs(FAULT_MS / 2);
     return { fromMs, toMs };
   });
   const head = (await ctx.server.readFile(current).catch(() => Buffer.alloc(0))).subarray(0, 1);

@@ -1,5 +1,6 @@
 import mysql from 'mysql2/promise';
 import { type MarkerNames, markerStatement } from '../completeness/markers.ts';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
 
 /** One probe statement: a failing SELECT carrying marker n, which all four logs record (a missing table, 1146). */
@@ -19,26 +20,30 @@ export interface Probe {
 const ER_NO_SUCH_TABLE = 1146;
 // A short pause keeps the probe from competing with sysbench for the 2 CPUs; gaps far longer than it are stalls.
 const PAUSE_MS = 20;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * One connection sending `failed` markers back to back (numbered from `first`), recording when each was answered: the
  * longest gap between answers is how long an audited session waited.
  */
-export function startProbe(conn: ConnectionOptions, names: MarkerNames, first = 1): Probe {
+export function startProbe(
+  conn: ConnectionOptions,
+  names: MarkerNames,
+  first = 1,
+  clock: Clock = realClock,
+): Probe {
   const marks: ProbeMark[] = [];
   let running = true;
   const loop = (async () => {
     const c = await mysql.createConnection({ ...conn, connectTimeout: 5_000 });
     try {
       for (let n = first; running; n++) {
-        const sentMs = Date.now();
+        const sentMs = clock.nowMs();
         const acked = await c.query(markerStatement(names, 'failed', n)).then(
           () => false,
           (error: { errno?: number }) => error.errno === ER_NO_SUCH_TABLE,
         );
-        marks.push({ n, sentMs, doneMs: Date.now(), acked });
-        await sleep(PAUSE_MS);
+        marks.push({ n, sentMs, doneMs: clock.nowMs(), acked });
+        await clock.sleepMs(PAUSE_MS);
       }
     } finally {
       await c.end().catch(() => c.destroy());

@@ -1,5 +1,5 @@
 import { runSteps } from '../plugins/steps.ts';
-import { type FaultContext, logPath, setUpLogging, sleep } from './context.ts';
+import { clockOf, type FaultContext, logPath, setUpLogging } from './context.ts';
 import type { Recovery } from './fault-profile.ts';
 import { type Landing, landed, readLanding } from './log-markers.ts';
 import { startProbe } from './probe.ts';
@@ -11,15 +11,16 @@ let nextBurst = 900_000_000;
 
 /** Markers sent for a moment on a quiet server; the ids the server answered. None when the server does not answer. */
 async function burst(ctx: FaultContext): Promise<number[]> {
-  const probe = startProbe(ctx.server.connection, ctx.names, nextBurst);
+  const clock = clockOf(ctx);
+  const probe = startProbe(ctx.server.connection, ctx.names, nextBurst, clock);
   nextBurst += 10_000;
-  await sleep(BURST_MS);
+  await clock.sleepMs(BURST_MS);
   try {
     await probe.stop();
   } catch {
     return [];
   }
-  await sleep(SETTLE_MS);
+  await clock.sleepMs(SETTLE_MS);
   return probe.marks.filter((m) => m.acked).map((m) => m.n);
 }
 

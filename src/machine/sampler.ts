@@ -1,6 +1,7 @@
 // Samples /proc while a block is measured: who else used the CPUs, steal time, the load, and auditbench's own use.
 import { readdirSync, readFileSync } from 'node:fs';
 import { type BlockInterference, summariseBlock } from './block-interference.ts';
+import { type Clock, realClock } from './clock.ts';
 import {
   type Classifier,
   type IntervalUse,
@@ -23,7 +24,7 @@ const readOrEmpty = (path: string) => {
  * Synchronous on purpose: /proc never waits on a disk, and one snapshot of ~130 processes took 1.8 ms of CPU this
  * way against 10.5 ms through promises, which would have been 1% of a core at one sample a second.
  */
-export function readSnapshot(): ProcSnapshot {
+export function readSnapshot(clock: Clock = realClock): ProcSnapshot {
   const processes: ProcessTimes[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
@@ -31,7 +32,7 @@ export function readSnapshot(): ProcSnapshot {
     if (process) processes.push(process);
   }
   return {
-    atMs: Date.now(),
+    atMs: clock.nowMs(),
     cpu: parseProcStat(readFileSync('/proc/stat', 'utf8')),
     load: parseLoadAvg(readFileSync('/proc/loadavg', 'utf8')),
     processes,
@@ -88,6 +89,8 @@ export interface SamplerOptions {
   measuredComms?: string[];
   /** Trees auditbench started that must count as other (a deliberate background load). */
   otherRoots?: number[];
+  /** The clock a snapshot's time is read on, which the CPU shares are divided by: the real one by default. */
+  clock?: Clock;
 }
 
 export interface RunningSampler {
@@ -108,10 +111,11 @@ export async function startSampler(options: SamplerOptions = {}): Promise<Runnin
     },
   };
   const intervals: IntervalUse[] = [];
-  let previous = readSnapshot();
+  const clock = options.clock ?? realClock;
+  let previous = readSnapshot(clock);
   let sampling: Promise<void> = Promise.resolve();
   const sample = async () => {
-    const next = readSnapshot();
+    const next = readSnapshot(clock);
     intervals.push(intervalUse(previous, next, classifier));
     previous = next;
   };

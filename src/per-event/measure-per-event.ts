@@ -1,6 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { execa } from 'execa';
 import { Bench } from 'tinybench';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { PluginProfile } from '../plugins/profile.ts';
 import { runSteps } from '../plugins/steps.ts';
 import { type OperationKind, operationKinds } from '../results/per-event-operations.ts';
@@ -71,10 +72,12 @@ export async function measurePerEvent(
     progress: (message: string) => void;
     /** The account the operations log in as (the run's application account); root when absent. */
     as?: ConnectionOptions;
+    /** The clock `wallS` is read on: the real one unless a test hands in its own. */
+    clock?: Clock;
   },
 ): Promise<PerEventSample> {
-  const { plan, progress, as } = opts;
-  const started = Date.now();
+  const { plan, progress, as, clock = realClock } = opts;
+  const started = clock.nowMs();
   // The table is root's to create; the operations run as `as` (the application account), as production would.
   await createPerEventTable(server);
   await using pinning = await pin(server);
@@ -115,5 +118,5 @@ export async function measurePerEvent(
     operations.push(operationCost(kind, pairs[kind], log));
   }
   await runSteps(server, profile.disable, `Turning ${profile.name} off`);
-  return { operations, wallS: (Date.now() - started) / 1000, pinning: pinning.label };
+  return { operations, wallS: (clock.nowMs() - started) / 1000, pinning: pinning.label };
 }

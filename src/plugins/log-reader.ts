@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import type { AuditEvent, LogParseResult } from './audit-event.ts';
 import { type LogFile, selectLogFiles } from './log-files.ts';
@@ -43,8 +44,6 @@ export async function readLogEvents(server: StartedServer, profile: PluginProfil
   return { events, rejected, files };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /**
  * Reads the log until an event matches or the wait is over: buffered plugins (Percona's and MySQL's
  * ASYNCHRONOUS strategy) write a moment after the statement returns.
@@ -54,11 +53,12 @@ export async function waitForEvents(
   profile: PluginProfile,
   found: (events: AuditEvent[]) => boolean,
   waitMs = 2_000,
+  clock: Clock = realClock,
 ): Promise<LogEvents> {
-  const deadline = Date.now() + waitMs;
+  const deadline = clock.nowMs() + waitMs;
   for (;;) {
     const log = await readLogEvents(server, profile);
-    if (found(log.events) || Date.now() >= deadline) return log;
-    await sleep(100);
+    if (found(log.events) || clock.nowMs() >= deadline) return log;
+    await clock.sleepMs(100);
   }
 }

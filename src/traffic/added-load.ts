@@ -2,6 +2,7 @@ import mysql from 'mysql2/promise';
 import { ADDED_KINDS, type AddedCounts, type AddedKind, addedKinds } from '../config/added-traffic.ts';
 import { sysbenchDatabase } from '../config/lists.ts';
 import type { MeasuredTraffic } from '../config/measured-traffic.ts';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { ConnectionOptions } from '../servers/started-server.ts';
 
 const WRONG_PASSWORD = 'auditbench-wrong-password';
@@ -110,13 +111,13 @@ const OPERATIONS: Record<AddedKind, KindOperations> = {
 export const sessionsOf = (kinds: readonly AddedKind[]): (keyof AddedSessions)[] =>
   (['app', 'admin', 'failingUser'] as const).filter((s) => kinds.some((k) => OPERATIONS[k].session === s));
 
-const sleep = (ms: number, signal: AbortSignal) =>
+// The clock's wait, cut short by a stop: the wait itself runs out on its own, at most one operation's interval later.
+const sleep = (clock: Clock, ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal.aborted) return resolve();
-    const timer = setTimeout(done, Math.max(0, ms));
     signal.addEventListener('abort', done, { once: true });
+    clock.sleepMs(ms).then(done);
     function done() {
-      clearTimeout(timer);
       signal.removeEventListener('abort', done);
       resolve();
     }
@@ -128,13 +129,14 @@ const sleep = (ms: number, signal: AbortSignal) =>
  */
 async function paced(
   op: Operation,
-  { kind, perS, counts, signal }: { kind: AddedKind; perS: number; counts: AddedCounts; signal: AbortSignal },
+  pace: { kind: AddedKind; perS: number; counts: AddedCounts; signal: AbortSignal; clock: Clock },
 ) {
-  const start = Date.now();
+  const { kind, perS, counts, signal, clock } = pace;
+  const start = clock.nowMs();
   for (let i = 0; !signal.aborted; i++) {
     const dueMs = start + (i * 1000) / perS;
-    if (Date.now() - dueMs > 1000) i = Math.floor(((Date.now() - start) * perS) / 1000);
-    await sleep(start + (i * 1000) / perS - Date.now(), signal);
+    if (clock.nowMs() - dueMs > 1000) i = Math.floor(((clock.nowMs() - start) * perS) / 1000);
+    await sleep(clock, start + (i * 1000) / perS - clock.nowMs(), signal);
     if (signal.aborted) break;
     try {
       await op(i);
@@ -159,6 +161,7 @@ export async function startAddedLoad(
   sessions: AddedSessions,
   counts: AddedCounts,
   maxS: number,
+  clock: Clock = realClock,
 ): Promise<AddedLoad> {
   assertLocal(sessions.app);
   const abort = new AbortController();
@@ -168,7 +171,13 @@ export async function startAddedLoad(
   try {
     for (const [kind, perS] of rates) {
       loops.push(
-        paced(await OPERATIONS[kind].start(sessions, open), { kind, perS, counts, signal: abort.signal }),
+        paced(await OPERATIONS[kind].start(sessions, open), {
+          kind,
+          perS,
+          counts,
+          signal: abort.signal,
+          clock,
+        }),
       );
     }
   } catch (error) {

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Environment } from '../config/env.ts';
+import { type Clock, realClock } from '../machine/clock.ts';
 import type { AuditEvent } from '../plugins/audit-event.ts';
 import { lifecycleContext } from '../plugins/lifecycle/index.ts';
 import { type LogMark, type LogSpan, readSpan, takeMark, type UnreadableLine } from '../plugins/log-mark.ts';
@@ -253,12 +254,13 @@ async function waitForSpan(
   mark: Mark,
   found: (span: LogSpan) => boolean,
   waitMs: number,
+  clock: Clock = realClock,
 ): Promise<LogSpan> {
-  const deadline = Date.now() + waitMs;
+  const deadline = clock.nowMs() + waitMs;
   for (;;) {
     const span = await readSpan(server, profile, mark);
-    if (found(span) || Date.now() >= deadline) return span;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (found(span) || clock.nowMs() >= deadline) return span;
+    await clock.sleepMs(100);
   }
 }
 

@@ -1,4 +1,5 @@
 import { isDeepStrictEqual } from 'node:util';
+import type { Clock } from '../../machine/clock.ts';
 import type { Json, LifecycleCheck } from '../../results/lifecycle-check.ts';
 import type { AccountSession } from '../../servers/account-session.ts';
 import { SqlError } from '../../servers/sql-session.ts';
@@ -30,6 +31,8 @@ export interface LifecycleContext {
   audited: { application: boolean; checks: boolean };
   /** The one line that fails the run when its user filter audits none of the measured traffic; null otherwise. */
   refusal: string | null;
+  /** The clock the checks' waits and spans read: the real one unless a test hands in its own. */
+  clock?: Clock;
 }
 
 export interface LifecycleStep {

@@ -1,3 +1,4 @@
+import { realClock } from '../../machine/clock.ts';
 import { SqlSession } from '../../servers/sql-session.ts';
 import { liveConnection } from '../../servers/traffic-accounts.ts';
 import { readLogText } from '../log-reader.ts';
@@ -79,12 +80,13 @@ async function refusedLogin(
 }
 
 async function waitForText(ctx: LifecycleContext, needle: string): Promise<string> {
-  const deadline = Date.now() + WAIT_MS;
+  const clock = ctx.clock ?? realClock;
+  const deadline = clock.nowMs() + WAIT_MS;
   for (;;) {
     const text = await readLogText(ctx.server, ctx.profile);
     const both = ['user', 'db'].every((field) => text.includes(`${needle}_${field}`));
-    if (both || Date.now() >= deadline) return text;
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    if (both || clock.nowMs() >= deadline) return text;
+    await clock.sleepMs(100);
   }
 }
 

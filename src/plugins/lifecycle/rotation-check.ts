@@ -1,3 +1,4 @@
+import { realClock } from '../../machine/clock.ts';
 import type { LogFile } from '../log-files.ts';
 import { LogGrowth, totalBytes } from '../log-files.ts';
 import { listLogFiles } from '../log-reader.ts';
@@ -117,11 +118,12 @@ export const rotation: LifecycleStep = {
     await runSteps(ctx.server, ctx.profile.enable, `Enabling ${ctx.profile.name}`);
     const before = await listLogFiles(ctx.server, ctx.profile);
     const tracker = trackRotation(before);
-    const started = Date.now();
+    const clock = ctx.clock ?? realClock;
+    const started = clock.nowMs();
     let statements = 0;
     let progress = tracker.see(before);
     let example = '';
-    while (!rotationDone(progress, sizeBytes, statements, Date.now() - started)) {
+    while (!rotationDone(progress, sizeBytes, statements, clock.nowMs() - started)) {
       for (let i = 0; i < batch; i++) example = await loggedStatement(ctx, `rot-${statements++}-`, payload);
       progress = tracker.see(await listLogFiles(ctx.server, ctx.profile));
     }
@@ -153,7 +155,7 @@ export const rotation: LifecycleStep = {
         rotationsSeen: progress.rotationsSeen,
         statementsSent: statements,
         loggedBytes: progress.loggedBytes,
-        writtenForMs: Date.now() - started,
+        writtenForMs: clock.nowMs() - started,
         totalBytesOnDisk: totalOnDisk,
         boundBytes,
         files: files.map((f) => ({ name: f.name, sizeBytes: f.sizeBytes })),
