@@ -14,14 +14,6 @@ const ALLOWED_DATE_NOW: Record<string, string> = {
   'src/machine/clock.ts': 'the real clock itself',
   'src/plugins/lifecycle/index.ts':
     "a marker unique to the run's checks, written in base 36: a name, not a time",
-  'src/orchestrate/counted-host.ts':
-    "the count's start, which countedRecord (src/counted/count-run.ts) ends on Date.now(): moved with it",
-  'src/counted/callgrind-server.ts': RESTRUCTURING,
-  'src/counted/count-run.ts': RESTRUCTURING,
-  'src/counted/counted-ab.ts': RESTRUCTURING,
-  'src/counted/id-widths.ts': RESTRUCTURING,
-  'src/counted/machine-rates.ts': RESTRUCTURING,
-  'src/counted/thread-io.ts': RESTRUCTURING,
   'src/servers/container-server.ts': RESTRUCTURING,
   'src/servers/external-server.ts': RESTRUCTURING,
   'src/servers/restart-command.ts': RESTRUCTURING,
