@@ -8,7 +8,7 @@ import { filesUnder, importsOf, isTest, root } from './source-graph.ts';
  * the project's, and an import sideways or up fails the test below. ARCHITECTURE.md draws the same floors.
  */
 const FLOORS: readonly (readonly string[])[] = [
-  ['config', 'stats', 'lock', 'markdown'],
+  ['config', 'stats', 'lock', 'markdown', 'clock'],
   ['servers'],
   ['machine', 'workload'],
   ['results'],
