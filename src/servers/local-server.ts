@@ -1,7 +1,9 @@
+import type { Buffer } from 'node:buffer';
 import { mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { execa } from 'execa';
+import { type Clock, realClock } from '../clock/clock.ts';
 import { registerCleanup, startReaper, sweepStale, tempPrefix } from './cleanup.ts';
 import { freePort } from './free-port.ts';
 import { listLocalFiles, readLocalFile } from './local-datadir.ts';
@@ -30,7 +32,14 @@ import {
   waitUntilReady,
 } from './server-process.ts';
 import { SqlSession } from './sql-session.ts';
-import type { ConfigEdit, ConnectionOptions, StartedServer } from './started-server.ts';
+import type {
+  ConfigEdit,
+  ConnectionOptions,
+  QueryResult,
+  ServerFile,
+  ServerInfo,
+  StartedServer,
+} from './started-server.ts';
 import { tailLines } from './tail.ts';
 
 export interface LocalServerOptions {
@@ -48,6 +57,8 @@ export interface LocalServerOptions {
    * server's private folder, or null to run it plainly.
    */
   wrapper?: (privateDir: string) => LaunchWrapper | null;
+  /** What a start's deadline and waits read; the real clock by default. */
+  clock?: Clock;
 }
 
 export async function startLocalServer(opts: LocalServerOptions): Promise<StartedServer> {
@@ -87,6 +98,7 @@ export async function startLocalServer(opts: LocalServerOptions): Promise<Starte
       startTimeoutMs: timeoutMs,
       wrapperNow: launchWrapper(dir, opts.wrapper, syslog),
       syslog,
+      clock: opts.clock ?? realClock,
     });
   } catch (error) {
     await syslog?.stop();
@@ -129,110 +141,168 @@ interface RunningOptions {
   wrapperNow?: (() => LaunchWrapper | null) | undefined;
   /** The server's own syslog receiver, stopped after the server. */
   syslog: LocalSyslog | null;
+  /** What a start's deadline and waits read. */
+  clock: Clock;
 }
 
 async function runningServer(opts: RunningOptions): Promise<StartedServer> {
-  const { binary, paths, password, startTimeoutMs, wrapperNow } = opts;
-  let options = opts.options;
-  let proc: ServerProcess | null = null;
-  let stopped = false;
-  const connection = (): ConnectionOptions => rootAccount(options, password);
-  let session = new SqlSession(connection());
-  const label = `${binary.flavor} ${binary.version} (local, ${paths.dir})`;
+  const server = new LocalServer(opts);
+  await server.open();
+  return server;
+}
 
-  const errorLogTail = async (lines = 40) =>
-    redact(tailLines(await readFile(paths.errorLog, 'utf8').catch(() => ''), lines), [password]);
+/** A mariadbd/mysqld child of this process, in a private folder; its state is the fields below. */
+class LocalServer implements StartedServer {
+  readonly binaryPath: string;
+  readonly #opts: RunningOptions;
+  readonly #label: string;
+  readonly #unregister: () => void;
+  /** The options the next start writes: an edit, or a port taken before the server bound it, changes them. */
+  #options: ServerOptions;
+  /** The running child, or the last one; null before the first start. */
+  #proc: ServerProcess | null = null;
+  /** Root over the socket; a new one after each start. */
+  #session: SqlSession;
+  #info: ServerInfo;
+  #stopped = false;
 
-  async function start(): Promise<void> {
+  constructor(opts: RunningOptions) {
+    this.#opts = opts;
+    this.binaryPath = opts.binary.path;
+    this.#options = opts.options;
+    this.#session = new SqlSession(this.#root());
+    this.#label = `${opts.binary.flavor} ${opts.binary.version} (local, ${opts.paths.dir})`;
+    this.#info = { flavor: opts.binary.flavor, version: opts.binary.version, target: 'local' };
+    this.#unregister = registerCleanup(() => this.stop());
+  }
+
+  /** The first start (the server is stopped and its folder removed if it fails), then the version it reports. */
+  async open(): Promise<void> {
+    try {
+      await this.#start();
+    } catch (error) {
+      await this.stop();
+      throw error;
+    }
+    const { rows } = await this.#session.query('SELECT VERSION() AS v');
+    this.#info = { ...this.#info, version: String(rows[0]?.v ?? this.#opts.binary.version) };
+  }
+
+  get info(): ServerInfo {
+    return this.#info;
+  }
+
+  get connection(): ConnectionOptions {
+    const { socketPath: _unused, ...tcp } = this.#root();
+    return tcp;
+  }
+
+  #root(): ConnectionOptions {
+    return rootAccount(this.#options, this.#opts.password);
+  }
+
+  async #start(): Promise<void> {
+    const { binary, paths, password, startTimeoutMs, wrapperNow, clock } = this.#opts;
     for (let attempt = 1; ; attempt++) {
-      await writeFile(paths.myCnf, renderMyCnf(options));
+      await writeFile(paths.myCnf, renderMyCnf(this.#options));
       const logStart = (await stat(paths.errorLog).catch(() => null))?.size ?? 0;
-      proc = launch(binary.path, paths.myCnf, wrapperNow?.() ?? undefined);
+      const proc = launch(binary.path, paths.myCnf, wrapperNow?.() ?? undefined);
+      this.#proc = proc;
       if (proc.child.pid !== undefined) await recordServer(paths.dir, proc.child.pid);
-      const outcome = await waitUntilReady(proc, connection(), startTimeoutMs);
+      const outcome = await waitUntilReady(proc, this.#root(), startTimeoutMs, clock);
       if (outcome.ready) {
-        session = new SqlSession(connection());
+        this.#session = new SqlSession(this.#root());
         return;
       }
       await killProcess(proc);
       const log = (await readFile(paths.errorLog, 'utf8').catch(() => '')).slice(logStart);
       // The free port we were given can be taken before the server binds it; pick another and try again.
       if (attempt < 3 && /Address already in use|Bind on TCP\/IP port/.test(log)) {
-        options = applyEdit(options, { set: { port: String(await freePort()) } });
+        this.#options = applyEdit(this.#options, { set: { port: String(await freePort()) } });
         continue;
       }
       throw new Error(
-        `Server ${label} ${outcome.why}. Error log tail:\n${redact(tailLines(log, 25), [password])}`,
+        `Server ${this.#label} ${outcome.why}. Error log tail:\n${redact(tailLines(log, 25), [password])}`,
       );
     }
   }
 
-  async function stop(): Promise<void> {
-    if (stopped) return;
-    stopped = true;
-    unregister();
-    await session.close();
-    if (proc) await stopProcess(proc, 30_000);
-    await opts.syslog?.stop();
-    await rm(paths.dir, { recursive: true, force: true });
+  query(sql: string): Promise<QueryResult> {
+    return this.#session.query(sql);
   }
-  const unregister = registerCleanup(stop);
 
-  try {
-    await start();
-  } catch (error) {
-    await stop();
-    throw error;
+  async restart(): Promise<void> {
+    await this.#session.close();
+    if (this.#proc) await stopProcess(this.#proc);
+    await this.#start();
   }
-  const version = String((await session.query('SELECT VERSION() AS v')).rows[0]?.v ?? binary.version);
 
-  return {
-    info: { flavor: binary.flavor, version, target: 'local' },
-    get connection() {
-      const { socketPath: _unused, ...tcp } = connection();
-      return tcp;
-    },
-    query: (sql) => session.query(sql),
-    async restart() {
-      await session.close();
-      if (proc) await stopProcess(proc);
-      await start();
-    },
-    async killAndStart() {
-      await session.close();
-      if (proc) await killProcess(proc);
-      await start();
-    },
-    async editConfig(edit: ConfigEdit) {
-      options = applyEdit(options, edit);
-      await writeFile(paths.myCnf, renderMyCnf(options));
-    },
-    binaryPath: binary.path,
-    configOption: (name) => options.get(optionKey(name)),
-    errorLogTail,
-    async pinCpus(cpus: string) {
-      const pid = proc?.child.pid;
-      if (pid === undefined || proc?.hasExited())
-        throw new Error(`Server ${label} is not running, so it cannot be pinned`);
-      await execa('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
-    },
-    processId: () => (proc && !proc.hasExited() ? (proc.child.pid ?? null) : null),
-    async residentBytes() {
-      const pid = proc?.child.pid;
-      if (pid === undefined || proc?.hasExited()) return null;
-      const server = await serverProcessUnder(pid);
-      return server === null ? null : residentBytesOf(server);
-    },
-    async pluginFileExists(soname: string) {
-      const { rows } = await session.query('SELECT @@plugin_dir AS dir');
-      return stat(path.join(String(rows[0]?.dir ?? ''), soname)).then(
-        (info) => info.isFile(),
-        () => false,
-      );
-    },
-    listFiles: (dir = '.') => listLocalFiles(paths.datadir, dir),
-    readFile: (file) => readLocalFile(paths.datadir, file),
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
+  async killAndStart(): Promise<void> {
+    await this.#session.close();
+    if (this.#proc) await killProcess(this.#proc);
+    await this.#start();
+  }
+
+  async editConfig(edit: ConfigEdit): Promise<void> {
+    this.#options = applyEdit(this.#options, edit);
+    await writeFile(this.#opts.paths.myCnf, renderMyCnf(this.#options));
+  }
+
+  configOption(name: string): string | null | undefined {
+    return this.#options.get(optionKey(name));
+  }
+
+  async errorLogTail(lines = 40): Promise<string> {
+    const log = await readFile(this.#opts.paths.errorLog, 'utf8').catch(() => '');
+    return redact(tailLines(log, lines), [this.#opts.password]);
+  }
+
+  async pinCpus(cpus: string): Promise<void> {
+    const pid = this.#proc?.child.pid;
+    if (pid === undefined || this.#proc?.hasExited())
+      throw new Error(`Server ${this.#label} is not running, so it cannot be pinned`);
+    await execa('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
+  }
+
+  processId(): number | null {
+    const proc = this.#proc;
+    return proc && !proc.hasExited() ? (proc.child.pid ?? null) : null;
+  }
+
+  async residentBytes(): Promise<number | null> {
+    const pid = this.#proc?.child.pid;
+    if (pid === undefined || this.#proc?.hasExited()) return null;
+    const server = await serverProcessUnder(pid);
+    return server === null ? null : residentBytesOf(server);
+  }
+
+  async pluginFileExists(soname: string): Promise<boolean> {
+    const { rows } = await this.#session.query('SELECT @@plugin_dir AS dir');
+    return stat(path.join(String(rows[0]?.dir ?? ''), soname)).then(
+      (info) => info.isFile(),
+      () => false,
+    );
+  }
+
+  listFiles(dir = '.'): Promise<ServerFile[]> {
+    return listLocalFiles(this.#opts.paths.datadir, dir);
+  }
+
+  readFile(file: string): Promise<Buffer> {
+    return readLocalFile(this.#opts.paths.datadir, file);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#unregister();
+    await this.#session.close();
+    if (this.#proc) await stopProcess(this.#proc, 30_000);
+    await this.#opts.syslog?.stop();
+    await rm(this.#opts.paths.dir, { recursive: true, force: true });
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
 }

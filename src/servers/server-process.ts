@@ -1,6 +1,7 @@
 import { access } from 'node:fs/promises';
 import path from 'node:path';
 import { execa, type ResultPromise } from 'execa';
+import { type Clock, realClock } from '../clock/clock.ts';
 import { canConnect } from './sql-session.ts';
 import type { ConnectionOptions } from './started-server.ts';
 
@@ -38,8 +39,6 @@ export function launch(binary: string, myCnf: string, wrapper?: LaunchWrapper): 
   return { child, exited, hasExited: () => done };
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 export type ReadyOutcome = { ready: true } | { ready: false; why: string };
 
 /** Polls until the server accepts connections, exits, or the deadline passes; then checks it stays up a moment. */
@@ -47,17 +46,18 @@ export async function waitUntilReady(
   server: ServerProcess,
   connection: ConnectionOptions,
   timeoutMs: number,
+  clock: Clock = realClock,
 ): Promise<ReadyOutcome> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
+  const deadline = clock.nowMs() + timeoutMs;
+  while (clock.nowMs() < deadline) {
     if (server.hasExited()) return { ready: false, why: await exitReason(server) };
     if (await canConnect(connection)) {
       // A plugin that crashes the server right after start (the seed's endless-restart case) shows up here.
-      await sleep(500);
+      await clock.sleepMs(500);
       if (server.hasExited()) return { ready: false, why: `started, then ${await exitReason(server)}` };
       return { ready: true };
     }
-    await sleep(200);
+    await clock.sleepMs(200);
   }
   return { ready: false, why: `did not accept connections within ${Math.round(timeoutMs / 1000)} s` };
 }
