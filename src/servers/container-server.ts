@@ -1,4 +1,6 @@
+import type { Buffer } from 'node:buffer';
 import type { ContainerRuntimeClient, StartedTestContainer } from 'testcontainers';
+import { type Clock, realClock } from '../clock/clock.ts';
 import { registerCleanup } from './cleanup.ts';
 import {
   configProblem,
@@ -21,7 +23,14 @@ import { residentBytesOf, serverProcessUnder } from './resident-memory.ts';
 import { newPassword, redact } from './server-account.ts';
 import { identify } from './server-identity.ts';
 import { canConnect, SqlSession } from './sql-session.ts';
-import type { ConfigEdit, ConnectionOptions, StartedServer } from './started-server.ts';
+import type {
+  ConfigEdit,
+  ConnectionOptions,
+  QueryResult,
+  ServerFile,
+  ServerInfo,
+  StartedServer,
+} from './started-server.ts';
 
 export interface ContainerServerOptions {
   image: string;
@@ -31,9 +40,9 @@ export interface ContainerServerOptions {
   startTimeoutMs?: number;
   /** Host plugin libraries copied into the image's plugin directory, e.g. to try one server's plugin on another. */
   pluginFiles?: string[];
+  /** What a start's deadline and waits read; the real clock by default. */
+  clock?: Clock;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 // No client-side file reads; server-side file access confined to a folder firstStart creates, empty.
 const privateOptions: ServerOptions = new Map([
@@ -60,7 +69,15 @@ export async function startContainerServer(opts: ContainerServerOptions): Promis
   });
   const label = `${opts.image} (container ${container.getId().slice(0, 12)})`;
   return runningServer(
-    { client, container, docker: client.container.getById(container.getId()), label, timeoutMs, password },
+    {
+      client,
+      container,
+      docker: client.container.getById(container.getId()),
+      label,
+      timeoutMs,
+      password,
+      clock: opts.clock ?? realClock,
+    },
     options,
   );
 }
@@ -74,6 +91,8 @@ interface Running {
   timeoutMs: number;
   /** root's password in this container, random per server. */
   password: string;
+  /** What a start's deadline and waits read. */
+  clock: Clock;
 }
 
 /**
@@ -82,9 +101,9 @@ interface Running {
  * so an edited config can start it again.
  */
 async function waitUntilServing(run: Running, base: ConnectionOptions, sinceMs: number): Promise<number> {
-  const deadline = Date.now() + run.timeoutMs;
+  const deadline = run.clock.nowMs() + run.timeoutMs;
   let why = `did not accept connections within ${Math.round(run.timeoutMs / 1000)} s`;
-  while (Date.now() < deadline) {
+  while (run.clock.nowMs() < deadline) {
     const state = await run.docker.inspect();
     if (!state.State.Running) {
       why = `exited with code ${state.State.ExitCode}${state.State.OOMKilled ? ' (out of memory)' : ''}`;
@@ -93,10 +112,10 @@ async function waitUntilServing(run: Running, base: ConnectionOptions, sinceMs: 
     const port = Number(state.NetworkSettings.Ports['3306/tcp']?.[0]?.HostPort);
     if (port && (await canConnect({ ...base, port }))) {
       // A plugin that crashes the server right after start (the seed's endless-restart case) shows up here.
-      await sleep(500);
+      await run.clock.sleepMs(500);
       if ((await run.docker.inspect()).State.Running) return port;
     }
-    await sleep(250);
+    await run.clock.sleepMs(250);
   }
   const id = run.container.getId();
   const log = (await containerLogTail(run.client, id, 25, sinceMs).catch(() => '')) || silentEntrypoint;
@@ -114,7 +133,7 @@ async function stopThenStart(run: Running, how: 'graceful' | 'kill'): Promise<nu
     await run.docker.kill({ signal: 'SIGKILL' }).catch(() => {});
     await run.docker.wait({ condition: 'not-running' });
   }
-  const since = Date.now();
+  const since = run.clock.nowMs();
   await run.client.container.start(run.docker);
   try {
     return await waitUntilServing(run, rootOn(0, run.password), since);
@@ -135,73 +154,124 @@ const rootOn = (port: number, password: string): ConnectionOptions => ({
 });
 
 async function runningServer(run: Running, initialOptions: ServerOptions): Promise<StartedServer> {
-  const { container, docker } = run;
-  const reaper = startContainerReaper(container.getId());
-  let options = initialOptions;
-  let connection = rootOn(container.getMappedPort(3306), run.password);
-  let session = new SqlSession(connection);
+  const server = new ContainerServer(run, initialOptions);
+  await server.open();
+  return server;
+}
 
-  let stopped = false;
-  async function stop(): Promise<void> {
-    if (stopped) return;
-    stopped = true;
-    unregister();
-    await session.close();
-    stopContainerReaper(reaper);
+/** A container this process started; its state is the fields below. */
+class ContainerServer implements StartedServer {
+  readonly #run: Running;
+  readonly #reaper: ReturnType<typeof startContainerReaper>;
+  readonly #unregister: () => void;
+  /** The options the next start reads from the container's option file. */
+  #options: ServerOptions;
+  /** root on the host port the engine published at the last start. */
+  #connection: ConnectionOptions;
+  #session: SqlSession;
+  /** Where the server keeps its data inside the container, asked once the first start held. */
+  #datadir = '';
+  #info: ServerInfo | undefined;
+  #stopped = false;
+
+  constructor(run: Running, options: ServerOptions) {
+    this.#run = run;
+    this.#reaper = startContainerReaper(run.container.getId());
+    this.#options = options;
+    this.#connection = rootOn(run.container.getMappedPort(3306), run.password);
+    this.#session = new SqlSession(this.#connection);
+    this.#unregister = registerCleanup(() => this.stop());
+  }
+
+  /** Checks the first start held and reads the datadir (the container is removed if not), then who the server is. */
+  async open(): Promise<void> {
+    this.#datadir = await serverDatadir(this.#run, this.#connection).catch(async (error: unknown) => {
+      await this.stop();
+      throw error;
+    });
+    this.#info = await identify(this.#session, 'container');
+  }
+
+  get info(): ServerInfo {
+    if (!this.#info) throw new Error(`Server ${this.#run.label} has not been identified yet`);
+    return this.#info;
+  }
+
+  get connection(): ConnectionOptions {
+    return this.#connection;
+  }
+
+  query(sql: string): Promise<QueryResult> {
+    return this.#session.query(sql);
+  }
+
+  restart(): Promise<void> {
+    return this.#cycle('graceful');
+  }
+
+  killAndStart(): Promise<void> {
+    return this.#cycle('kill');
+  }
+
+  async #cycle(how: 'graceful' | 'kill'): Promise<void> {
+    await this.#session.close();
+    this.#connection = rootOn(await stopThenStart(this.#run, how), this.#run.password);
+    this.#session = new SqlSession(this.#connection);
+  }
+
+  async editConfig(edit: ConfigEdit): Promise<void> {
+    this.#options = applyEdit(this.#options, edit);
+    // The engine copies into a stopped container too, so a config that failed to start can be fixed.
+    await this.#run.container.copyContentToContainer([
+      { content: renderMyCnf(this.#options), target: cnfPath, mode: 0o644 },
+    ]);
+  }
+
+  async errorLogTail(lines = 40): Promise<string> {
+    const { client, container, password } = this.#run;
+    return redact(await containerLogTail(client, container.getId(), lines), [password]);
+  }
+
+  listFiles(dir = '.'): Promise<ServerFile[]> {
+    return listContainerFiles(this.#run.container, this.#datadir, dir);
+  }
+
+  readFile(file: string): Promise<Buffer> {
+    return readContainerFile(this.#run.container, this.#datadir, file);
+  }
+
+  async pluginFileExists(soname: string): Promise<boolean> {
+    const { rows } = await this.#session.query('SELECT @@plugin_dir AS dir');
+    const dir = String(rows[0]?.dir ?? '').replace(/\/$/, '');
+    return containerFileExists(this.#run.container, `${dir}/${soname}`);
+  }
+
+  // A cpuset, unlike taskset, outlasts restarts; every caller pins after its last restart anyway.
+  async pinCpus(cpus: string): Promise<void> {
+    await this.#run.docker.update({ CpusetCpus: cpus });
+  }
+
+  // The container's processes share this kernel: its host pid (the engine's State.Pid) is readable in /proc here.
+  async residentBytes(): Promise<number | null> {
+    const state = await this.#run.docker.inspect().catch(() => null);
+    const root = state?.State.Running ? state.State.Pid : 0;
+    const pid = root > 0 ? await serverProcessUnder(root) : null;
+    return pid === null ? null : residentBytesOf(pid);
+  }
+
+  async stop(): Promise<void> {
+    if (this.#stopped) return;
+    this.#stopped = true;
+    this.#unregister();
+    await this.#session.close();
+    stopContainerReaper(this.#reaper);
     // Nothing in a throw-away container is worth a clean shutdown.
-    await container.stop({ timeout: 0, remove: true, removeVolumes: true });
-  }
-  const unregister = registerCleanup(stop);
-
-  async function cycle(how: 'graceful' | 'kill'): Promise<void> {
-    await session.close();
-    connection = rootOn(await stopThenStart(run, how), run.password);
-    session = new SqlSession(connection);
+    await this.#run.container.stop({ timeout: 0, remove: true, removeVolumes: true });
   }
 
-  const datadir = await serverDatadir(run, connection).catch(async (error: unknown) => {
-    await stop();
-    throw error;
-  });
-  const info = await identify(session, 'container');
-
-  return {
-    info,
-    get connection() {
-      return connection;
-    },
-    query: (sql) => session.query(sql),
-    restart: () => cycle('graceful'),
-    killAndStart: () => cycle('kill'),
-    async editConfig(edit: ConfigEdit) {
-      options = applyEdit(options, edit);
-      // The engine copies into a stopped container too, so a config that failed to start can be fixed.
-      await container.copyContentToContainer([
-        { content: renderMyCnf(options), target: cnfPath, mode: 0o644 },
-      ]);
-    },
-    errorLogTail: async (lines = 40) =>
-      redact(await containerLogTail(run.client, container.getId(), lines), [run.password]),
-    listFiles: (dir = '.') => listContainerFiles(container, datadir, dir),
-    readFile: (file) => readContainerFile(container, datadir, file),
-    async pluginFileExists(soname: string) {
-      const { rows } = await session.query('SELECT @@plugin_dir AS dir');
-      return containerFileExists(container, `${String(rows[0]?.dir ?? '').replace(/\/$/, '')}/${soname}`);
-    },
-    // A cpuset, unlike taskset, outlasts restarts; every caller pins after its last restart anyway.
-    pinCpus: async (cpus: string) => {
-      await docker.update({ CpusetCpus: cpus });
-    },
-    // The container's processes share this kernel: its host pid (the engine's State.Pid) is readable in /proc here.
-    async residentBytes() {
-      const state = await docker.inspect().catch(() => null);
-      const root = state?.State.Running ? state.State.Pid : 0;
-      const pid = root > 0 ? await serverProcessUnder(root) : null;
-      return pid === null ? null : residentBytesOf(pid);
-    },
-    stop,
-    [Symbol.asyncDispose]: stop,
-  };
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.stop();
+  }
 }
 
 /** Checks the first start held (the wait strategy saw the log line only) and asks where the datadir is. */
