@@ -1,4 +1,5 @@
 import { execa } from 'execa';
+import { type Clock, realClock } from '../clock/clock.ts';
 import type { ReadyOutcome } from './server-process.ts';
 import { SqlSession } from './sql-session.ts';
 import type { ConnectionOptions } from './started-server.ts';
@@ -6,8 +7,6 @@ import { tailLines } from './tail.ts';
 
 /** What the restart command is asked to do: stop cleanly, or SIGKILL (crash recovery); then start again. */
 export type RestartMode = 'graceful' | 'kill';
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
  * Runs AUDITBENCH_RESTART_CMD through the shell with two arguments: $1, how to stop the server (graceful or kill),
@@ -53,15 +52,16 @@ export async function waitUntilRestarted(
   connection: ConnectionOptions,
   sinceMs: number,
   timeoutMs: number,
+  clock: Clock = realClock,
 ): Promise<ReadyOutcome> {
-  const deadline = Date.now() + timeoutMs;
+  const deadline = clock.nowMs() + timeoutMs;
   let last = 'it never answered';
-  while (Date.now() < deadline) {
+  while (clock.nowMs() < deadline) {
     try {
       const uptime = await uptimeS(connection);
       // Uptime counts whole seconds: allow one for rounding.
-      if (uptime <= (Date.now() - sinceMs) / 1000 + 1) {
-        await sleep(500);
+      if (uptime <= (clock.nowMs() - sinceMs) / 1000 + 1) {
+        await clock.sleepMs(500);
         await uptimeS(connection);
         return { ready: true };
       }
@@ -69,7 +69,7 @@ export async function waitUntilRestarted(
     } catch (error) {
       last = `last connection error: ${error instanceof Error ? error.message : String(error)}`;
     }
-    await sleep(250);
+    await clock.sleepMs(250);
   }
   return { ready: false, why: `did not come back within ${Math.round(timeoutMs / 1000)} s (${last})` };
 }
