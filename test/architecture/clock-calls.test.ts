@@ -5,19 +5,14 @@ import { expect, test } from 'vitest';
 import { filesUnder, isTest, root } from './source-graph.ts';
 
 /**
- * Every deadline, wait and measured span reads the `Clock` (src/machine/clock.ts), so a unit test can hand in one it
+ * Every deadline, wait and measured span reads the `Clock` (src/clock/clock.ts), so a unit test can hand in one it
  * moves itself. `Date.now()` stays only where a wall-time timestamp is recorded, in the files below, each with why.
  * Parsed with the TypeScript compiler: a `Date.now` in a comment or a string does not count.
  */
-const RESTRUCTURING = 'to be moved onto the Clock with its restructuring (issue 66)';
 const ALLOWED_DATE_NOW: Record<string, string> = {
-  'src/machine/clock.ts': 'the real clock itself',
+  'src/clock/clock.ts': 'the real clock itself',
   'src/plugins/lifecycle/index.ts':
     "a marker unique to the run's checks, written in base 36: a name, not a time",
-  'src/servers/container-server.ts': RESTRUCTURING,
-  'src/servers/external-server.ts': RESTRUCTURING,
-  'src/servers/restart-command.ts': RESTRUCTURING,
-  'src/servers/server-process.ts': RESTRUCTURING,
 };
 
 /** Where a file calls `Date.now()` (or passes `Date.now` on), as `file:line`. */
@@ -53,7 +48,7 @@ test('only the allow-listed files call Date.now(); every deadline, wait and meas
     .filter((where) => !(where.replace(/:\d+$/, '') in ALLOWED_DATE_NOW))
     .map(
       (where) =>
-        `${where} calls Date.now(): take the Clock (src/machine/clock.ts), or allow-list the file with why`,
+        `${where} calls Date.now(): take the Clock (src/clock/clock.ts), or allow-list the file with why`,
     );
   expect(outside).toEqual([]);
 });
