@@ -222,6 +222,11 @@ export interface PluginProfile {
    * own receiver, in a format of that framing; absent: the plugin never logs to syslog.
    */
   syslogLog?: LogFileOutput;
+  /**
+   * Where the records are read under given settings (same form as expectationsFor's) when the configuration sends
+   * them to another output than `log` (the general log to its table, log_output=TABLE); absent or null: `log`.
+   */
+  logFor?: (settings: Readonly<Record<string, string>>) => LogFileOutput | null;
   /** Overhead limit for the gate, in percent of baseline TPS. */
   maxOverheadPct: number;
   expected: PluginExpectations;

@@ -223,10 +223,13 @@ export function resolveRun(
   const logFile = override.logFile;
   // Sent to syslog, the records are read from the run's own receiver (src/servers/syslog-receiver.ts).
   const syslogLog = override.syslog !== undefined ? base.syslogLog : undefined;
+  // Kept elsewhere than the profile's file (the general log's table), the records are read from that output.
+  const routedLog = base.logFor?.(plain) ?? null;
   const profile: PluginProfile = {
     ...base,
     ...(logFile !== undefined && base.log.file !== null ? { log: { ...base.log, file: logFile } } : {}),
     ...(syslogLog ? { log: syslogLog } : {}),
+    ...(routedLog ? { log: routedLog } : {}),
     install: [...configureStartup, ...base.install],
     uninstall: [...removeStartup, ...base.uninstall],
     enable: base.enableFor?.(plain) ?? base.enable,

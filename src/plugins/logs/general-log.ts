@@ -60,11 +60,29 @@ function parseRecord(text: string): RecordOutcome {
   const [matched, iso, yy, mm, dd, hour = '', minSec, id = '', command = ''] = head;
   const argument = text.slice(matched.length);
   const time = iso ?? (yy ? `20${yy}-${mm}-${dd}T${hour.trim().padStart(2, '0')}:${minSec}` : '');
+  return generalLogEvent({ time, connectionId: Number(id), command, argument });
+}
+
+/** One command of the general log, whatever its output (this file, or the table's CSV file). */
+export interface GeneralLogRecord {
+  time: string;
+  connectionId: number;
+  /** As written: `Query`, `Connect`, `Init DB`, `Change user`, `Quit`… */
+  command: string;
+  argument: string;
+  /** The account, where the output names it on every record (the table's user_host); '' where it does not. */
+  user?: string;
+  host?: string;
+}
+
+/** The event of one record; what it leaves empty comes from the connection's earlier records (fillFromContext). */
+export function generalLogEvent(record: GeneralLogRecord): RecordOutcome {
+  const { time, connectionId, command, argument } = record;
   const base: AuditEvent = {
     time,
-    user: '',
-    host: '',
-    connectionId: Number(id),
+    user: record.user ?? '',
+    host: record.host ?? '',
+    connectionId,
     queryId: null,
     operation: upperSnake(command),
     database: '',
@@ -95,7 +113,7 @@ interface Session {
 }
 
 /** Fills what the format leaves to earlier lines: the time of the line above, the account of the connection. */
-function fillFromContext(events: AuditEvent[]): AuditEvent[] {
+export function fillFromContext(events: AuditEvent[]): AuditEvent[] {
   const sessions = new Map<number | null, Session>();
   let time = '';
   return events.map((e) => {

@@ -1,5 +1,6 @@
 import type { LogParser } from '../audit-event.ts';
 import { parseGeneralLog } from './general-log.ts';
+import { parseGeneralLogTable } from './general-log-table.ts';
 import { parseMcafeeJson } from './mcafee-json.ts';
 import { parseMysqlEnterpriseJson } from './mysql-enterprise-json.ts';
 import { parsePerconaCsv, parsePerconaJson, parsePerconaNew, parsePerconaOld } from './percona-audit-log.ts';
@@ -21,7 +22,8 @@ export type LogFormat =
   | 'percona_json'
   | 'percona_csv'
   | 'mysql_enterprise_json'
-  | 'general_log';
+  | 'general_log'
+  | 'general_log_table';
 
 /**
  * One pure parser per format: text in, events and numbered rejections out, never a throw. Records a format defines
@@ -39,4 +41,5 @@ export const logParsers: Record<LogFormat, LogParser> = {
   percona_csv: parsePerconaCsv,
   mysql_enterprise_json: parseMysqlEnterpriseJson,
   general_log: parseGeneralLog,
+  general_log_table: parseGeneralLogTable,
 };
