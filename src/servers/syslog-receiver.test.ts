@@ -49,6 +49,14 @@ describe("the receiver's configuration and the server's launch", () => {
     expect(config).toContain('file="/tmp/auditbench-x/data/syslog.log"');
   });
 
+  test("rsyslogd's own messages stay in its folder: none go to the system's /dev/log, none among the records", () => {
+    const config = receiverConfig(paths).split('\n');
+    expect(config[0]).toContain('processInternalMessages="on"');
+    const internal = config.findIndex((line) => line.startsWith('if $inputname == "rsyslogd"'));
+    expect(config[internal]).toContain('file="/tmp/auditbench-x/syslog/rsyslogd.log") stop }');
+    expect(internal).toBeLessThan(config.findIndex((line) => line.includes('syslog.log')));
+  });
+
   test('namespace, then callgrind, then the server: exec keeps the pid, /dev a tmpfs', () => {
     const inner = { command: 'valgrind', args: ['--tool=callgrind'], env: { A: '1' } };
     const wrapper = privateDevWrapper('/usr/bin/unshare', paths.socket, inner);

@@ -80,6 +80,8 @@ export interface ReceiverPaths {
   socket: string;
   work: string;
   pidFile: string;
+  /** rsyslogd's own messages (its start, its errors), kept apart from the records. */
+  internal: string;
   /** The records, one a line: `<PRI>time tag:message` (src/plugins/logs/syslog-framing.ts). */
   output: string;
 }
@@ -92,6 +94,7 @@ export function receiverPaths(privateDir: string, datadir: string): ReceiverPath
     socket: path.join(dir, 'log'),
     work: path.join(dir, 'work'),
     pidFile: path.join(dir, 'rsyslogd.pid'),
+    internal: path.join(dir, 'rsyslogd.log'),
     output: path.join(datadir, SYSLOG_FILE),
   };
 }
@@ -103,16 +106,20 @@ export const MAX_MESSAGE_BYTES = 1_048_576;
  * rsyslogd's configuration: its own socket only (no system socket, no kernel log), every record to one file.
  * Off, because completeness would otherwise measure rsyslog, not the plugin: imuxsock's rate limiting (200 records
  * in 5 s per process by default, the rest dropped), control-character escaping (a tab or newline written as
- * `#011`/`#012`) and the 8 KiB message limit. rsyslog's own documentation: imuxsock (RateLimit.Interval,
- * SysSock.Use), global() (maxMessageSize, parser.escapeControlCharactersOnReceive), omfile, string templates.
+ * `#011`/`#012`) and the 8 KiB message limit. rsyslogd's own messages are processed here, into a file of their own
+ * (processInternalMessages): by default rsyslog sends them to the system's /dev/log, so the run's receiver would put
+ * its start message into the host's journal (suites/syslog-canary.suite.ts caught it). rsyslog's own documentation:
+ * imuxsock (RateLimit.Interval, SysSock.Use), global() (maxMessageSize, parser.escapeControlCharactersOnReceive,
+ * processInternalMessages), the inputname property, omfile, string templates.
  */
 export function receiverConfig(paths: ReceiverPaths): string {
   const q = (text: string) => JSON.stringify(text);
   return [
-    `global(workDirectory=${q(paths.work)} maxMessageSize="${MAX_MESSAGE_BYTES}" parser.escapeControlCharactersOnReceive="off")`,
+    `global(workDirectory=${q(paths.work)} maxMessageSize="${MAX_MESSAGE_BYTES}" parser.escapeControlCharactersOnReceive="off" processInternalMessages="on")`,
     'module(load="imuxsock" SysSock.Use="off")',
     `input(type="imuxsock" Socket=${q(paths.socket)} RateLimit.Interval="0" CreatePath="off")`,
     'template(name="auditbench" type="string" string="<%PRI%>%TIMESTAMP:::date-rfc3339% %syslogtag%%msg%\\n")',
+    `if $inputname == "rsyslogd" then { action(type="omfile" file=${q(paths.internal)}) stop }`,
     `*.* action(type="omfile" file=${q(paths.output)} template="auditbench" fileCreateMode="0644")`,
     '',
   ].join('\n');
