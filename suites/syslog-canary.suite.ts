@@ -9,7 +9,7 @@ import { privateDevLogFacts, privateDevLogProblem } from '../src/servers/syslog-
  * a canary, a receiver that only counts datagrams, leaves the canary at 0, while the run's own receiver keeps every
  * record; and a host without /dev/log has none after. The outer namespace is the host as the run sees it: a tmpfs on
  * /dev with the device nodes Node and the harness open, and the canary's socket at /dev/log. Cost: one local server
- * started and stopped in the child (not yet timed).
+ * started and stopped in the child, 7 s (measured while other work ran).
  */
 const config = loadEnvironment();
 const facts = await privateDevLogFacts(config.target, config.searchPath);
