@@ -71,6 +71,9 @@ fi
 if [ "$setup_for" = test ]; then
   command -v gcc >/dev/null || tool_deps+=(gcc)
   [ -f /usr/include/mariadb/server/mysql/plugin_audit.h ] || tool_deps+=(libmariadbd-dev)
+  # - python3: the syslog canary's receiver (suites/syslog-canary/canary-receiver.py binds a Unix datagram socket,
+  #   which Node cannot).
+  command -v python3 >/dev/null || tool_deps+=(python3-minimal)
 fi
 # - rsyslog: the receiver a syslog run starts for itself (src/servers/syslog-receiver.ts), for the test command and
 #   when the configuration names syslog (a word match: it only decides this install). Without an init system the
@@ -83,7 +86,7 @@ fi
 mapfile -t tool_deps < <(printf '%s\n' "${tool_deps[@]}" | sort -u | sed '/^$/d')
 if [ ${#tool_deps[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    say "installing ${tool_deps[*]} with apt-get (the counted channel, a supplied McAfee library's offsets, the test plugin, a syslog run's receiver)"
+    say "installing ${tool_deps[*]} with apt-get (the counted channel, a supplied McAfee library's offsets, the test plugin, a syslog run's receiver and the canary)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${tool_deps[@]}" >/dev/null ||
       say "installing ${tool_deps[*]} failed: the parts that need them will say so and skip"
   else
