@@ -1,10 +1,16 @@
 import { readFileSync } from 'node:fs';
-import { readFile, stat, writeFile } from 'node:fs/promises';
+import { readFile, rm, stat, writeFile } from 'node:fs/promises';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadEnvironment } from '../src/config/env.ts';
 import { resultsFileSchema } from '../src/results/schema.ts';
-import { createDbaRepo, type DbaRepo, removePackedTarball } from '../test/support/dba-repo.ts';
+import {
+  type CommandResult,
+  createExampleRepo,
+  type DbaRepo,
+  removePackedTarball,
+} from '../test/support/dba-repo.ts';
 import {
   expectLiveUnchanged,
   type LiveServer,
@@ -14,56 +20,24 @@ import {
   watchListening,
 } from '../test/support/live-server.ts';
 
-// Use from another repository: this project packed, installed offline as a dev dependency into a fresh git
-// repository with its own configuration (three runs, two reading an option file), and driven with `npx auditbench`;
-// then the DBA's own Vitest with auditbench's plugin (examples/your-vitest/) measures one run, `pci`, on quick (the
-// smallest workload that still decides: one block of 4 pairs), once: the runs suite and the overhead test's
-// bench.run() share the invocation's measurement (src/orchestrate/measured-once.ts). `npx auditbench bench` from a
-// DBA's repository is the Action's push in suites/gate-from-repo.suite.ts; until 2026-12-06 this suite ran it again
-// here (68 s), and the overhead test measured the run a second time inside `npx vitest run` (about 45 s).
+// Use from another repository: examples/your-vitest/ copied as shipped into a fresh git repository (its
+// auditbench.config.ts, vitest.config.ts, audit/, ops/ and package.json), this project packed beside it and installed
+// offline as a DBA installs it (`npm install --save-dev ./auditbench-<version>.tgz`), and driven with `npx auditbench`;
+// then the DBA's own `npx vitest run` measures the example's one run, `pci`, on quick (the smallest workload that
+// still decides: one block of 4 pairs), once: the runs suite and the overhead test's bench.run() share the
+// invocation's measurement (src/orchestrate/measured-once.ts). `npx auditbench bench` from a DBA's repository is the
+// Action's push in suites/gate-from-repo.suite.ts.
 
 // `pci` also stands for the example sweep's CONNECT-only and DDL/DCL runs under `test` (suites/runs.suite.ts leaves
-// them out): an option file, connections, DDL and DCL added. Its option file is the DBA's production one: the example's
-// audit settings, then the live server's datadir, socket, port, pid file, error log and audit log, on every interface
-// (test/support/live-server.ts), which the run must leave alone.
-const config = `import { defineConfig, fromCnf } from 'auditbench';
+// them out): an option file, connections, DDL and DCL added. On a branch, its option file becomes the DBA's production
+// one: the example's audit settings narrowed to CONNECT, then the live server's datadir, socket, port, pid file, error
+// log and audit log, on every interface (test/support/live-server.ts), which the compliance tests' server must leave
+// alone.
+const exampleDir = fileURLToPath(new URL('../examples/your-vitest', import.meta.url));
+const shipped = (file: string) => readFileSync(path.join(exampleDir, file), 'utf8');
 
-export default defineConfig({
-  runs: [
-    {
-      id: 'limit-min',
-      plugin: 'server_audit',
-      title: 'server_audit, connections and DML cut at 1 character',
-      // The smallest limit that cuts (0 keeps whole statements): the checks find their records by connection and
-      // judge the one character kept (issue 40).
-      settings: { server_audit_events: ['CONNECT', 'QUERY_DML'], server_audit_query_log_limit: 1 },
-      // New connections, so the CONNECT class has traffic too (sysbench keeps its own).
-      traffic: { added: { connectionsPerS: 20 } },
-    },
-    { id: 'ops-cnf', plugin: 'server_audit', cnf: fromCnf('ops/audit.cnf') },
-    {
-      id: 'pci',
-      plugin: 'server_audit',
-      title: 'server_audit for cardholder data: administrators, logins, DDL and DCL',
-      cnf: fromCnf('ops/pci.cnf'),
-      // Of the measured traffic only connections, DDL and DCL are logged: new connections and two statements a
-      // second of each, so the plugin is not idle.
-      traffic: {
-        accounts: { application: 'shop_app', checks: 'auditor' },
-        added: { connectionsPerS: 10, ddlPerS: 2, dclPerS: 2 },
-      },
-    },
-  ],
-});
-`;
-
-const optionFile = `[mariadb]
-plugin_load_add = server_audit
-server_audit_events = CONNECT,QUERY_DDL
-server_audit_file_rotations = 3
-`;
-
-// Type-checked only: a custom profile built from the exported helpers, and a name that is not a built-in profile.
+// Type-checked only, beside the example's files: a custom profile built from the exported helpers, and a name that is
+// not a built-in profile.
 const customProfile = `import { defineConfig, type PluginProfile, type ProfileName, profiles, setGlobals, sql } from 'auditbench';
 
 const name: ProfileName = 'server_audit';
@@ -76,42 +50,21 @@ export const config = defineConfig({ runs: [{ plugin: ours }, { plugin: 'general
 // @ts-expect-error: not a built-in profile's name
 export const typo = defineConfig({ runs: [{ plugin: 'server_adit' }] });
 `;
-
-const tsconfig = {
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'NodeNext',
-    moduleResolution: 'NodeNext',
-    strict: true,
-    noEmit: true,
-    // Checks the package's .d.ts too, not only the repository's files.
-    skipLibCheck: false,
-    types: ['node'],
-  },
-  include: ['auditbench.config.ts', 'custom-profile.ts'],
-};
-
-// The DBA's own Vitest: its config, its compliance tests and the option file of the run they test, as shipped.
-const example = (file: string) =>
-  readFileSync(new URL(`../examples/your-vitest/${file}`, import.meta.url), 'utf8');
-const yourVitest = {
-  'vitest.config.ts': example('vitest.config.ts'),
-  'audit/compliance.test.ts': example('audit/compliance.test.ts'),
-  'ops/pci.cnf': example('ops/pci.cnf'),
-};
+// This repository's TypeScript: the example does not ship one, and the check is of the package's .d.ts.
+const tsc = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
+const tscOptions = ['--noEmit', '--strict', '--target', 'ES2022', '--module', 'NodeNext', '--types', 'node'];
+const typeChecked = [
+  'auditbench.config.ts',
+  'vitest.config.ts',
+  'audit/compliance.test.ts',
+  'custom-profile.ts',
+];
 
 let repo: DbaRepo;
 let live: LiveServer;
 beforeAll(async () => {
   live = await startLive({ ...loadEnvironment(), target: 'local' });
-  repo = await createDbaRepo({
-    ...yourVitest,
-    'ops/pci.cnf': `${yourVitest['ops/pci.cnf']}${productionLines(live)}`,
-    'auditbench.config.ts': config,
-    'ops/audit.cnf': optionFile,
-    'custom-profile.ts': customProfile,
-    'tsconfig.json': `${JSON.stringify(tsconfig, null, 2)}\n`,
-  });
+  repo = await createExampleRepo(exampleDir);
 }, 600_000);
 afterAll(async () => {
   await repo?.[Symbol.asyncDispose]();
@@ -126,41 +79,54 @@ function output(result: { all: string }): string {
   return [...failed, '…', ...lines.slice(-30)].join('\n');
 }
 
+/** What `list --json` says of the workload and the runs, as far as these tests read it. */
+interface ListedJson {
+  workload: string;
+  runs: { id: string; concurrency: string }[];
+}
+
+/** `list`, with the server binary wrapped to record how it is called (a listing may ask its version and defaults only). */
+async function listRecordingServer(): Promise<{ list: CommandResult; asked: string[] }> {
+  const calls = path.join(repo.dir, 'mariadbd-calls.log');
+  const wrapper = path.join(repo.dir, 'mariadbd');
+  const real = (
+    await repo.exec('sh', ['-c', 'command -v mariadbd || echo /usr/sbin/mariadbd'])
+  ).stdout.trim();
+  await writeFile(wrapper, `#!/bin/sh\necho "$*" >> ${calls}\nexec ${real} "$@"\n`, { mode: 0o755 });
+  const list = await repo.auditbench(['list'], { env: { AUDITBENCH_MYSQLD: wrapper } });
+  const asked = (await readFile(calls, 'utf8')).trim().split('\n');
+  await rm(wrapper);
+  await rm(calls);
+  return { list, asked };
+}
+
 describe('npx auditbench in a DBA repository', () => {
-  test('npm ci with allowScripts denying the four install scripts warns about none and runs none', async () => {
+  test('npm install with the example’s allowScripts warns about none, runs none, and leaves its package.json as shipped', async () => {
     expect(repo.installLog).not.toContain('install-scripts');
     // cpu-features' install script is node-gyp rebuild: it leaves a build/ folder when it runs.
     const built = await stat(path.join(repo.dir, 'node_modules', 'cpu-features', 'build')).catch(() => null);
     expect(built).toBeNull();
+    // The example names the tarball as `npm install --save-dev` writes it.
+    expect(await readFile(path.join(repo.dir, 'package.json'), 'utf8')).toBe(shipped('package.json'));
   });
 
-  test('list shows the three runs, the option files and their options, and starts no server', async () => {
-    // The server binary, wrapped to record how it is called: a listing may ask its version and defaults only.
-    const calls = path.join(repo.dir, 'mariadbd-calls.log');
-    const wrapper = path.join(repo.dir, 'mariadbd');
-    const real = (
-      await repo.exec('sh', ['-c', 'command -v mariadbd || echo /usr/sbin/mariadbd'])
-    ).stdout.trim();
-    await writeFile(wrapper, `#!/bin/sh\necho "$*" >> ${calls}\nexec ${real} "$@"\n`, { mode: 0o755 });
-    const list = await repo.auditbench(['list'], { env: { AUDITBENCH_MYSQLD: wrapper } });
+  test('list shows the example’s run, its option file and its options, and starts no server', async () => {
+    const { list, asked } = await listRecordingServer();
     expect(list.exitCode, output(list)).toBe(0);
-    expect(list.stdout).toContain('limit-min: server_audit, connections and DML cut at 1 character');
-    expect(list.stdout).toMatch(/^ops-cnf: /m);
-    expect(list.stdout).toContain('option file     ops/audit.cnf');
-    expect(list.stdout).toContain('loose-server_audit_events=CONNECT,QUERY_DDL');
-    expect(list.stdout).toContain(`3 run(s) in ${path.join(repo.dir, 'auditbench.config.ts')}`);
-    const asked = (await readFile(calls, 'utf8')).trim().split('\n');
+    expect(list.stdout).toContain(
+      'pci: server_audit for cardholder data: administrators, logins, DDL and DCL',
+    );
+    expect(list.stdout).toContain('option file     ops/pci.cnf');
+    expect(list.stdout).toContain('loose-server_audit_events=CONNECT,QUERY_DDL,QUERY_DCL');
+    expect(list.stdout).toContain(`1 run(s) in ${path.join(repo.dir, 'auditbench.config.ts')}`);
     expect(
       asked.every((args) => /^--version$|^--no-defaults --verbose --help$/.test(args)),
       asked.join('\n'),
     ).toBe(true);
     // Unset, the workload is bench's (standard, 8 threads), not the quick workload this suite runs under.
     const listed = await repo.auditbench(['list', '--json'], { env: { AUDITBENCH_WORKLOAD: '' } });
-    const json = JSON.parse(listed.stdout) as {
-      workload: string;
-      runs: { id: string; concurrency: string }[];
-    };
-    expect(json.runs.map((r) => r.id)).toEqual(['limit-min', 'ops-cnf', 'pci']);
+    const json = JSON.parse(listed.stdout) as ListedJson;
+    expect(json.runs.map((r) => r.id)).toEqual(['pci']);
     expect(json.workload).toBe('standard');
     expect(json.runs[0]?.concurrency).toBe('8 threads (pinned cores)');
   });
@@ -179,9 +145,18 @@ describe('npx auditbench in a DBA repository', () => {
     expect((await repo.auditbench(['--version'])).stdout.trim()).toBe(ours.version);
   });
 
-  test('tsc --noEmit type-checks the configuration and a custom profile against the package’s .d.ts', async () => {
-    const tsc = await repo.exec('npx', ['--no-install', 'tsc', '--noEmit', '-p', '.']);
-    expect(tsc.exitCode, output(tsc)).toBe(0);
+  test('tsc --noEmit type-checks the example and a custom profile against the package’s .d.ts', async () => {
+    const probe = path.join(repo.dir, 'custom-profile.ts');
+    await writeFile(probe, customProfile);
+    const checked = await repo.exec(process.execPath, [
+      tsc,
+      ...tscOptions,
+      '--types',
+      'node',
+      ...typeChecked,
+    ]);
+    await rm(probe);
+    expect(checked.exitCode, output(checked)).toBe(0);
   });
 });
 
@@ -228,35 +203,35 @@ const failedTitles = (all: string) =>
     ([, title]) => title?.trim(),
   );
 
-/** The production file's places were left out by name, its audit log moved, and the run logged in its own folder. */
-async function expectBeside(all: string): Promise<void> {
-  expect(all).toContain(
-    `production writes ${live.where.auditLog} (server_audit_file_path); this run writes <run>/audit.log`,
-  );
-  // Each line names where it was read: `ops/pci.cnf:12 [mysqld]: datadir is left out: …`.
-  for (const option of leftOutByName) {
-    expect(all).toMatch(new RegExp(`ops/pci\\.cnf:\\d+ \\[mysqld\\]: ${option} is left out`));
-  }
+/** The `pci` run was measured, passed and logged its events (in the run's own folder). */
+async function expectMeasured(): Promise<void> {
   const results = resultsFileSchema.parse(
     JSON.parse(await readFile(path.join(repo.dir, 'reports', 'results.json'), 'utf8')),
   );
   const measured = results.results.filter((r) => r.runId === 'pci');
   expect(measured.length).toBeGreaterThan(0);
   expect(measured.map((r) => r.verdict)).not.toContain('fail');
-  // Its events were logged, in the run's own folder: the live audit log is compared byte for byte after.
   expect(measured.some((r) => (r.logBytesPerTxn ?? 0) > 0)).toBe(true);
 }
 
+/** What `list` says of the production file: its places left out by name, its audit log moved into the run's folder. */
+function expectBeside(listed: string): void {
+  expect(listed).toContain(
+    `production writes ${live.where.auditLog} (server_audit_file_path); this run writes <run>/audit.log`,
+  );
+  // Each line names where it was read: `ops/pci.cnf:12 [mysqld]: datadir is left out: …`.
+  for (const option of leftOutByName) {
+    expect(listed).toMatch(new RegExp(`ops/pci\\.cnf:\\d+ \\[mysqld\\]: ${option} is left out`));
+  }
+}
+
 describe('npx vitest run in a DBA repository, auditbench as a plugin', () => {
-  test('the compliance tests and the configured run pass in auditbench’s project, the run measured once, beside the live server', async () => {
-    // Quiet while the facts are read: nothing of ours touches the live server between the two readings.
-    const before = await live.facts();
-    const watching = watchListening(before.pid);
+  test('the example as shipped: the compliance tests and its run pass in auditbench’s project, the run measured once', async () => {
     const run = await vitestRun();
-    const listening = watching.stop();
+    // What a DBA reads at the end: the files' and tests' counts, and the exit code.
+    console.log(`npx vitest run: exit ${run.exitCode}\n${plain(run.all).split('\n').slice(-8).join('\n')}`);
     expect(run.exitCode, `${matcherLines(run.all).join('\n')}\n${output(run)}`).toBe(0);
-    await expectBeside(plain(run.all));
-    await expectLiveUnchanged(live, before, listening);
+    await expectMeasured();
     // The DBA's file ran in auditbench's project, beside the runs suite (whichever reused the other's measurement
     // is the short one, often under the line's 30 s).
     expect(plain(run.all)).toMatch(
@@ -276,17 +251,28 @@ describe('npx vitest run in a DBA repository, auditbench as a plugin', () => {
     expect(entry).toMatchObject({ configRun: 'pci', workload: 'quick' });
   });
 
-  test('a branch narrowing server_audit_events to CONNECT fails the DDL and DCL tests with the matchers’ messages', async () => {
+  test('a branch making pci.cnf production’s, narrowed to CONNECT: its places left out, the live server left alone, the DDL and DCL tests failed with the matchers’ messages', async () => {
     await repo.exec('git', ['checkout', '-q', '-b', 'connect-only']);
-    const narrowed = yourVitest['ops/pci.cnf'].replace(
+    const narrowed = shipped('ops/pci.cnf').replace(
       /^server_audit_events = .*$/m,
       'server_audit_events = CONNECT',
     );
-    await repo.commit({ 'ops/pci.cnf': narrowed }, 'audit connections only');
+    await repo.commit(
+      { 'ops/pci.cnf': `${narrowed}${productionLines(live)}` },
+      'production’s option file, auditing connections only',
+    );
+    const listed = await repo.auditbench(['list']);
+    expect(listed.exitCode, output(listed)).toBe(0);
+    expectBeside(listed.stdout);
+    // Quiet while the facts are read: nothing of ours touches the live server between the two readings.
+    const before = await live.facts();
+    const watching = watchListening(before.pid);
     // The overhead test left out: nothing is measured.
     const run = await vitestRun(['-t', 'PCI DSS']);
+    const listening = watching.stop();
     console.log(matcherLines(run.all).join('\n'));
     expect(run.exitCode, output(run)).toBe(1);
+    await expectLiveUnchanged(live, before, listening);
     expect(new Set(failedTitles(run.all))).toEqual(
       new Set(['DDL by an administrator is logged', 'DCL by an administrator is logged']),
     );

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -8,7 +8,8 @@ import { execa } from 'execa';
 import { inject } from 'vitest';
 
 // A DBA's repository for suites: this project packed once per process, installed offline as a dev dependency into a
-// fresh git repository under the temp dir, where files are committed and `npx auditbench …` runs as a DBA runs it.
+// fresh git repository under the temp dir (given files, or a shipped example as it is), where files are committed and
+// `npx auditbench …` runs as a DBA runs it.
 
 const packageDir = fileURLToPath(new URL('../..', import.meta.url));
 
@@ -40,9 +41,6 @@ function lockClosure(packages: Record<string, LockEntry>, names: string[]): Set<
   for (const name of names) visit('', name);
   return found;
 }
-
-// Dev tools of ours the DBA's repository also gets, so that `tsc --noEmit` there checks the config against our .d.ts.
-const dbaDevTools = ['typescript', '@types/node', 'undici-types'];
 
 declare module 'vitest' {
   interface ProvidedContext {
@@ -85,17 +83,31 @@ export async function removePackedTarball(): Promise<void> {
     await rm(path.dirname(tarball), { recursive: true, force: true });
 }
 
+interface Manifest {
+  name: string;
+  devDependencies: Record<string, string>;
+  [field: string]: unknown;
+}
+
 /**
- * package.json and a lock file taken from this repository's: `npm install` of a tarball would ask the registry for
- * every dependency's metadata, which the npm cache does not keep; with a lock, npm needs only the tarballs, and
- * those are cached by this repository's own `npm ci`.
+ * The lock npm would write for these dev dependencies, taken from this repository's own: `npm install` without a
+ * lock asks the registry for every dependency's metadata, which the npm cache does not keep; with a lock, npm needs
+ * only the tarballs, and those are cached by this repository's own `npm ci`. A dependency other than auditbench must
+ * be at the version this repository's lock has (the example's Vitest and Vite are).
  */
-async function writeOfflineProject(project: string, tarball: string): Promise<void> {
+async function writeOfflineLock(project: string, manifest: Manifest, tarball: string): Promise<void> {
   const ours = JSON.parse(await readFile(path.join(packageDir, 'package-lock.json'), 'utf8')) as {
     packages: Record<string, LockEntry>;
   };
   const root = ours.packages[''] as LockEntry & { peerDependencies?: Record<string, string> };
-  const spec = `file:${path.relative(project, tarball)}`;
+  const { auditbench: spec, ...others } = manifest.devDependencies;
+  for (const [name, version] of Object.entries(others)) {
+    const locked = ours.packages[`node_modules/${name}`]?.version;
+    if (locked !== version)
+      throw new Error(
+        `${name} ${version} in the DBA's package.json: this repository's lock has ${locked ?? 'none'}`,
+      );
+  }
   const integrity = `sha512-${createHash('sha512')
     .update(await readFile(tarball))
     .digest('base64')}`;
@@ -111,26 +123,33 @@ async function writeOfflineProject(project: string, tarball: string): Promise<vo
       engines: root.engines,
     },
   };
-  // Our run-time dependencies, our peers (vitest and vite, which a DBA's repository has) and the dev tools, with
-  // everything they need, where npm placed them for us; our other dev-only packages stay out.
-  const wanted = [...Object.keys({ ...root.dependencies, ...root.peerDependencies }), ...dbaDevTools];
+  // Our run-time dependencies and the DBA's others (vitest and vite, our peers), with everything they need, where
+  // npm placed them for us; our other dev-only packages stay out.
+  const wanted = [...Object.keys({ ...root.dependencies, ...root.peerDependencies, ...others })];
   for (const where of lockClosure(ours.packages, wanted))
     packages[where] = { ...ours.packages[where], dev: true };
-  const devDependencies: Record<string, string> = { auditbench: spec };
-  for (const name of [...dbaDevTools.slice(0, 2), ...Object.keys(root.peerDependencies ?? {})]) {
+  const lock = {
+    name: manifest.name,
+    lockfileVersion: 3,
+    requires: true,
+    packages: { '': { name: manifest.name, devDependencies: manifest.devDependencies }, ...packages },
+  };
+  await writeFile(path.join(project, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+}
+
+/** A package.json naming the tarball and our peers at this repository's versions, and its lock. */
+async function writeOfflineProject(project: string, tarball: string): Promise<void> {
+  const ours = JSON.parse(await readFile(path.join(packageDir, 'package-lock.json'), 'utf8')) as {
+    packages: Record<string, LockEntry & { peerDependencies?: Record<string, string> }>;
+  };
+  const devDependencies: Record<string, string> = { auditbench: `file:${path.relative(project, tarball)}` };
+  for (const name of Object.keys(ours.packages['']?.peerDependencies ?? {}))
     devDependencies[name] = String(ours.packages[`node_modules/${name}`]?.version);
-  }
   // As docs/your-repository.md advises: none of the dependencies' install scripts is needed (npm 12 will not run them).
   const allowScripts = { esbuild: false, ssh2: false, 'cpu-features': false, protobufjs: false };
   const manifest = { name: 'dba-project', private: true, type: 'module', devDependencies, allowScripts };
   await writeFile(path.join(project, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-  const lock = {
-    name: 'dba-project',
-    lockfileVersion: 3,
-    requires: true,
-    packages: { '': { name: 'dba-project', devDependencies }, ...packages },
-  };
-  await writeFile(path.join(project, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+  await writeOfflineLock(project, manifest, tarball);
 }
 
 /** This run's environment, less what names this repository's configuration, reports or runs. */
@@ -159,7 +178,7 @@ export interface CommandResult {
 export interface DbaRepo extends AsyncDisposable {
   /** The repository's directory (a git work tree on branch main). */
   dir: string;
-  /** What `npm ci` printed when the package was installed. */
+  /** What npm printed when the package was installed. */
   installLog: string;
   /** Writes the files (paths relative to the repository) and commits them. */
   commit: (files: Record<string, string>, message: string) => Promise<void>;
@@ -176,22 +195,59 @@ export interface DbaRepo extends AsyncDisposable {
   ) => Promise<CommandResult>;
 }
 
+/** npm's `command` in the repository, offline: every package comes from the npm cache this repository's `npm ci` filled. */
+async function npmOffline(dir: string, command: string[]): Promise<string> {
+  const install = await execa('npm', [...command, '--offline', '--no-audit', '--no-fund'], {
+    cwd: dir,
+    timeout: 300_000,
+    all: true,
+  });
+  return install.all;
+}
+
 /** A fresh git repository with the packed auditbench installed as a dev dependency and the files committed. */
 export async function createDbaRepo(files: Record<string, string>): Promise<DbaRepo> {
   const tarball = await packAuditbench();
   const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-dba-'));
   await writeOfflineProject(dir, tarball);
-  // npm ci --offline: every package comes from the npm cache this repository's own `npm ci` filled.
-  const install = await execa('npm', ['ci', '--offline', '--no-audit', '--no-fund'], {
-    cwd: dir,
-    timeout: 300_000,
-    all: true,
-  });
+  const installLog = await npmOffline(dir, ['ci']);
+  const repo = await initRepo(dir, installLog);
+  await repo.commit(files, 'auditbench as a dev dependency, and its configuration');
+  return repo;
+}
+
+/**
+ * A fresh git repository holding a shipped example (examples/your-vitest/) as it is, its package.json included, and
+ * the packed tarball beside it, installed as a DBA installs it (`npm install --save-dev ./auditbench-<version>.tgz`,
+ * which finds the example's package.json already naming it; offline, from the lock `writeOfflineLock` writes). All of
+ * it is committed, the tarball too, as the README says a repository keeps it for its CI's `npm ci`.
+ */
+export async function createExampleRepo(example: string): Promise<DbaRepo> {
+  const tarball = await packAuditbench();
+  const dir = await mkdtemp(path.join(tmpdir(), 'auditbench-dba-'));
+  await cp(example, dir, { recursive: true });
+  const manifest = JSON.parse(await readFile(path.join(dir, 'package.json'), 'utf8')) as Manifest;
+  const name = path.basename(tarball);
+  const named = manifest.devDependencies.auditbench;
+  if (named !== `file:${name}`)
+    throw new Error(`${example}/package.json has auditbench ${named}; npm pack wrote ${name}`);
+  await copyFile(tarball, path.join(dir, name));
+  await writeOfflineLock(dir, manifest, tarball);
+  const installLog = await npmOffline(dir, ['install', '--save-dev', `./${name}`]);
+  const repo = await initRepo(dir, installLog);
+  await repo.exec('git', ['add', '--all']);
+  await repo.exec('git', ['commit', '--quiet', '-m', 'the example, as shipped, with auditbench installed']);
+  return repo;
+}
+
+/** git init on main, node_modules/ and reports/ left out, and the commands run in the repository. */
+async function initRepo(dir: string, installLog: string): Promise<DbaRepo> {
   const git = (...args: string[]) => execa('git', args, { cwd: dir });
   await git('init', '--quiet', '--initial-branch=main');
   await git('config', 'user.email', 'dba@example.invalid');
   await git('config', 'user.name', 'A DBA');
   await writeFile(path.join(dir, '.gitignore'), 'node_modules/\nreports/\n');
+  await git('add', '--', '.gitignore', 'package.json', 'package-lock.json');
   const commit = async (more: Record<string, string>, message: string): Promise<void> => {
     for (const [file, text] of Object.entries(more)) {
       await mkdir(path.dirname(path.join(dir, file)), { recursive: true });
@@ -200,8 +256,6 @@ export async function createDbaRepo(files: Record<string, string>): Promise<DbaR
     await git('add', '--', ...Object.keys(more));
     await git('commit', '--quiet', '-m', message);
   };
-  await git('add', '--', '.gitignore', 'package.json', 'package-lock.json');
-  await commit(files, 'auditbench as a dev dependency, and its configuration');
   const run = async (
     file: string,
     args: string[],
@@ -220,7 +274,7 @@ export async function createDbaRepo(files: Record<string, string>): Promise<DbaR
   };
   return {
     dir,
-    installLog: install.all,
+    installLog,
     commit,
     exec: (file, args, options = {}) => run(file, args, options.env, options.timeoutMs ?? 300_000),
     auditbench: (args, options = {}) =>
