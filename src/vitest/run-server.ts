@@ -170,23 +170,16 @@ export function auditLog(target: RunServer): AuditLog {
         const read = spanRecords(format, span, span.events.length, await liveConnections(server), null);
         return { format, ...read, closedBy: null, notClosedBecause: 'no closing marker was asked for' };
       }
-      const marker = `auditbench-${randomBytes(6).toString('hex')}`;
-      await target.barrier(`${marker}-barrier`);
-      const id = await sendMarker(closedBy, `${marker}-close`);
-      const isMarker = (e: AuditEvent) =>
-        e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(`${marker}-close`));
-      const found = (s: LogSpan) => s.events.findIndex((e, i) => i >= s.from && isMarker(e));
+      const closing = await sendClosing(target, closedBy);
+      const found = (s: LogSpan) => s.events.findIndex((e, i) => i >= s.from && closing.isMarker(e));
       const span = await waitForSpan(server, profile, mark, (s) => found(s) !== -1, waitMs);
       const at = found(span);
       const live = await liveConnections(server);
-      // The barrier's own statements are auditbench's, not the test's.
-      const ours = (e: Pick<AuditEvent, 'queryText'>) => !e.queryText.includes(marker);
       if (at === -1) {
-        const read = spanRecords(format, span, span.events.length, live, null, ours);
-        const why = `no record of ${closedBy.user}'s marker connection appeared within ${waitMs} ms: is that account audited?`;
-        return { format, ...read, closedBy: null, notClosedBecause: why };
+        const read = spanRecords(format, span, span.events.length, live, null, closing.ours);
+        return { format, ...read, closedBy: null, notClosedBecause: notClosed(closedBy, waitMs) };
       }
-      const read = spanRecords(format, span, at, live, id, ours);
+      const read = spanRecords(format, span, at, live, closing.id, closing.ours);
       return { format, ...read, closedBy: closedBy.user, notClosedBecause: null };
     },
     async bytes(options = {}) {
@@ -264,24 +257,45 @@ async function waitForSpan(
   }
 }
 
-/** The barrier on every session, then the account's marker connection, waited for in the log: whether it came. */
+/** What tells the records a closing left in the log: the marker connection's id and text, and auditbench's own. */
+interface Closing {
+  /** The marker connection's id. */
+  id: number;
+  isMarker(e: Pick<AuditEvent, 'user' | 'connectionId' | 'queryText'>): boolean;
+  /** False for the barrier's and the marker's statements: they are auditbench's, not the test's. */
+  ours(e: Pick<AuditEvent, 'queryText'>): boolean;
+}
+
+/**
+ * The closing steps since() and bytes() share: one more statement on every session the test used (the barrier), then
+ * the account's marker on a connection of its own. The log has caught up with the test once the marker is in it.
+ */
+async function sendClosing(target: RunServer, closedBy: Account): Promise<Closing> {
+  const marker = `auditbench-${randomBytes(6).toString('hex')}`;
+  await target.barrier(`${marker}-barrier`);
+  const id = await sendMarker(closedBy, `${marker}-close`);
+  return {
+    id,
+    isMarker: (e) =>
+      e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(`${marker}-close`)),
+    ours: (e) => !e.queryText.includes(marker),
+  };
+}
+
+const notClosed = (closedBy: Account, waitMs: number): string =>
+  `no record of ${closedBy.user}'s marker connection appeared within ${waitMs} ms: is that account audited?`;
+
+/** The closing steps, then the whole log read until the marker is in it: whether it came. */
 async function closeLog(
   target: RunServer,
   closedBy: Account,
   waitMs: number,
 ): Promise<{ closedBy: string | null; notClosedBecause: string | null }> {
-  const marker = `auditbench-${randomBytes(6).toString('hex')}`;
-  await target.barrier(`${marker}-barrier`);
-  const id = await sendMarker(closedBy, `${marker}-close`);
-  const isMarker = (e: { user: string; connectionId: number | null; queryText: string }) =>
-    e.user === closedBy.user && (e.connectionId === id || e.queryText.includes(`${marker}-close`));
+  const { isMarker } = await sendClosing(target, closedBy);
   const log = await waitForEvents(target.server, target.profile, (events) => events.some(isMarker), waitMs);
   return log.events.some(isMarker)
     ? { closedBy: closedBy.user, notClosedBecause: null }
-    : {
-        closedBy: null,
-        notClosedBecause: `no record of ${closedBy.user}'s marker connection appeared within ${waitMs} ms: is that account audited?`,
-      };
+    : { closedBy: null, notClosedBecause: notClosed(closedBy, waitMs) };
 }
 
 /** A connection of its own as the closing account: its login, a marker statement, its logout. Its connection id. */
