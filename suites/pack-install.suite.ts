@@ -82,7 +82,7 @@ function output(result: { all: string }): string {
 /** What `list --json` says of the workload and the runs, as far as these tests read it. */
 interface ListedJson {
   workload: string;
-  runs: { id: string; concurrency: string }[];
+  runs: { id: string; concurrency: string; leftOut: string[]; moved: string[] }[];
 }
 
 /** `list`, with the server binary wrapped to record how it is called (a listing may ask its version and defaults only). */
@@ -123,12 +123,6 @@ describe('npx auditbench in a DBA repository', () => {
       asked.every((args) => /^--version$|^--no-defaults --verbose --help$/.test(args)),
       asked.join('\n'),
     ).toBe(true);
-    // Unset, the workload is bench's (standard, 8 threads), not the quick workload this suite runs under.
-    const listed = await repo.auditbench(['list', '--json'], { env: { AUDITBENCH_WORKLOAD: '' } });
-    const json = JSON.parse(listed.stdout) as ListedJson;
-    expect(json.runs.map((r) => r.id)).toEqual(['pci']);
-    expect(json.workload).toBe('standard');
-    expect(json.runs[0]?.concurrency).toBe('8 threads (pinned cores)');
   });
 
   test('--help and gate --help exit 0, an unknown command exits 2, --version is the package’s', async () => {
@@ -214,14 +208,25 @@ async function expectMeasured(): Promise<void> {
   expect(measured.some((r) => (r.logBytesPerTxn ?? 0) > 0)).toBe(true);
 }
 
-/** What `list` says of the production file: its places left out by name, its audit log moved into the run's folder. */
-function expectBeside(listed: string): void {
-  expect(listed).toContain(
+/**
+ * What `list --json` says on the branch: the one run, at bench's workload when none is set (standard, 8 threads, not
+ * the quick workload this suite runs under), and the production file's places left out by name, its audit log moved.
+ */
+async function expectListedBeside(): Promise<void> {
+  const listed = await repo.auditbench(['list', '--json'], { env: { AUDITBENCH_WORKLOAD: '' } });
+  expect(listed.exitCode, output(listed)).toBe(0);
+  const json = JSON.parse(listed.stdout) as ListedJson;
+  expect(json.runs.map((r) => r.id)).toEqual(['pci']);
+  expect(json.workload).toBe('standard');
+  const [pci] = json.runs;
+  expect(pci?.concurrency).toBe('8 threads (pinned cores)');
+  expect(pci?.moved.join('\n')).toContain(
     `production writes ${live.where.auditLog} (server_audit_file_path); this run writes <run>/audit.log`,
   );
-  // Each line names where it was read: `ops/pci.cnf:12 [mysqld]: datadir is left out: …`.
+  // Each line names where it was read: `ops/pci.cnf:7 [mysqld]: datadir is left out: …`.
+  const leftOut = pci?.leftOut.join('\n');
   for (const option of leftOutByName) {
-    expect(listed).toMatch(new RegExp(`ops/pci\\.cnf:\\d+ \\[mysqld\\]: ${option} is left out`));
+    expect(leftOut).toMatch(new RegExp(`ops/pci\\.cnf:\\d+ \\[mysqld\\]: ${option} is left out`));
   }
 }
 
@@ -251,7 +256,7 @@ describe('npx vitest run in a DBA repository, auditbench as a plugin', () => {
     expect(entry).toMatchObject({ configRun: 'pci', workload: 'quick' });
   });
 
-  test('a branch making pci.cnf production’s, narrowed to CONNECT: its places left out, the live server left alone, the DDL and DCL tests failed with the matchers’ messages', async () => {
+  test('a branch making pci.cnf production’s, narrowed to CONNECT: list leaves its places out, the live server is left alone, the DDL and DCL tests fail with the matchers’ messages', async () => {
     await repo.exec('git', ['checkout', '-q', '-b', 'connect-only']);
     const narrowed = shipped('ops/pci.cnf').replace(
       /^server_audit_events = .*$/m,
@@ -261,9 +266,7 @@ describe('npx vitest run in a DBA repository, auditbench as a plugin', () => {
       { 'ops/pci.cnf': `${narrowed}${productionLines(live)}` },
       'production’s option file, auditing connections only',
     );
-    const listed = await repo.auditbench(['list']);
-    expect(listed.exitCode, output(listed)).toBe(0);
-    expectBeside(listed.stdout);
+    await expectListedBeside();
     // Quiet while the facts are read: nothing of ours touches the live server between the two readings.
     const before = await live.facts();
     const watching = watchListening(before.pid);
