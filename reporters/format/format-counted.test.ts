@@ -118,3 +118,28 @@ test('functions callgrind could not name are one "unresolved" item with their sh
   ]);
   expect(topFunctionLines(withAddresses).join(' ')).not.toMatch(/0x[0-9a-f]/);
 });
+
+test('an entry point with no symbol is said as such, and an unresolved share past 100% is given as a count', () => {
+  const [first] = results();
+  const counted = first?.counted;
+  if (!first || !counted) throw new Error('the recorded results hold no counted record');
+  const [entry] = counted.entryPoints;
+  if (!entry) throw new Error('the recorded counted record has no entry point');
+  // SQL_ERROR_LOG's library is stripped: bench of 2026-12-07 printed "entered through 0x0000000000001170()".
+  const stripped = {
+    ...first,
+    counted: { ...counted, entryPoints: [{ ...entry, fn: '0x0000000000001170' }] },
+  };
+  const text = sectionText(countedContent([stripped]));
+  expect(text).toContain('the plugin is entered through one function callgrind could not name ');
+  expect(text).not.toMatch(/0x[0-9a-f]/);
+  // A plugin that adds almost nothing: 105% of the net was printed; now the count beside the net.
+  const nearZero = {
+    ...counted,
+    figures: { ...counted.figures, instructions: { ...counted.figures.instructions, addedPerTx: 200 } },
+    topFunctions: [{ object: 'mariadbd', fn: '0x0000000000a1b2c3', addedPerTx: 210 }],
+  };
+  expect(topFunctionLines(nearZero)).toEqual([
+    'unresolved (+210 instructions a transaction, beside +200 added in all)',
+  ]);
+});

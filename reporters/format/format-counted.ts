@@ -93,15 +93,23 @@ export function topFunctionLines(c: CountedRecord, count = 5): string[] {
     );
   const total = c.figures.instructions.addedPerTx;
   const unresolvedPerTx = unresolved.reduce((sum, f) => sum + f.addedPerTx, 0);
-  if (unresolved.length > 0 && total > 0)
-    lines.push(`unresolved (${Math.round((100 * unresolvedPerTx) / total)}% of the added instructions)`);
+  if (unresolved.length === 0) return lines;
+  // A share of a net figure near zero (a plugin that adds almost nothing) can pass 100%: then the count itself.
+  const share = total > 0 ? (100 * unresolvedPerTx) / total : Number.POSITIVE_INFINITY;
+  lines.push(
+    share <= 100
+      ? `unresolved (${Math.round(share)}% of the added instructions)`
+      : `unresolved (${signed(unresolvedPerTx, 0)} instructions a transaction, beside ${signed(total, 0)} added in all)`,
+  );
   return lines;
 }
 
 function entryLine(c: CountedRecord): string | null {
   const [e] = c.entryPoints;
   if (!e) return null;
-  return `the plugin is entered through ${e.fn}() ${e.callsPerTx.toFixed(1)} times a transaction: ${thousands(e.inclusivePerTx)} instructions inside it when on, ${thousands(e.offInclusivePerTx)} when off`;
+  // A stripped library's entry point has only an address: said as such, not printed.
+  const through = UNRESOLVED.test(e.fn) ? 'one function callgrind could not name' : `${e.fn}()`;
+  return `the plugin is entered through ${through} ${e.callsPerTx.toFixed(1)} times a transaction: ${thousands(e.inclusivePerTx)} instructions inside it when on, ${thousands(e.offInclusivePerTx)} when off`;
 }
 
 /**
