@@ -19,6 +19,10 @@ export async function commits(server: StartedServer): Promise<number> {
   return Number(rows[0]?.Value ?? 0);
 }
 
+/** A phase's markers read back from the plugin's log, waiting SETTLE_MS on the phase's clock for late records. */
+const readPhaseMarkers = (ctx: CompletenessContext, tag: string, sent: SentMarker[]) =>
+  readMarkers(ctx.server, ctx.profile, tag, { sent, claims: ctx.claims, settleMs: SETTLE_MS }, clockOf(ctx));
+
 /** The markers alone: each kind exactly `perKind` times from several connections, no load, no rotation expected. */
 export async function quietPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
   const startedMs = clockOf(ctx).nowMs();
@@ -27,17 +31,7 @@ export async function quietPhase(ctx: CompletenessContext): Promise<Completeness
   const { sent } = await runMarkers(ctx.server.connection, names, items, {
     connections: ctx.sizes.connections,
   });
-  const reading = await readMarkers(
-    ctx.server,
-    ctx.profile,
-    names.tag,
-    {
-      sent,
-      claims: ctx.claims,
-      settleMs: SETTLE_MS,
-    },
-    clockOf(ctx),
-  );
+  const reading = await readPhaseMarkers(ctx, names.tag, sent);
   return phaseRecord(ctx, { phase: 'quiet', sent, reading, files, loadTps: null, startedMs });
 }
 
@@ -99,17 +93,7 @@ export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessP
   const loadTps = (await commits(ctx.server)) - commitsBefore;
   const loadS = (clock.nowMs() - loadStartedMs) / 1000;
   await load.stop();
-  const reading = await readMarkers(
-    ctx.server,
-    ctx.profile,
-    names.tag,
-    {
-      sent,
-      claims: ctx.claims,
-      settleMs: SETTLE_MS,
-    },
-    clock,
-  );
+  const reading = await readPhaseMarkers(ctx, names.tag, sent);
   return phaseRecord(ctx, { phase: 'load', sent, reading, files, loadTps: loadTps / loadS, startedMs });
 }
 
