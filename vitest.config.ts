@@ -3,7 +3,7 @@ import { auditbench } from './src/vitest/plugin.ts';
 
 // The same plugin a DBA adds to their own vitest.config.ts (src/vitest/plugin.ts): it checks every setting before
 // Vitest creates anything (one line, exit 2), adds the benchmark project ('suites' here: every file of suites/) and the
-// reporters. `auditbench bench` runs this file with `--project suites suites/runs.suite.ts`.
+// reporters. `auditbench bench` runs this file with `--project suites suites/runs.suite.ts`; `test` runs every project.
 export default defineConfig({
   plugins: [
     auditbench({
@@ -11,6 +11,20 @@ export default defineConfig({
       include: ['suites/**/*.suite.ts'],
       // `./auditbench bench` names suites/runs.suite.ts (the configured runs only); `test` runs them all.
       exclude: ['suites/precision/**'],
+      // The suites that measure nothing run two at a time, before the ones that measure (project 'suites-parallel').
+      parallel: [
+        'suites/beside-production.suite.ts',
+        'suites/container-target.suite.ts',
+        'suites/external-target.suite.ts',
+        'suites/faults.suite.ts',
+        'suites/log-evidence.suite.ts',
+        'suites/report-merge.suite.ts',
+        'suites/secrets.suite.ts',
+        'suites/server-target.suite.ts',
+        'suites/settings-sweep.suite.ts',
+        'suites/stale-sweep.suite.ts',
+        'suites/syslog-canary.suite.ts',
+      ],
       globalSetup: ['./suites/shared/pack-dir.ts'],
       // `bench` and `test` set the workload and the example sweep themselves.
       env: {},

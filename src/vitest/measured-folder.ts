@@ -14,6 +14,8 @@ import { writeOwnerRecord } from '../servers/owner-record.ts';
 declare module 'vitest' {
   export interface ProvidedContext {
     auditbenchMeasured: string;
+    /** Set in the project of the plugin's `parallel` files (src/vitest/plugin.ts), whose files run side by side. */
+    auditbenchParallel?: boolean;
   }
 }
 
@@ -35,6 +37,10 @@ export async function provideMeasuredFolder(project: TestProject): Promise<() =>
 
 /** In a test file: the invocation's measured runs, `by` naming this file in what a reusing file prints. */
 export function measuredOnceHere(by: string): MeasuredOnce | null {
+  if (inject('auditbenchParallel') === true)
+    throw new Error(
+      `${path.relative(process.cwd(), by)} measures, and it is one of auditbench({ parallel })'s files, which run beside each other: a measurement there would share the CPUs with another file; take it out of parallel`,
+    );
   const dir = inject('auditbenchMeasured');
   return dir ? measuredIn(dir, path.relative(process.cwd(), by)) : null;
 }

@@ -2,7 +2,7 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import { createVitest } from 'vitest/node';
 import { vitestProcessEnv } from '../config/env.ts';
-import { pluginOptionsProblem, runsSuiteProblem } from './plugin-options.ts';
+import { parallelRunsSuiteProblem, pluginOptionsProblem, runsSuiteProblem } from './plugin-options.ts';
 
 const root = '/home/dba/audit-repo';
 const fix = "write it relative to the project's root and inside it, e.g. 'audit/**/*.test.ts'";
@@ -111,4 +111,18 @@ test('an exclude that drops the runs suite is refused, naming it; one that leave
   );
   const own = ['audit/drafts/**'];
   expect(runsSuiteProblem(root, suite, own, await collectsWith(own))).toBeNull();
+});
+
+test('parallel patterns are checked as include is, and one that takes in the runs suite is refused', async () => {
+  expect(pluginOptionsProblem(root, { parallel: ['../shared/**'] })).toBe(
+    "auditbench({ parallel }): '../shared/**' climbs out of the project root /home/dba/audit-repo (a '..'): write it relative to the project's root and inside it, e.g. 'audit/**/*.test.ts'",
+  );
+  expect(pluginOptionsProblem(root, { parallel: 'audit/records/**' })).toMatch(
+    /^auditbench\(\{ parallel \}\) must be a list/,
+  );
+  const suite = path.join(root, 'node_modules/auditbench/suites/runs.suite.ts');
+  expect(parallelRunsSuiteProblem(root, suite, ['**/*.suite.ts'], () => true)).toBe(
+    "auditbench({ parallel }): '**/*.suite.ts' takes in the runs suite (node_modules/auditbench/suites/runs.suite.ts), which measures, and a measurement never runs beside another file: name only your files that measure nothing, e.g. 'audit/records/**'",
+  );
+  expect(parallelRunsSuiteProblem(root, suite, ['audit/records/**'], () => false)).toBeNull();
 });

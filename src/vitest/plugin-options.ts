@@ -9,18 +9,17 @@ import { envValueProblem, settingNames } from '../config/setting-names.ts';
 export interface GivenOptions {
   include?: unknown;
   exclude?: unknown;
+  parallel?: unknown;
   env?: unknown;
 }
 
 // A `..` segment, also inside braces or an extglob's alternatives ({..,audit}/*.ts, @(..|x)/*): a glob that climbs.
 const climbs = /(^|[/{,(|])\.\.($|[/},)|])/;
 
-/** Why one include or exclude pattern leaves the project root, or null. */
-export function patternProblem(
-  root: string,
-  setting: 'include' | 'exclude',
-  pattern: unknown,
-): string | null {
+type PatternSetting = 'include' | 'exclude' | 'parallel';
+
+/** Why one include, exclude or parallel pattern leaves the project root, or null. */
+export function patternProblem(root: string, setting: PatternSetting, pattern: unknown): string | null {
   const what = `auditbench({ ${setting} })`;
   const fix = "write it relative to the project's root and inside it, e.g. 'audit/**/*.test.ts'";
   if (typeof pattern !== 'string' || pattern.trim() === '')
@@ -35,8 +34,8 @@ export function patternProblem(
   return null;
 }
 
-/** Why `include` or `exclude` is not a list of patterns inside the root, or null. */
-function patternsProblem(root: string, setting: 'include' | 'exclude', given: unknown): string | null {
+/** Why `include`, `exclude` or `parallel` is not a list of patterns inside the root, or null. */
+function patternsProblem(root: string, setting: PatternSetting, given: unknown): string | null {
   if (given === undefined) return null;
   if (!Array.isArray(given))
     return `auditbench({ ${setting} }) must be a list of glob patterns, got ${JSON.stringify(given) ?? String(given)}: e.g. ['audit/**/*.test.ts']`;
@@ -74,6 +73,7 @@ export function pluginOptionsProblem(root: string, options: GivenOptions): strin
   return (
     patternsProblem(root, 'include', options.include) ??
     patternsProblem(root, 'exclude', options.exclude) ??
+    patternsProblem(root, 'parallel', options.parallel) ??
     envProblem(options.env)
   );
 }
@@ -93,4 +93,20 @@ export function runsSuiteProblem(
   if (collects(runsSuite)) return null;
   const shown = exclude.map((p) => `'${p}'`).join(', ');
   return `auditbench({ exclude }): ${shown} leaves out the runs suite (${path.relative(root, runsSuite)}), which the project runs for every configured run: narrow it to your own files, e.g. 'audit/drafts/**' (the project collects from node_modules only what your include patterns reach)`;
+}
+
+/**
+ * Why the `parallel` project would take in the runs suite, which measures, or null: its files run beside each other,
+ * and the runs suite would be refused there (a measurement shares no CPU). Checked before the exclude's problem, which
+ * the parallel patterns would otherwise be blamed for.
+ */
+export function parallelRunsSuiteProblem(
+  root: string,
+  runsSuite: string,
+  parallel: readonly string[],
+  collects: (file: string) => boolean,
+): string | null {
+  if (!collects(runsSuite)) return null;
+  const shown = parallel.map((p) => `'${p}'`).join(', ');
+  return `auditbench({ parallel }): ${shown} takes in the runs suite (${path.relative(root, runsSuite)}), which measures, and a measurement never runs beside another file: name only your files that measure nothing, e.g. 'audit/records/**'`;
 }

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { expect, test } from 'vitest';
 import {
   auditbenchProject,
+  auditbenchProjects,
   auditbenchReporters,
   packageRoot,
   projectFilters,
@@ -32,8 +33,35 @@ test('auditbench’s own suites name the runs suite once', () => {
   expect(project?.include).toEqual(['suites/runs.suite.ts']);
 });
 
+test('parallel files get a project of their own, two at a time, before the measuring one, which leaves them out', () => {
+  const dba = path.join(pkg, '..', 'dba');
+  const [first, second] = auditbenchProjects(
+    dba,
+    { parallel: ['audit/records/**'], exclude: ['audit/drafts/**'] },
+    2,
+  );
+  expect(first?.test).toMatchObject({
+    name: 'auditbench-parallel',
+    include: ['audit/records/**'],
+    exclude: ['audit/drafts/**'],
+    fileParallelism: true,
+    maxWorkers: 2,
+    sequence: { groupOrder: 2 },
+    provide: { auditbenchParallel: true },
+    globalSetup: [path.join(pkg, 'suites/shared/check-config.ts')],
+  });
+  expect(second?.test).toMatchObject({
+    name: 'auditbench',
+    fileParallelism: false,
+    sequence: { groupOrder: 3 },
+  });
+  expect(second?.test?.exclude).toEqual(['audit/drafts/**', 'audit/records/**']);
+  expect(second?.test?.provide).toBeUndefined();
+  expect(auditbenchProjects(dba, {}, 2).map((p) => p.test?.name)).toEqual(['auditbench']);
+});
+
 test('the reporters report the project’s tests only, JUnit in the report dir', () => {
-  const [progress, reporter] = auditbenchReporters('auditbench', { AUDITBENCH_REPORT_DIR: '/r' });
+  const [progress, reporter] = auditbenchReporters(['auditbench'], { AUDITBENCH_REPORT_DIR: '/r' });
   expect(progress).toEqual([path.join(pkg, 'reporters/progress-reporter.ts'), { projects: ['auditbench'] }]);
   expect(reporter?.[1]).toEqual({ projects: ['auditbench'], junit: { outputFile: '/r/junit.xml' } });
 });

@@ -6,7 +6,7 @@ import type { TestProjectInlineConfiguration } from 'vitest/config';
 import type { TestProject, Vitest } from 'vitest/node';
 import { vitestProcessEnv } from '../config/env.ts';
 import { reportPath } from '../results/safe-path.ts';
-import { pluginOptionsProblem, runsSuiteProblem } from './plugin-options.ts';
+import { parallelRunsSuiteProblem, pluginOptionsProblem, runsSuiteProblem } from './plugin-options.ts';
 
 // The package's Vitest plugin: `plugins: [auditbench()]` in a vitest.config.ts adds auditbench's project (the
 // configured runs' suite and the DBA's own audit tests) and its reporters. auditbench's own vitest.config.ts and
@@ -31,6 +31,12 @@ export interface AuditbenchPluginOptions {
   env?: Record<string, string>;
   /** Other projects of the config that start servers too, so the preflight probes binaries for them as well. */
   serverProjects?: string[];
+  /**
+   * Your files that measure nothing (each checks records, refusals or a lifecycle on a server of its own): they run two
+   * at a time in a project of their own, `<name>-parallel`, after every other project and before the files that
+   * measure, never beside one. A measurement asked for there is refused. Patterns relative to the root, as `include`.
+   */
+  parallel?: string[];
 }
 
 export const DEFAULT_INCLUDE = ['audit/**/*.test.ts'];
@@ -49,6 +55,19 @@ export function packageRoot(from = path.dirname(fileURLToPath(import.meta.url)))
   }
 }
 
+/** The name of the project that runs the `parallel` files, beside auditbench's. */
+export const parallelName = (name: string) => `${name}-parallel`;
+
+/** The projects auditbench adds, in the order they run: the `parallel` files' when there are any, then its own. */
+export function auditbenchProjects(
+  root: string,
+  options: AuditbenchPluginOptions,
+  groupOrder: number,
+): TestProjectInlineConfiguration[] {
+  if ((options.parallel ?? []).length === 0) return [auditbenchProject(root, options, groupOrder)];
+  return [parallelProject(options, groupOrder), auditbenchProject(root, options, groupOrder + 1)];
+}
+
 /** The project auditbench adds: what a benchmark needs, whichever repository it runs in. */
 export function auditbenchProject(
   root: string,
@@ -60,34 +79,67 @@ export function auditbenchProject(
   const include = options.include ?? DEFAULT_INCLUDE;
   return {
     test: {
+      ...serverProjectBase(options),
       name: options.name ?? 'auditbench',
       include: include.includes(runsSuite) ? include : [runsSuite, ...include],
-      // The runs suite sits in node_modules in a DBA's repository: Vitest's default exclude would drop it.
-      exclude: options.exclude ?? [],
-      globalSetup: [path.join(pkg, 'suites', 'shared', 'check-config.ts'), ...(options.globalSetup ?? [])],
-      // auditbench's TypeScript and the user's config import it from node_modules, which Vitest would otherwise hand
-      // to Node untransformed.
-      server: { deps: { inline: ['auditbench'] } },
-      environment: 'node',
-      pool: 'forks',
+      // The runs suite sits in node_modules in a DBA's repository: Vitest's default exclude would drop it. The
+      // parallel files are the other project's.
+      exclude: [...(options.exclude ?? []), ...(options.parallel ?? [])],
       // Benchmarks must never overlap: one file at a time, tests in order, no retry hiding a regression; after every
       // other project, so no unit test shares the CPUs with a measurement.
       fileParallelism: false,
       sequence: { concurrent: false, groupOrder },
-      retry: 0,
-      testTimeout: 60 * 60_000,
-      hookTimeout: 10 * 60_000,
     },
+  };
+}
+
+/**
+ * The project of the files that measure nothing: two at a time (a server's start is mostly waiting), in a group of
+ * their own before the measuring project's, with `auditbenchParallel` provided so that a measurement refuses to start
+ * there (src/vitest/measured-folder.ts).
+ */
+function parallelProject(
+  options: AuditbenchPluginOptions,
+  groupOrder: number,
+): TestProjectInlineConfiguration {
+  return {
+    test: {
+      ...serverProjectBase(options),
+      name: parallelName(options.name ?? 'auditbench'),
+      include: options.parallel ?? [],
+      exclude: options.exclude ?? [],
+      fileParallelism: true,
+      maxWorkers: 2,
+      sequence: { concurrent: false, groupOrder },
+      provide: { auditbenchParallel: true },
+    },
+  };
+}
+
+/** What both of auditbench's projects need: the run lock and settings, the package transformed, no retry. */
+function serverProjectBase(options: AuditbenchPluginOptions) {
+  return {
+    globalSetup: [
+      path.join(packageRoot(), 'suites', 'shared', 'check-config.ts'),
+      ...(options.globalSetup ?? []),
+    ],
+    // auditbench's TypeScript and the user's config import it from node_modules, which Vitest would otherwise hand
+    // to Node untransformed.
+    server: { deps: { inline: ['auditbench'] } },
+    environment: 'node' as const,
+    pool: 'forks' as const,
+    retry: 0,
+    testTimeout: 60 * 60_000,
+    hookTimeout: 10 * 60_000,
   };
 }
 
 /** The reporters the project needs, by path (Vitest loads them through its module runner): they see only its tests. */
 export function auditbenchReporters(
-  name: string,
+  projects: string[],
   env: NodeJS.ProcessEnv,
 ): [string, Record<string, unknown>][] {
   const pkg = packageRoot();
-  const projects = [name];
   return [
     // While the run goes: the project's own lines, and a line after each benchmark file.
     [path.join(pkg, 'reporters', 'progress-reporter.ts'), { projects }],
@@ -112,16 +164,17 @@ export function auditbench(options: AuditbenchPluginOptions = {}): Plugin {
     // the project goes into test.projects here, carrying the same set-up.
     config(config) {
       const listed = config.test?.projects;
-      const named = projectFilters(process.argv).some((filter) => filter.test(name));
+      const names = [name, parallelName(name)];
+      const named = projectFilters(process.argv).some((filter) => names.some((n) => filter.test(n)));
       // The root's module runner loads the preflight and the reporters from the package's TypeScript.
       const inline = { server: { deps: { inline: ['auditbench'] } } };
       if (listed === undefined && !named) return { test: inline };
       const root = path.resolve(config.root ?? process.cwd());
-      const project = {
-        ...auditbenchProject(root, options, afterAll(listed ?? [])),
+      const projects = auditbenchProjects(root, options, afterAll(listed ?? [])).map((project) => ({
+        ...project,
         plugins: [setupPlugin(options)],
-      };
-      return { test: { ...inline, projects: [project] } };
+      }));
+      return { test: { ...inline, projects } };
     },
     configureVitest: (context) => configure(context.vitest, context.injectTestProjects, options),
   };
@@ -135,7 +188,7 @@ const setupPlugin = (options: AuditbenchPluginOptions): Plugin => ({
 
 async function configure(
   vitest: Vitest,
-  inject: ((config: TestProjectInlineConfiguration) => Promise<TestProject[]>) | null,
+  inject: ((configs: TestProjectInlineConfiguration[]) => Promise<TestProject[]>) | null,
   options: AuditbenchPluginOptions,
 ): Promise<void> {
   // A root config's plugin is seen by every project that extends it: set up once.
@@ -145,13 +198,21 @@ async function configure(
   const root = vitest.config.root;
   stopOn(pluginOptionsProblem(root, options));
   const env = vitestProcessEnv(options.env ?? BENCH_ENV);
-  const others = vitest.projects.filter((p) => p.name !== name);
+  const names = [name, parallelName(name)];
+  const others = vitest.projects.filter((p) => !names.includes(p.name));
   const order = Math.max(0, ...others.map((p) => p.config.sequence.groupOrder ?? 0)) + 1;
-  const ours = vitest.projects.filter((p) => p.name === name);
-  if (ours.length === 0 && inject) ours.push(...(await inject(auditbenchProject(root, options, order))));
+  const ours = vitest.projects.filter((p) => names.includes(p.name));
+  if (ours.length === 0 && inject) ours.push(...(await inject(auditbenchProjects(root, options, order))));
   const runsSuite = path.join(packageRoot(), 'suites', 'runs.suite.ts');
-  for (const project of ours)
-    stopOn(runsSuiteProblem(root, runsSuite, options.exclude ?? [], (f) => project.matchesTestGlob(f)));
+  // The parallel project first: a pattern there that takes in the runs suite also drops it from auditbench's.
+  for (const project of [...ours].sort((a, b) => Number(a.name === name) - Number(b.name === name))) {
+    const collects = (f: string) => project.matchesTestGlob(f);
+    stopOn(
+      project.name === name
+        ? runsSuiteProblem(root, runsSuite, options.exclude ?? [], collects)
+        : parallelRunsSuiteProblem(root, runsSuite, options.parallel ?? [], collects),
+    );
+  }
   // --project may leave it out: then only the settings are checked, and no server will start.
   const serving = others.some((p) => options.serverProjects?.includes(p.name));
   const servers = (ours.length > 0 || serving) && !vitest.config.mergeReports;
@@ -159,12 +220,12 @@ async function configure(
   stopOn(await reportLinkProblem(root, env));
   keepOut(others, options.include ?? DEFAULT_INCLUDE);
   await setRunEnvironment(vitest, env);
-  vitest.config.reporters.push(...auditbenchReporters(name, env));
+  vitest.config.reporters.push(...auditbenchReporters(names, env));
   // The project's lines are the progress reporter's to print, without the default reporter's header before each
   // block; the DBA's own onConsoleLog still decides for their other projects.
   const theirs = vitest.config.onConsoleLog;
   vitest.config.onConsoleLog = (log, type, entity) =>
-    entity?.project.name === name ? false : theirs?.(log, type, entity);
+    entity && names.includes(entity.project.name) ? false : theirs?.(log, type, entity);
 }
 
 /** A groupOrder after every inline project's. */

@@ -14,7 +14,7 @@ export function withProjectReporters(test: TestOptions): ViteUserConfig {
     root: fileURLToPath(new URL('../..', import.meta.url)),
     test: {
       name: 'suites',
-      reporters: ['default', ...auditbenchReporters('suites', process.env)],
+      reporters: ['default', ...auditbenchReporters(['suites'], process.env)],
       fileParallelism: false,
       ...test,
     },
