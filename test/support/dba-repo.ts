@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { rmSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { copyFile, cp, mkdir, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { execa } from 'execa';
 import { inject } from 'vitest';
+import { PACKING } from '../../suites/shared/pack-dir.ts';
 
 // A DBA's repository for suites: this project packed once per process, installed offline as a dev dependency into a
 // fresh git repository under the temp dir (given files, or a shipped example as it is), where files are committed and
@@ -61,6 +63,11 @@ export function packAuditbench(): Promise<string> {
     const dir = shared ?? (await mkdtemp(path.join(tmpdir(), 'auditbench-tarball-')));
     // Without the run's folder, the tarball goes when this process does.
     if (!shared) process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+    // The background pack of the run's global setup (suites/shared/pack-dir.ts), if one is under way.
+    for (let waitedS = 0; existsSync(path.join(dir, PACKING)); waitedS++) {
+      if (waitedS >= 300) throw new Error(`the background npm pack in ${dir} took over 300 s`);
+      await sleep(1_000);
+    }
     const before = (await readdir(dir)).find((name) => name.endsWith('.tgz'));
     if (before) return path.join(dir, before);
     const result = await execa('npm', ['pack', '--silent', '--pack-destination', dir], {
