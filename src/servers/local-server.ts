@@ -264,6 +264,10 @@ class LocalServer implements StartedServer {
     await execa('taskset', ['-a', '-p', '-c', cpus, String(pid)]);
   }
 
+  async drainSyslog(): Promise<void> {
+    await this.#opts.syslog?.drain();
+  }
+
   processId(): number | null {
     const proc = this.#proc;
     return proc && !proc.hasExited() ? (proc.child.pid ?? null) : null;

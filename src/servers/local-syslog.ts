@@ -1,7 +1,9 @@
-import { access, mkdir, writeFile } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { access, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { execa, type ResultPromise } from 'execa';
 import type { LaunchWrapper } from './server-process.ts';
 import {
+  DRAIN_TAG,
   privateDevLogFacts,
   privateDevLogProblem,
   privateDevWrapper,
@@ -17,6 +19,12 @@ export interface LocalSyslog {
   pid(): number | null;
   /** Wraps the server's launch (and callgrind's wrapper, when given) in the private /dev. */
   wrap(inner: LaunchWrapper | null): LaunchWrapper;
+  /**
+   * Resolves once the receiver has written every datagram sent to it before the call: a marker datagram, sent to the
+   * same socket after them, has reached its own file (a socket and rsyslog's main queue keep their order), and the
+   * records' file then holds still for 50 ms (the two files' writes end one batch in either order).
+   */
+  drain(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -52,6 +60,7 @@ export async function startLocalSyslog(
     paths,
     pid: () => (child && child.exitCode === null ? (child.pid ?? null) : null),
     wrap: (inner) => privateDevWrapper(unshare, paths.socket, inner),
+    drain: () => drainReceiver(paths),
     async stop() {
       const running = child;
       child = null;
@@ -86,4 +95,28 @@ async function startReceiver(rsyslogd: string, paths: ReceiverPaths): Promise<{ 
   throw new Error(
     `rsyslogd (${rsyslogd} -f ${paths.config}) did not create its socket ${paths.socket} within 10 s: ${String(result.stderr).trim() || 'no message'}`,
   );
+}
+
+/** A drain marker through util-linux's logger (Node has no Unix datagram socket), then its file polled for it. */
+async function drainReceiver(paths: ReceiverPaths): Promise<void> {
+  const token = randomUUID();
+  await execa('logger', ['-u', paths.socket, '-d', '-t', DRAIN_TAG, token]);
+  const size = () =>
+    stat(paths.output).then(
+      (s) => s.size,
+      () => 0,
+    );
+  for (let waitedMs = 0; ; waitedMs += 20) {
+    const drained = (await readFile(paths.drain, 'utf8').catch(() => '')).includes(token);
+    if (drained) break;
+    if (waitedMs >= 10_000)
+      throw new Error(`the run's syslog receiver did not write a marker sent to ${paths.socket} within 10 s`);
+    await sleep(20);
+  }
+  for (let before = await size(), checks = 0; checks < 50; checks++) {
+    await sleep(50);
+    const now = await size();
+    if (now === before) return;
+    before = now;
+  }
 }

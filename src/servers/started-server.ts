@@ -72,6 +72,11 @@ export interface StartedServer extends AsyncDisposable {
   processId?(): number | null;
   /** The server process's resident memory (VmRSS) in bytes, read from /proc; null when it cannot be read here. */
   residentBytes?(): Promise<number | null>;
+  /**
+   * Resolves once the server's own syslog receiver has written every record the server sent before the call; absent
+   * where the server has none (its records then go straight to a file, or nowhere a check reads).
+   */
+  drainSyslog?(): Promise<void>;
   /** Stops the server and removes everything it created. Idempotent. */
   stop(): Promise<void>;
 }

@@ -84,7 +84,12 @@ export interface ReceiverPaths {
   internal: string;
   /** The records, one a line: `<PRI>time tag:message` (src/plugins/logs/syslog-framing.ts). */
   output: string;
+  /** The harness's drain markers (DRAIN_TAG), kept out of the records (LocalSyslog.drain). */
+  drain: string;
 }
+
+/** The tag of the datagrams the harness sends the receiver to learn that it wrote what came before them. */
+export const DRAIN_TAG = 'auditbench-drain';
 
 export function receiverPaths(privateDir: string, datadir: string): ReceiverPaths {
   const dir = path.join(privateDir, 'syslog');
@@ -96,6 +101,7 @@ export function receiverPaths(privateDir: string, datadir: string): ReceiverPath
     pidFile: path.join(dir, 'rsyslogd.pid'),
     internal: path.join(dir, 'rsyslogd.log'),
     output: path.join(datadir, SYSLOG_FILE),
+    drain: path.join(dir, 'drain.log'),
   };
 }
 
@@ -108,7 +114,8 @@ export const MAX_MESSAGE_BYTES = 1_048_576;
  * in 5 s per process by default, the rest dropped), control-character escaping (a tab or newline written as
  * `#011`/`#012`) and the 8 KiB message limit. rsyslogd's own messages are processed here, into a file of their own
  * (processInternalMessages): by default rsyslog sends them to the system's /dev/log, so the run's receiver would put
- * its start message into the host's journal (suites/syslog-canary.suite.ts caught it). rsyslog's own documentation:
+ * its start message into the host's journal (suites/syslog-canary.suite.ts caught it). The harness's drain markers go
+ * to a file of their own too (LocalSyslog.drain). rsyslog's own documentation:
  * imuxsock (RateLimit.Interval, SysSock.Use), global() (maxMessageSize, parser.escapeControlCharactersOnReceive,
  * processInternalMessages), the inputname property, omfile, string templates.
  */
@@ -120,6 +127,7 @@ export function receiverConfig(paths: ReceiverPaths): string {
     `input(type="imuxsock" Socket=${q(paths.socket)} RateLimit.Interval="0" CreatePath="off")`,
     'template(name="auditbench" type="string" string="<%PRI%>%TIMESTAMP:::date-rfc3339% %syslogtag%%msg%\\n")',
     `if $inputname == "rsyslogd" then { action(type="omfile" file=${q(paths.internal)}) stop }`,
+    `if $programname == "${DRAIN_TAG}" then { action(type="omfile" file=${q(paths.drain)}) stop }`,
     `*.* action(type="omfile" file=${q(paths.output)} template="auditbench" fileCreateMode="0644")`,
     '',
   ].join('\n');

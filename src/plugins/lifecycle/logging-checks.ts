@@ -264,8 +264,11 @@ export const disabledIsSilent: LifecycleStep = {
       await statements();
       return notApplicable('disabled-silent', ctx.expected.logUnreadable, sent);
     }
+    // A syslog run's receiver writes asynchronously: what the server sent before each reading is counted on its side.
+    await ctx.server.drainSyslog?.();
     const before = totalBytes(await listLogFiles(ctx.server, ctx.profile));
     await statements();
+    await ctx.server.drainSyslog?.();
     const after = totalBytes(await listLogFiles(ctx.server, ctx.profile));
     return check('disabled-silent', 0, after - before, { ...sent, bytesBefore: before, bytesAfter: after });
   },
