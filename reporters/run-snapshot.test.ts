@@ -11,7 +11,7 @@ test('a run compares with the branch its base ref names and records to <report d
     ...recorded.file,
     results: recorded.file.results.map((r, i) => (i === 0 ? { ...r, runId: 'server_audit' } : r)),
   };
-  const prior = recorded.prior.map((e) => ({ ...e, configRun: 'server_audit' }));
+  const prior = recorded.prior.map((e) => ({ ...e, runId: 'server_audit' }));
   const config = loadEnvironment({
     AUDITBENCH_REPORT_DIR: '/tmp/r',
     AUDITBENCH_BASE_REF: 'refs/remotes/origin/main',
@@ -28,7 +28,7 @@ test('a run compares with the branch its base ref names and records to <report d
   });
   expect(run.historyFile).toBe('/tmp/r/history.jsonl');
   expect(run.baseBranch).toBe('main');
-  expect(run.entries.map((e) => [e.runId, e.branch, e.title])).toEqual([
+  expect(run.entries.map((e) => [e.invocationId, e.branch, e.title])).toEqual([
     ['run-1', 'feature/x', 'MariaDB server_audit'],
     ['run-1', 'feature/x', 'Unmeasured <plugin> & co'],
   ]);

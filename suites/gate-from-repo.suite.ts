@@ -284,7 +284,7 @@ test('the Action on a push to main measures the configured runs, counted, and co
   expect(log).toHaveLength(1);
   expect(entries).toHaveLength(1);
   expect(entries[0]).toMatchObject({
-    configRun: 'events',
+    runId: 'events',
     branch: 'main',
     workload: 'quick',
     commit: firstPush,
@@ -335,7 +335,7 @@ test('a second push logging every query: both entries on the history branch, the
   console.log(
     `[gate-from-repo] named commits: first push ${firstPush.slice(0, 7)}, second push ${secondPush.slice(0, 7)}`,
   );
-  expect(entries.map((e) => [e.configRun, e.commit])).toEqual([
+  expect(entries.map((e) => [e.runId, e.commit])).toEqual([
     ['events', firstPush],
     ['events', secondPush],
   ]);

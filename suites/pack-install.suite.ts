@@ -167,14 +167,14 @@ async function runsSuiteCases(): Promise<string[]> {
     .map(([, , name]) => name ?? '');
 }
 
-/** The `pci` run's entries in the repository's history (runId is the invocation), with the fields of its identity. */
+/** The `pci` run's entries in the repository's history (runId is the configured run), with the fields of its identity. */
 async function pciHistory() {
   const lines = (await readFile(path.join(repo.dir, 'reports', 'history.jsonl'), 'utf8')).trim().split('\n');
   return lines
     .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .filter((entry) => entry.configRun === 'pci')
-    .map(({ configRun, configHash, title, limitPct, workload }) => ({
-      configRun,
+    .filter((entry) => entry.runId === 'pci')
+    .map(({ runId, configHash, title, limitPct, workload }) => ({
+      runId,
       configHash,
       title,
       limitPct,
@@ -263,7 +263,7 @@ describe('npx vitest run in a DBA repository, auditbench as a plugin', () => {
     );
     const [entry, ...more] = await pciHistory();
     expect(more).toEqual([]);
-    expect(entry).toMatchObject({ configRun: 'pci', workload: 'quick' });
+    expect(entry).toMatchObject({ runId: 'pci', workload: 'quick' });
   });
 
   test('a branch making pci.cnf production’s, narrowed to CONNECT: list leaves its places out, the live server is left alone, the DDL, DCL and password tests fail with the matchers’ messages', async () => {

@@ -42,7 +42,7 @@ beforeAll(async () => {
   // Fake audit A measured 5% on main on the same machine as its shard: its 20% now is a regression.
   const base = sampleEntry({
     title: 'Fake audit A',
-    configRun: 'fake-audit-a',
+    runId: 'fake-audit-a',
     profileId: null,
     configHash: 'aaaaaaaaaaaa',
     fingerprint: 'Fake CPU shard-a ×2, 8 GiB',

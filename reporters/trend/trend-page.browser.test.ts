@@ -17,8 +17,8 @@ const history: HistoryEntry[] = [
   ['ops-cnf', here, 4, null],
 ].map(([run, fingerprint, pct, instructions], i) =>
   sampleEntry({
-    runId: `r${i}`,
-    configRun: run as string,
+    invocationId: `r${i}`,
+    runId: run as string,
     commit: `${i}`.repeat(40),
     recordedAt: `2026-12-0${i + 1}T10:00:00.000Z`,
     fingerprint: fingerprint as string,

@@ -16,7 +16,7 @@ export function historyIndex(entries: readonly HistoryEntry[]): string {
   const rows = [...entries]
     .sort((a, b) => Date.parse(a.recordedAt) - Date.parse(b.recordedAt))
     .map((e) => ({
-      run: e.configRun ?? e.title,
+      run: e.runId ?? e.title,
       recordedAt: e.recordedAt,
       commit: e.commit,
       branch: e.branch,

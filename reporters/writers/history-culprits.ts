@@ -16,7 +16,7 @@ export async function culpritLines(
   for (const { channel, comparison } of failing) {
     if (comparison.kind !== 'compared') continue;
     const culprit: Culprit | null = comparison.culprit;
-    const run = oneLine(comparison.current.configRun ?? comparison.current.title);
+    const run = oneLine(comparison.current.runId ?? comparison.current.title);
     if (!culprit) {
       lines.push(`${run} (${channel}): no entry before the first beyond the limit`);
       continue;

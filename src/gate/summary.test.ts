@@ -13,20 +13,20 @@ const counted = (pct: number) => ({
   eventsPerTx: 38,
 });
 const older = sampleEntry({
-  configRun: 'events',
+  runId: 'events',
   commit: 'a'.repeat(40),
   hostname: 'runner-a',
   counted: counted(6.9),
 });
 const newer = sampleEntry({
-  configRun: 'events',
+  runId: 'events',
   commit: 'b'.repeat(40),
   recordedAt: '2026-11-30T09:15:00.000Z',
   hostname: 'runner-b',
   counted: counted(7.1),
 });
 const branchEntry = sampleEntry({
-  configRun: 'events',
+  runId: 'events',
   branch: 'more-events',
   recordedAt: '2026-12-01T00:00:00Z',
 });
@@ -83,7 +83,7 @@ test('a verdict and its design line are two lines of the fence', () => {
 });
 
 test('a run with no base-branch entry says a push records it; an uncounted entry says so', () => {
-  const md = summarise({ runIds: ['events', 'ops-cnf'], history: [sampleEntry({ configRun: 'events' })] });
+  const md = summarise({ runIds: ['events', 'ops-cnf'], history: [sampleEntry({ runId: 'events' })] });
   expect(md).toMatch(/^## auditbench gate: passed\n/);
   expect(md).toContain('| 10.0% [8.0, 12.0] on smoke | not counted |');
   expect(md).toContain(
@@ -131,7 +131,7 @@ test('outside text cannot forge a heading, close a fence, add HTML or split a ce
     runIds: [`events${forged}`],
     history: [
       sampleEntry({
-        configRun: 'ev|ents',
+        runId: 'ev|ents',
         commit: '`x`|<b>',
         hostname: '<script>alert(1)</script>',
         workload: 'smoke\n# heading',

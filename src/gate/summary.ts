@@ -42,7 +42,7 @@ function counted(e: HistoryEntry): string {
 /** The base branch's entries of one run, newest first. */
 export function trendOf(history: readonly HistoryEntry[], runId: string, baseBranch: string): HistoryEntry[] {
   return history
-    .filter((e) => e.branch === baseBranch && (e.configRun ?? e.title) === runId)
+    .filter((e) => e.branch === baseBranch && (e.runId ?? e.title) === runId)
     .sort((a, b) => Date.parse(b.recordedAt) - Date.parse(a.recordedAt));
 }
 
@@ -76,7 +76,7 @@ export function formatGateSummary(input: GateSummaryInput): string {
   else if (input.exitCode !== null && input.exitCode !== 0)
     out.push(`The measurement exited ${input.exitCode} before any verdict; the job's log says why.`, '');
   out.push(`### ${baseBranch}'s trend (history.jsonl)`, '');
-  const recorded = input.history.filter((e) => e.branch === rawBase).map((e) => e.configRun ?? e.title);
+  const recorded = input.history.filter((e) => e.branch === rawBase).map((e) => e.runId ?? e.title);
   const runIds = [...new Set([...input.runIds, ...recorded])];
   if (runIds.length === 0) {
     out.push(

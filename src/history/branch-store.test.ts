@@ -38,8 +38,8 @@ afterAll(async () => {
   await rm(root, { recursive: true, force: true });
 });
 
-const index = async (entries: readonly { runId: string }[]) => ({
-  'index.json': `${JSON.stringify(entries.map((e) => e.runId))}\n`,
+const index = async (entries: readonly { invocationId: string }[]) => ({
+  'index.json': `${JSON.stringify(entries.map((e) => e.invocationId))}\n`,
 });
 
 // Six writes each race often enough: both writers retried rejected pushes in every run seen with ten, and the test
@@ -55,7 +55,7 @@ test('two writers racing six times each: every entry is on the branch, each in a
     let retries = 0;
     for (let i = 0; i < WRITES; i++) {
       const entry = sampleEntry({
-        runId: `${name}-${i}`,
+        invocationId: `${name}-${i}`,
         recordedAt: `2026-12-06T08:00:${String(i).padStart(2, '0')}.000Z`,
       });
       retries += (await recordToBranch(store(dir), [entry], index)).retries;
@@ -66,7 +66,7 @@ test('two writers racing six times each: every entry is on the branch, each in a
   const verify = await clone('verify');
   const { entries, warnings } = await readBranchHistory(verify, 'origin/auditbench-history');
   const expected = ['a', 'b'].flatMap((w) => Array.from({ length: WRITES }, (_, i) => `${w}-${i}`)).sort();
-  expect(entries.map((e) => e.runId).sort()).toEqual(expected);
+  expect(entries.map((e) => e.invocationId).sort()).toEqual(expected);
   expect(warnings).toEqual([]);
   // The derived index is rebuilt from the tree at each attempt, so it lists every entry too.
   const listed = JSON.parse(
@@ -103,7 +103,7 @@ test('a ref that does not exist is an empty history; one that reads as an option
 test.for([
   ['2026-12-06T08:43:35.123Z', 'f3c1-42', '2026-12/2026-12-06T08-43-35.123Z-f3c1-42.jsonl'],
   ['2026-12-06T08:43:35Z', '../../etc/passwd', '2026-12/2026-12-06T08-43-35Z-etcpasswd.jsonl'],
-  ['2026-01-01T00:00:00Z', '', '2026-01/2026-01-01T00-00-00Z-run.jsonl'],
-] as const)('entry file of %s and run %s is %s', ([at, id, file]) => {
+  ['2026-01-01T00:00:00Z', '', '2026-01/2026-01-01T00-00-00Z-invocation.jsonl'],
+] as const)('entry file of %s and invocation %s is %s', ([at, id, file]) => {
   expect(entryPath(at, id)).toBe(file);
 });

@@ -1,5 +1,5 @@
 // The history kept on a branch of the DBA's own repository (default `auditbench-history`): one file per invocation,
-// `<yyyy-mm>/<recordedAt>-<runId>.jsonl`, plus files derived from all of them (an index, the trend page). Written
+// `<yyyy-mm>/<recordedAt>-<invocationId>.jsonl`, plus files derived from all of them (an index, the trend page). Written
 // with git plumbing into a temporary index, so the DBA's work tree, HEAD and index are never touched. Two writers
 // never add the same path, and the derived files are rebuilt from the tree on every attempt, so a rejected push is
 // fetched and the commit made again on the new tip: it cannot conflict, and no entry is lost.
@@ -48,10 +48,13 @@ export async function checkBranchName(dir: string, branch: string): Promise<stri
   return result.exitCode === 0 ? null : `history branch ${shown} is not a valid branch name`;
 }
 
-/** `2026-12/2026-12-06T08-43-35.123Z-<runId>.jsonl`: colons out (Windows clones), a run id of safe characters only. */
-export function entryPath(recordedAt: string, runId: string): string {
+/**
+ * `2026-12/2026-12-06T08-43-35.123Z-<invocationId>.jsonl`: colons out (Windows clones), an invocation id of safe
+ * characters only.
+ */
+export function entryPath(recordedAt: string, invocationId: string): string {
   const at = recordedAt.replace(/[^0-9A-Za-z.-]/g, '-');
-  const id = runId.replace(/[^0-9A-Za-z-]/g, '').slice(0, 64) || 'run';
+  const id = invocationId.replace(/[^0-9A-Za-z-]/g, '').slice(0, 64) || 'invocation';
   return `${at.slice(0, 7)}/${at}-${id}.jsonl`;
 }
 
@@ -175,7 +178,7 @@ export async function recordToBranch(
 ): Promise<Recorded> {
   const first = entries[0];
   if (!first) throw new Error('recordToBranch: no entries to record');
-  const file = entryPath(first.recordedAt, first.runId);
+  const file = entryPath(first.recordedAt, first.invocationId);
   const message = `auditbench: ${entries.length} result(s) of ${first.commit.slice(0, 12)} (${first.branch})\n\n${file}\n`;
   for (let attempt = 0; attempt < attempts; attempt++) {
     const tip = await fetchTip(store);

@@ -86,23 +86,27 @@ test.for([
 });
 
 describe('findBase', () => {
-  const current = sampleEntry({ runId: 'run-pr', branch: 'feature', recordedAt: '2026-11-30T10:00:00Z' });
+  const current = sampleEntry({
+    invocationId: 'run-pr',
+    branch: 'feature',
+    recordedAt: '2026-11-30T10:00:00Z',
+  });
 
   test('takes the newest entry from the base branch, a changed configuration included: that change is what is tracked', () => {
-    const older = sampleEntry({ runId: 'r1', recordedAt: '2026-11-28T10:00:00Z' });
-    const newer = sampleEntry({ runId: 'r2', recordedAt: '2026-11-29T10:00:00Z' });
+    const older = sampleEntry({ invocationId: 'r1', recordedAt: '2026-11-28T10:00:00Z' });
+    const newer = sampleEntry({ invocationId: 'r2', recordedAt: '2026-11-29T10:00:00Z' });
     const otherConfigNewest = sampleEntry({
-      runId: 'r3',
+      invocationId: 'r3',
       configHash: 'other',
       recordedAt: '2026-11-29T12:00:00Z',
     });
-    expect(findBase(current, [newer, older, otherConfigNewest], 'main')?.runId).toBe('r3');
-    expect(findBase(current, [newer, older], 'main')?.runId).toBe('r2');
+    expect(findBase(current, [newer, older, otherConfigNewest], 'main')?.invocationId).toBe('r3');
+    expect(findBase(current, [newer, older], 'main')?.invocationId).toBe('r2');
   });
 
   test('falls back to a changed configuration only when no same-config entry exists', () => {
-    const changed = sampleEntry({ runId: 'r3', configHash: 'other' });
-    expect(findBase(current, [changed], 'main')?.runId).toBe('r3');
+    const changed = sampleEntry({ invocationId: 'r3', configHash: 'other' });
+    expect(findBase(current, [changed], 'main')?.invocationId).toBe('r3');
   });
 
   test.for([
@@ -110,26 +114,26 @@ describe('findBase', () => {
     ['another server version', { server: { flavor: 'mariadb', version: '10.5', target: 'local' } }],
     ['another workload', { workload: 'standard' }],
     ['another machine', { fingerprint: 'Intel Xeon ×24, 128 GiB' }],
-    ['another run', { configRun: 'percona_audit_log', title: 'Percona audit_log (JSON, ASYNCHRONOUS)' }],
-    ['a result recorded before runs had ids', { configRun: null }],
+    ['another run', { runId: 'percona_audit_log', title: 'Percona audit_log (JSON, ASYNCHRONOUS)' }],
+    ['a result recorded before runs had ids', { runId: null }],
     ['no measurement', { overheadPct: null, overheadCi95: null, verdict: 'error' }],
-    ['the same run', { runId: 'run-pr' }],
+    ['an entry of the same invocation', { invocationId: 'run-pr' }],
   ] as const)('ignores %s', ([, overrides]) => {
     expect(findBase(current, [sampleEntry(overrides)], 'main')).toBeNull();
   });
 
   test('configuration runs match by their id: a variant is compared with the same variant only', () => {
-    const variant = sampleEntry({ runId: 'run-pr', configRun: 'audit-connect', title: 'renamed' });
-    const same = sampleEntry({ configRun: 'audit-connect' });
-    expect(findBase(variant, [sampleEntry({ configRun: 'audit-all' }), same], 'main')).toBe(same);
-    expect(findBase(variant, [sampleEntry({ configRun: 'audit-all' })], 'main')).toBeNull();
+    const variant = sampleEntry({ invocationId: 'run-pr', runId: 'audit-connect', title: 'renamed' });
+    const same = sampleEntry({ runId: 'audit-connect' });
+    expect(findBase(variant, [sampleEntry({ runId: 'audit-all' }), same], 'main')).toBe(same);
+    expect(findBase(variant, [sampleEntry({ runId: 'audit-all' })], 'main')).toBeNull();
   });
 });
 
 describe('compareWithBase', () => {
   const base = sampleEntry({ overheadPct: 10, overheadCi95: [8, 12] });
   const current = sampleEntry({
-    runId: 'run-pr',
+    invocationId: 'run-pr',
     branch: 'feature',
     commit: 'bbbb',
     overheadPct: 20,
@@ -155,7 +159,7 @@ describe('compareWithBase', () => {
   test('a window of five is pooled, and a failure names the last good and the first bad entry', () => {
     const window = [10, 11, 9, 10, 10, 30].map((pct, i) =>
       sampleEntry({
-        runId: `r${i}`,
+        invocationId: `r${i}`,
         commit: `c${i}`,
         recordedAt: `2026-11-2${i}T10:00:00Z`,
         overheadPct: pct,
@@ -163,12 +167,18 @@ describe('compareWithBase', () => {
       }),
     );
     const [c] = compareWithBase([current], window, { baseBranch: 'main', maxRegressionPp: 5 });
-    expect(c?.kind === 'compared' && c.window.map((e) => e.runId)).toEqual(['r5', 'r4', 'r3', 'r2', 'r1']);
+    expect(c?.kind === 'compared' && c.window.map((e) => e.invocationId)).toEqual([
+      'r5',
+      'r4',
+      'r3',
+      'r2',
+      'r1',
+    ]);
     // The newest entry already rose (30): pooled with four of 10, the baseline's scatter is wide; 20 is no regression.
     expect(c).toMatchObject({ verdict: 'inconclusive' });
     expect(c?.kind === 'compared' && c.culprit).toMatchObject({
-      lastGood: { runId: 'r4' },
-      firstBad: { runId: 'r5' },
+      lastGood: { invocationId: 'r4' },
+      firstBad: { invocationId: 'r5' },
     });
   });
   test("inconclusive follows the configuration's inconclusive; no limit gates nothing", () => {

@@ -108,9 +108,9 @@ export function comparableEntries(
     .filter(
       (e): e is MeasuredEntry =>
         e.branch === baseBranch &&
-        e.runId !== current.runId &&
-        current.configRun !== null &&
-        e.configRun === current.configRun &&
+        e.invocationId !== current.invocationId &&
+        current.runId !== null &&
+        e.runId === current.runId &&
         e.workload === current.workload &&
         e.fingerprint === current.fingerprint &&
         sameServer(e, current) &&

@@ -15,11 +15,11 @@ const counted = (pct: number, overrides: Partial<HistoryCounted['identity']> = {
   eventsPerTx: 38,
 });
 
-const base = sampleEntry({ runId: 'base', hostname: 'runner-a', counted: counted(6.9) });
+const base = sampleEntry({ invocationId: 'base', hostname: 'runner-a', counted: counted(6.9) });
 
 test('the same identity on another machine compares: a 2-point rise of added instructions regresses', () => {
   const current = sampleEntry({
-    runId: 'now',
+    invocationId: 'now',
     branch: 'main',
     hostname: 'runner-b',
     counted: counted(8.9, { cpuFeatures: [] }),
@@ -39,14 +39,14 @@ test('the same identity on another machine compares: a 2-point rise of added ins
 
 test('a rebuilt plugin library or a changed configuration is compared, and named as the cause', () => {
   const current = sampleEntry({
-    runId: 'now',
+    invocationId: 'now',
     counted: counted(9.9, { pluginSha256: 'b2', configHash: 'c2' }),
   });
   const [c] = compareCounted([current], [base], { baseBranch: 'main', maxCountedRisePp: 1 });
   expect(c).toMatchObject({ kind: 'compared', verdict: 'regressed', causes: ['pluginSha256', 'configHash'] });
   expect(c?.kind === 'compared' && c.culprit).toMatchObject({
-    lastGood: { runId: 'base' },
-    firstBad: { runId: 'now' },
+    lastGood: { invocationId: 'base' },
+    firstBad: { invocationId: 'now' },
   });
   expect(formatCountedComparison(c as never, 1)).toMatch(
     /REGRESSED beyond 1 pp; changed since: pluginSha256, configHash$/,
@@ -54,23 +54,26 @@ test('a rebuilt plugin library or a changed configuration is compared, and named
 });
 
 test('another valgrind or counted workload starts a new window; a scaled count of added operations does not', () => {
-  const valgrind = sampleEntry({ runId: 'now', counted: counted(6.9, { valgrind: 'valgrind-3.24.0' }) });
+  const valgrind = sampleEntry({
+    invocationId: 'now',
+    counted: counted(6.9, { valgrind: 'valgrind-3.24.0' }),
+  });
   expect(compareCounted([valgrind], [base], { baseBranch: 'main', maxCountedRisePp: 1 })).toMatchObject([
     { kind: 'no-base' },
   ]);
   const withAdded = (n: number) =>
     `oltp_read_write 2×10000, 2000 transactions per arm, then ${n} connections, seed 1, 1 thread`;
-  const was = sampleEntry({ runId: 'was', counted: counted(6.9, { workload: withAdded(12) }) });
-  const now = sampleEntry({ runId: 'now', counted: counted(7.0, { workload: withAdded(9) }) });
+  const was = sampleEntry({ invocationId: 'was', counted: counted(6.9, { workload: withAdded(12) }) });
+  const now = sampleEntry({ invocationId: 'now', counted: counted(7.0, { workload: withAdded(9) }) });
   expect(compareCounted([now], [was], { baseBranch: 'main', maxCountedRisePp: 1 })).toMatchObject([
     { kind: 'compared', causes: ['added operations per arm'] },
   ]);
 });
 
 test('a run that was not counted is not compared; no limit means not gated', () => {
-  const plain = sampleEntry({ runId: 'now' });
+  const plain = sampleEntry({ invocationId: 'now' });
   expect(compareCounted([plain], [base], { baseBranch: 'main', maxCountedRisePp: 1 })).toEqual([]);
-  const same = sampleEntry({ runId: 'now', counted: counted(7.0) });
+  const same = sampleEntry({ invocationId: 'now', counted: counted(7.0) });
   expect(compareCounted([same], [base], { baseBranch: 'main', maxCountedRisePp: null })).toMatchObject([
     { kind: 'compared', verdict: 'ungated' },
   ]);

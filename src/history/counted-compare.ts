@@ -66,9 +66,9 @@ export function countedSeries(
       (e): e is Counted =>
         isCounted(e) &&
         e.branch === baseBranch &&
-        e.runId !== current.runId &&
-        current.configRun !== null &&
-        e.configRun === current.configRun &&
+        e.invocationId !== current.invocationId &&
+        current.runId !== null &&
+        e.runId === current.runId &&
         differences(current, e).keyed.length === 0,
     )
     .sort((a, b) => Date.parse(b.recordedAt) - Date.parse(a.recordedAt));

@@ -11,12 +11,14 @@ const recorded = resultsFileSchema.parse(
 const revision = { commit: 'e27add4', branch: 'main' };
 
 test('a recorded results.json becomes one valid history entry per result', () => {
-  const entries = toHistoryEntries(recorded, revision, 'run-1');
+  const entries = toHistoryEntries(recorded, revision, 'invocation-1');
   expect(entries).toHaveLength(1);
   const [entry] = entries;
   expect(historyEntrySchema.parse(entry)).toEqual(entry);
   expect(entry).toMatchObject({
-    runId: 'run-1',
+    invocationId: 'invocation-1',
+    // The fixture's result has no configured run.
+    runId: null,
     recordedAt: recorded.generatedAt,
     commit: 'e27add4',
     branch: 'main',
@@ -39,7 +41,7 @@ test("a result's own machine and hash win over the reporting machine's (shards m
     memoryBytes: 128 * 1024 ** 3,
   };
   const file = { ...recorded, results: [{ ...first, configHash: 'abc', machine: shardMachine }] };
-  const [entry] = toHistoryEntries(file, revision, 'run-2');
+  const [entry] = toHistoryEntries(file, revision, 'invocation-2');
   expect(entry).toMatchObject({ configHash: 'abc', fingerprint: 'Intel Xeon ×24, 128 GiB' });
 });
 

@@ -24,11 +24,11 @@ export const historyCountedSchema = z.object({
 });
 export type HistoryCounted = z.infer<typeof historyCountedSchema>;
 
-/** One line of history.jsonl: one plugin × server × workload result of one run, with where and what it ran. */
-export const historyEntrySchema = z.object({
+/** One line of history.jsonl as written: one plugin × server × workload result of one invocation. */
+const historyLineSchema = z.object({
   v: z.literal(1),
-  /** Shared by every entry of one run. */
-  runId: z.string(),
+  /** The invocation (one `bench`, `test`, `gate` or `npx vitest run`) that recorded it; shared by its entries. */
+  invocationId: z.string(),
   recordedAt: z.string(),
   commit: z.string(),
   branch: z.string(),
@@ -36,8 +36,8 @@ export const historyEntrySchema = z.object({
   /** The built-in profile the run started from (registry id); null: the user's own profile, or before it existed. */
   profileId: z.string().nullable().default(null),
   title: z.string(),
-  /** The configuration run (auditbench.config.ts) the result belongs to; comparisons match on it. Absent before. */
-  configRun: z.string().nullable().default(null),
+  /** The configured run (its `id` in auditbench.config.ts) the result belongs to; comparisons match on it. Null before. */
+  runId: z.string().nullable().default(null),
   /** Hash of the profile's effective configuration (src/runs/config-hash.ts); null when the suite gave none. */
   configHash: z.string().nullable(),
   server: serverSchema,
@@ -60,9 +60,23 @@ export const historyEntrySchema = z.object({
   counted: historyCountedSchema.nullable().default(null),
 });
 
-export type HistoryEntry = z.infer<typeof historyEntrySchema>;
+/**
+ * A line written before the names were settled called the invocation `runId` and the configured run `configRun`.
+ * A line with no `invocationId` is one of those: its names are moved to today's before the line is checked.
+ */
+function fromOldNames(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value) || 'invocationId' in value)
+    return value;
+  const { runId, configRun, ...rest } = value as { runId?: unknown; configRun?: unknown };
+  return { ...rest, invocationId: runId, runId: configRun ?? null };
+}
 
-/** Where a run's code came from. */
+/** One line of history.jsonl, in today's names or the old ones (read as today's). */
+export const historyEntrySchema = z.preprocess(fromOldNames, historyLineSchema);
+
+export type HistoryEntry = z.infer<typeof historyLineSchema>;
+
+/** Where an invocation's code came from. */
 export interface Revision {
   commit: string;
   branch: string;
@@ -75,20 +89,24 @@ export function machineFingerprint(machine: Pick<Machine, 'cpuModel' | 'cores' |
   return `${machine.cpuModel} ×${machine.cores}, ${Math.round(machine.memoryBytes / GIB)} GiB`;
 }
 
-/** The history lines of one run; each result's own machine wins over the reporting machine's (merged shards). */
-export function toHistoryEntries(file: ResultsFile, revision: Revision, runId: string): HistoryEntry[] {
+/** The history lines of one invocation; each result's own machine wins over the reporting machine's (merged shards). */
+export function toHistoryEntries(
+  file: ResultsFile,
+  revision: Revision,
+  invocationId: string,
+): HistoryEntry[] {
   return file.results.map((r) => {
     const { cpuModel, cores, memoryBytes, hostname } = r.machine ?? file.machine;
     return {
       v: 1,
-      runId,
+      invocationId,
       recordedAt: file.generatedAt,
       commit: revision.commit,
       branch: revision.branch,
       plugin: r.plugin,
       profileId: r.profileId ?? null,
       title: r.title,
-      configRun: r.runId ?? null,
+      runId: r.runId ?? null,
       configHash: r.configHash ?? null,
       server: r.server,
       workload: r.workload,

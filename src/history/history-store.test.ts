@@ -16,23 +16,23 @@ afterEach(async () => {
 test('a missing history is empty; appends accumulate', async () => {
   const file = path.join(dir, 'nested', 'history.jsonl');
   expect(await readHistory(file)).toEqual({ entries: [], warnings: [] });
-  await appendHistory(file, [sampleEntry({ runId: 'a' })]);
-  await appendHistory(file, [sampleEntry({ runId: 'b' }), sampleEntry({ runId: 'c' })]);
+  await appendHistory(file, [sampleEntry({ invocationId: 'a' })]);
+  await appendHistory(file, [sampleEntry({ invocationId: 'b' }), sampleEntry({ invocationId: 'c' })]);
   await appendHistory(file, []);
   const { entries, warnings } = await readHistory(file);
-  expect(entries.map((e) => e.runId)).toEqual(['a', 'b', 'c']);
+  expect(entries.map((e) => e.invocationId)).toEqual(['a', 'b', 'c']);
   expect(warnings).toEqual([]);
 });
 
 test('after a torn line, the torn bytes stay as they were and new lines start on their own line', async () => {
   const file = path.join(dir, 'history.jsonl');
-  const torn = '{"v":1,"runId":"killed","recor';
-  await writeFile(file, `${JSON.stringify(sampleEntry({ runId: 'a' }))}\n${torn}`);
-  await appendHistory(file, [sampleEntry({ runId: 'b' })]);
+  const torn = '{"v":1,"invocationId":"killed","recor';
+  await writeFile(file, `${JSON.stringify(sampleEntry({ invocationId: 'a' }))}\n${torn}`);
+  await appendHistory(file, [sampleEntry({ invocationId: 'b' })]);
   const text = await readFile(file, 'utf8');
   expect(text).toContain(`\n${torn}\n`);
   const { entries, warnings } = await readHistory(file);
-  expect(entries.map((e) => e.runId)).toEqual(['a', 'b']);
+  expect(entries.map((e) => e.invocationId)).toEqual(['a', 'b']);
   expect(warnings).toEqual([`${file} line 2 ignored: not JSON`]);
 });
 
@@ -42,7 +42,7 @@ test('a history.jsonl that is a symbolic link is refused, and its target is left
   const file = path.join(dir, 'reports', 'history.jsonl');
   await mkdir(path.dirname(file));
   await symlink(target, file);
-  await expect(appendHistory(file, [sampleEntry({ runId: 'a' })])).rejects.toThrow(
+  await expect(appendHistory(file, [sampleEntry({ invocationId: 'a' })])).rejects.toThrow(
     `${file} is a symbolic link, and auditbench writes ${file} only where no link it did not make leads`,
   );
   expect(await readFile(target, 'utf8')).toBe('kept\n');

@@ -6,11 +6,16 @@ const counted = sampleCounted;
 
 test('each run keeps its last entries, oldest first, and the entry whose counts rose is marked on any machine', () => {
   const history = [
-    sampleEntry({ runId: 'a', configRun: 'events', recordedAt: '2026-12-01T00:00:00Z', counted: counted(5) }),
-    sampleEntry({ runId: 'x', configRun: 'ops', recordedAt: '2026-12-01T01:00:00Z' }),
     sampleEntry({
-      runId: 'b',
-      configRun: 'events',
+      invocationId: 'a',
+      runId: 'events',
+      recordedAt: '2026-12-01T00:00:00Z',
+      counted: counted(5),
+    }),
+    sampleEntry({ invocationId: 'x', runId: 'ops', recordedAt: '2026-12-01T01:00:00Z' }),
+    sampleEntry({
+      invocationId: 'b',
+      runId: 'events',
       recordedAt: '2026-12-02T00:00:00Z',
       fingerprint: 'another runner',
       counted: counted(9),
@@ -18,7 +23,7 @@ test('each run keeps its last entries, oldest first, and the entry whose counts 
   ];
   const trends = runTrends(history, { maxRegressionPp: 5, maxCountedRisePp: 1 }, { last: 10 });
   expect(
-    trends.map((t) => [t.run, t.rows.map((r) => [r.entry.runId, r.wallClockFailed, r.countedFailed])]),
+    trends.map((t) => [t.run, t.rows.map((r) => [r.entry.invocationId, r.wallClockFailed, r.countedFailed])]),
   ).toEqual([
     [
       'events',

@@ -14,7 +14,7 @@ export interface TrendRow {
 }
 
 export interface RunTrend {
-  /** The configured run's id (`configRun`), or the title of an entry from before runs had ids. */
+  /** The configured run's id (`runId`), or the title of an entry from before runs had ids. */
   run: string;
   rows: TrendRow[];
 }
@@ -36,7 +36,7 @@ export function runTrends(
   const sorted = [...history].sort(byTime);
   const groups = new Map<string, HistoryEntry[]>();
   for (const e of sorted) {
-    const run = e.configRun ?? e.title;
+    const run = e.runId ?? e.title;
     if (options.runs && !options.runs.includes(run)) continue;
     groups.set(run, [...(groups.get(run) ?? []), e]);
   }

@@ -5,14 +5,14 @@ import { sampleIdentity } from './sample-identity.ts';
 export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
   return {
     v: 1,
-    runId: 'run-base',
+    invocationId: 'run-base',
     recordedAt: '2026-11-29T10:00:00.000Z',
     commit: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
     branch: 'main',
     plugin: 'SERVER_AUDIT',
     profileId: 'server_audit',
     title: 'MariaDB server_audit',
-    configRun: 'server_audit',
+    runId: 'server_audit',
     configHash: 'c0ffee000001',
     server: { flavor: 'mariadb', version: '10.11.19-MariaDB-0+deb12u1', target: 'local' },
     workload: 'smoke',

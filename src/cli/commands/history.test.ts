@@ -46,10 +46,10 @@ afterAll(() => rm(root, { recursive: true, force: true }));
 test('record puts the new entries on the branch; another clone reads them with --from and fetch', async () => {
   const ci = await clone('ci');
   await mkdir(path.join(ci, 'reports'));
-  const first = sampleEntry({ runId: 'r1', configRun: 'events', counted: counted(5) });
+  const first = sampleEntry({ invocationId: 'r1', runId: 'events', counted: counted(5) });
   const second = sampleEntry({
-    runId: 'r2',
-    configRun: 'events',
+    invocationId: 'r2',
+    runId: 'events',
     commit: 'bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb',
     recordedAt: '2026-12-01T00:00:00.000Z',
     fingerprint: 'a <script>alert(1)</script> runner',
@@ -75,7 +75,7 @@ test('record puts the new entries on the branch; another clone reads them with -
     /^ {2}✗ bbbbbbb · 2026-12-01 00:00 · main · smoke · .* · counted \+9\.00% instr .* FAILED \(counted\)$/m,
   );
   const json = JSON.parse((await history(dba, ['--from', 'origin/auditbench-history', '--json'])).stdout);
-  expect(json.runs[0].entries.map((e: { runId: string }) => e.runId)).toEqual(['r1', 'r2']);
+  expect(json.runs[0].entries.map((e: { invocationId: string }) => e.invocationId)).toEqual(['r1', 'r2']);
 
   const pr = await clone('pr');
   expect((await history(pr, ['fetch'])).stdout).toContain('2 entries from origin auditbench-history');

@@ -190,7 +190,7 @@ async function fetchInto(context: CliContext, store: Store, historyFile: string)
   return 0;
 }
 
-const key = (e: HistoryEntry) => JSON.stringify([e.runId, e.configRun, e.title, e.recordedAt, e.commit]);
+const key = (e: HistoryEntry) => JSON.stringify([e.invocationId, e.runId, e.title, e.recordedAt, e.commit]);
 
 /** history.jsonl's entries the branch lacks, as one new file; nothing to record is said and is not an error. */
 async function record(
@@ -204,15 +204,15 @@ async function record(
   const onBranch = tip ? await readBranchHistory(store.repoDir, tip) : { entries: [] };
   const known = new Set(onBranch.entries.map(key));
   const fresh = local.entries.filter((e) => !known.has(key(e)));
-  const runs = new Set(fresh.map((e) => e.runId));
+  const invocations = new Set(fresh.map((e) => e.invocationId));
   if (fresh.length === 0) {
     context.stdout(`auditbench history: nothing new in ${historyFile} to record on ${store.branch}\n`);
     return 0;
   }
   // One file per invocation of bench: entries of two invocations (never in one job) would share a file name.
   let last = '';
-  for (const runId of runs) {
-    const entries = fresh.filter((e) => e.runId === runId);
+  for (const invocationId of invocations) {
+    const entries = fresh.filter((e) => e.invocationId === invocationId);
     const recorded = await recordToBranch(store, entries, async (all) => ({
       'index.json': historyIndex(all),
       'index.html': await trendPage(all),
