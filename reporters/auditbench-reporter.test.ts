@@ -22,7 +22,7 @@ const snapshot = () => {
     policy: { maxRegressionPp: null, maxCountedRisePp: 1, inconclusive: 'fail' as const },
     file,
     revision,
-    runId: 'run-1',
+    invocationId: 'invocation-1',
     prior,
     historyWarnings: [],
   });

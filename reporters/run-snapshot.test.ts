@@ -22,15 +22,15 @@ test('a run compares with the branch its base ref names and records to <report d
     policy: { maxRegressionPp: 5, maxCountedRisePp: 1, inconclusive: 'fail' as const },
     file,
     revision,
-    runId: 'run-1',
+    invocationId: 'invocation-1',
     prior,
     historyWarnings: [],
   });
   expect(run.historyFile).toBe('/tmp/r/history.jsonl');
   expect(run.baseBranch).toBe('main');
   expect(run.entries.map((e) => [e.invocationId, e.branch, e.title])).toEqual([
-    ['run-1', 'feature/x', 'MariaDB server_audit'],
-    ['run-1', 'feature/x', 'Unmeasured <plugin> & co'],
+    ['invocation-1', 'feature/x', 'MariaDB server_audit'],
+    ['invocation-1', 'feature/x', 'Unmeasured <plugin> & co'],
   ]);
   // The latest main run in the recorded history is d92ceb7 (7.0%); the feature-branch run 4a5d2d3 is not a base.
   expect(run.comparisons.map((c) => (c.kind === 'compared' ? c.base.commit.slice(0, 7) : c.kind))).toEqual([

@@ -19,18 +19,18 @@ import { type ResultsFile, resultsFileSchema } from '../src/results/schema.ts';
 import { type ImportModule, loadPolicy } from '../src/runs/load-runs.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
 
-/** Everything the end-of-run reporters share, computed once per run so they all tell the same story. */
+/** Everything the end-of-run reporters share, computed once per invocation so they all tell the same story. */
 export interface RunSnapshot {
   config: Environment;
   /** How the history judges this run: auditbench.config.ts's top level, AUDITBENCH_MAX_REGRESSION_PP over it. */
   policy: SnapshotPolicy;
-  /** This run's id: in its history lines and its own results file (runs/). */
-  runId: string;
+  /** This invocation's id (a UUID): in its history lines and its own results file (runs/). */
+  invocationId: string;
   file: ResultsFile;
   revision: Revision;
-  /** This run's history lines. */
+  /** This invocation's history lines. */
   entries: HistoryEntry[];
-  /** The history as it was before this run appended anything. */
+  /** The history as it was before this invocation appended anything. */
   prior: HistoryEntry[];
   historyFile: string;
   historyWarnings: string[];
@@ -45,18 +45,18 @@ export interface SnapshotPolicy extends HistoryPolicy {
   inconclusive: 'fail' | 'pass';
 }
 
-/** The pure part: this run's entries and their comparisons with the prior history. */
+/** The pure part: this invocation's entries and their comparisons with the prior history. */
 export function buildSnapshot(input: {
   config: Environment;
   policy: SnapshotPolicy;
   file: ResultsFile;
   revision: Revision;
-  runId: string;
+  invocationId: string;
   prior: HistoryEntry[];
   historyWarnings: string[];
 }): RunSnapshot {
-  const { config, policy, file, revision, runId, prior } = input;
-  const entries = toHistoryEntries(file, revision, runId);
+  const { config, policy, file, revision, invocationId, prior } = input;
+  const entries = toHistoryEntries(file, revision, invocationId);
   const baseBranch = baseBranchOf(config.baseRef);
   const comparisons = compareWithBase(entries, prior, {
     baseBranch,
@@ -70,7 +70,7 @@ export function buildSnapshot(input: {
   return { ...input, entries, historyFile, baseBranch, comparisons, countedComparisons };
 }
 
-/** Reads this run's records, the configuration and the history once; null when no plugin ran and no matrix cell. */
+/** Reads this invocation's records, the configuration and the history once; null when no plugin ran and no matrix cell. */
 export async function takeSnapshot(
   testModules: ReadonlyArray<TestModule>,
   importModule: ImportModule,
@@ -96,7 +96,7 @@ export async function takeSnapshot(
     policy,
     file,
     revision,
-    runId: randomUUID(),
+    invocationId: randomUUID(),
     prior: history.entries,
     historyWarnings: history.warnings,
   });

@@ -71,18 +71,22 @@ test('the overhead chart has the measurement, the A/A interval and the limit; no
 });
 
 describe('trend', () => {
-  const current = sampleEntry({ runId: 'now', recordedAt: '2026-11-30T00:00:00Z', commit: 'cccccccc' });
+  const current = sampleEntry({
+    invocationId: 'now',
+    recordedAt: '2026-11-30T00:00:00Z',
+    commit: 'cccccccc',
+  });
 
   test('keeps measured entries of the same plugin, server, workload and machine, oldest first', () => {
     const history = [
-      sampleEntry({ runId: 'b', recordedAt: '2026-11-29T00:00:00Z' }),
-      sampleEntry({ runId: 'a', recordedAt: '2026-11-28T00:00:00Z' }),
-      sampleEntry({ runId: 'x', workload: 'standard' }),
-      sampleEntry({ runId: 'y', fingerprint: 'other' }),
-      sampleEntry({ runId: 'z', overheadPct: null, overheadCi95: null }),
+      sampleEntry({ invocationId: 'b', recordedAt: '2026-11-29T00:00:00Z' }),
+      sampleEntry({ invocationId: 'a', recordedAt: '2026-11-28T00:00:00Z' }),
+      sampleEntry({ invocationId: 'x', workload: 'standard' }),
+      sampleEntry({ invocationId: 'y', fingerprint: 'other' }),
+      sampleEntry({ invocationId: 'z', overheadPct: null, overheadCi95: null }),
       current,
     ];
-    expect(trendEntries(history, current).map((e) => e.runId)).toEqual(['a', 'b', 'now']);
+    expect(trendEntries(history, current).map((e) => e.invocationId)).toEqual(['a', 'b', 'now']);
   });
 
   test('labels runs by commit and time; nothing measured, no chart', () => {

@@ -5,7 +5,7 @@ import { formatComparison, formatHistoryVerdict } from './format-comparison.ts';
 
 const base = sampleEntry({ commit: 'aaaaaaa111', recordedAt: '2026-11-29T09:20:00.000Z' });
 const current = sampleEntry({
-  runId: 'pr',
+  invocationId: 'pr',
   branch: 'feature/x',
   commit: 'bbbbbbb222',
   recordedAt: '2026-11-30T01:03:00.000Z',

@@ -24,8 +24,8 @@ export interface MarkdownInput {
   /** The counted comparisons with the base branch, one line each (src/history/counted-compare.ts). */
   countedLines?: string[];
   gateLine: string;
-  /** This run's id: summary.md shows this run only, while results.json merges every recorded run. */
-  runId?: string;
+  /** This invocation's id: summary.md shows this invocation only, while results.json merges every recorded one. */
+  invocationId?: string;
 }
 
 /** A cell in summary.md: outside text escaped, auditbench's own figures as they are, the strong pieces in bold. */
@@ -87,7 +87,7 @@ export function formatMarkdownSummary(input: MarkdownInput, sections = SECTIONS)
   return [
     '## auditbench',
     '',
-    `Commit ${mdCode(revision.commit.slice(0, 12))} on ${mdCode(revision.branch)}, ${mdText(input.generatedAt)}, ${mdText(input.fingerprint)}.${input.runId ? ` This page shows run ${mdCode(input.runId.slice(0, 8))} only; \`results.json\` merges every recorded run (\`runs/index.json\`).` : ''}`,
+    `Commit ${mdCode(revision.commit.slice(0, 12))} on ${mdCode(revision.branch)}, ${mdText(input.generatedAt)}, ${mdText(input.fingerprint)}.${input.invocationId ? ` This page shows invocation ${mdCode(input.invocationId.slice(0, 8))} only; \`results.json\` merges every recorded invocation (\`runs/index.json\`).` : ''}`,
     '',
     `**${mdText(statusLine(results))}**`,
     '',

@@ -23,8 +23,8 @@ export interface HtmlReportInput {
   /** The history before this run. */
   prior: HistoryEntry[];
   maxRegressionPp: number | null;
-  /** This run's id: the page shows this run only, while results.json merges every recorded run. */
-  runId?: string;
+  /** This invocation's id: the page shows this invocation only, while results.json merges every recorded one. */
+  invocationId?: string;
 }
 
 async function figures(result: PluginResult, entry: HistoryEntry | undefined, prior: HistoryEntry[]) {
@@ -152,9 +152,9 @@ export async function buildHtmlReport(input: HtmlReportInput, sections = SECTION
     title: 'auditbench report',
     lines: [
       `Commit ${revision.commit.slice(0, 12)} on ${revision.branch}, generated ${file.generatedAt} on ${machineFingerprint(file.machine)}.`,
-      ...(input.runId
+      ...(input.invocationId
         ? [
-            `This page shows run ${input.runId.slice(0, 8)} only; results.json merges every recorded run (runs/index.json).`,
+            `This page shows invocation ${input.invocationId.slice(0, 8)} only; results.json merges every recorded invocation (runs/index.json).`,
           ]
         : []),
     ],

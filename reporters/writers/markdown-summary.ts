@@ -22,7 +22,7 @@ export const markdownSummaryWriter: ReportWriter = {
       countedLines: run.countedComparisons.map((c) =>
         formatCountedComparison(c, policy.maxRegressionPp === null ? null : policy.maxCountedRisePp),
       ),
-      runId: run.runId,
+      invocationId: run.invocationId,
       gateLine: formatHistoryVerdict(run.comparisons, { ...policy, baseBranch: run.baseBranch }).line,
     });
     const target = await reportPath(config.reportDir, 'summary.md');

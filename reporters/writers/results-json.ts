@@ -7,9 +7,9 @@ import type { ReportWriter } from './writer.ts';
  */
 export const resultsJsonWriter: ReportWriter = {
   what: 'write results.json',
-  async write({ config, file, runId }) {
+  async write({ config, file, invocationId }) {
     const warn = (line: string) => process.stderr.write(`${line}\n`);
-    const { results, runFile, shownRuns } = await recordRun(config.reportDir, runId, file, warn);
+    const { results, runFile, shownRuns } = await recordRun(config.reportDir, invocationId, file, warn);
     const shown = shownRuns.map((run) => `${run.id.slice(0, 8)} (${run.generatedAt})`).join(', ');
     process.stdout.write(`\nauditbench: wrote ${runFile}; ${results} shows runs ${shown}\n`);
   },

@@ -87,7 +87,7 @@ test.for([
 
 describe('findBase', () => {
   const current = sampleEntry({
-    invocationId: 'run-pr',
+    invocationId: 'invocation-pr',
     branch: 'feature',
     recordedAt: '2026-11-30T10:00:00Z',
   });
@@ -117,13 +117,13 @@ describe('findBase', () => {
     ['another run', { runId: 'percona_audit_log', title: 'Percona audit_log (JSON, ASYNCHRONOUS)' }],
     ['a result recorded before runs had ids', { runId: null }],
     ['no measurement', { overheadPct: null, overheadCi95: null, verdict: 'error' }],
-    ['an entry of the same invocation', { invocationId: 'run-pr' }],
+    ['an entry of the same invocation', { invocationId: 'invocation-pr' }],
   ] as const)('ignores %s', ([, overrides]) => {
     expect(findBase(current, [sampleEntry(overrides)], 'main')).toBeNull();
   });
 
   test('configuration runs match by their id: a variant is compared with the same variant only', () => {
-    const variant = sampleEntry({ invocationId: 'run-pr', runId: 'audit-connect', title: 'renamed' });
+    const variant = sampleEntry({ invocationId: 'invocation-pr', runId: 'audit-connect', title: 'renamed' });
     const same = sampleEntry({ runId: 'audit-connect' });
     expect(findBase(variant, [sampleEntry({ runId: 'audit-all' }), same], 'main')).toBe(same);
     expect(findBase(variant, [sampleEntry({ runId: 'audit-all' })], 'main')).toBeNull();
@@ -133,7 +133,7 @@ describe('findBase', () => {
 describe('compareWithBase', () => {
   const base = sampleEntry({ overheadPct: 10, overheadCi95: [8, 12] });
   const current = sampleEntry({
-    invocationId: 'run-pr',
+    invocationId: 'invocation-pr',
     branch: 'feature',
     commit: 'bbbb',
     overheadPct: 20,

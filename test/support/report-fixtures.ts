@@ -45,7 +45,7 @@ export function recordedReportInput(): HtmlReportInput {
     server: measured.server,
   }));
   const revision = { commit: 'e27add4e27add4e27add4', branch: 'feature/x' };
-  const entries = toHistoryEntries(file, revision, 'run-now');
+  const entries = toHistoryEntries(file, revision, 'invocation-now');
   const comparisons = compareWithBase(entries, prior, { baseBranch: 'main', maxRegressionPp: 5 });
   return { file, revision, entries, comparisons, prior, maxRegressionPp: 5 };
 }
@@ -143,7 +143,7 @@ export function sweepReportInput(): HtmlReportInput {
   const file = { ...base.file, results: [stock, inclUsers, idle, dml] };
   const entries = toHistoryEntries(file, base.revision, '5eed5eed-0000-4000-8000-000000000021');
   const comparisons = compareWithBase(entries, base.prior, { baseBranch: 'main', maxRegressionPp: 5 });
-  return { ...base, file, entries, comparisons, runId: '5eed5eed-0000-4000-8000-000000000021' };
+  return { ...base, file, entries, comparisons, invocationId: '5eed5eed-0000-4000-8000-000000000021' };
 }
 
 /** One tail quantile of a made-up latency record: off and on in ms, the change and its interval in % and ms. */
@@ -282,10 +282,10 @@ export function threadsSweepReportInput(): HtmlReportInput {
     },
   ];
   const file = { ...base.file, results: points.map((p) => threadsPoint(measured, 4, p)) };
-  const runId = '5eed5eed-0000-4000-8000-000000000024';
-  const entries = toHistoryEntries(file, base.revision, runId);
+  const invocationId = '5eed5eed-0000-4000-8000-000000000024';
+  const entries = toHistoryEntries(file, base.revision, invocationId);
   const comparisons = compareWithBase(entries, base.prior, { baseBranch: 'main', maxRegressionPp: 5 });
-  return { ...base, file, entries, comparisons, runId };
+  return { ...base, file, entries, comparisons, invocationId };
 }
 
 /**

@@ -5,7 +5,7 @@ import { sampleIdentity } from './sample-identity.ts';
 export function sampleEntry(overrides: Partial<HistoryEntry> = {}): HistoryEntry {
   return {
     v: 1,
-    invocationId: 'run-base',
+    invocationId: 'invocation-base',
     recordedAt: '2026-11-29T10:00:00.000Z',
     commit: 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa',
     branch: 'main',
