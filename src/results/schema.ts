@@ -296,8 +296,8 @@ export const pluginResultSchema = z.object({
   counted: countedSchema.optional(),
   /** The measured traffic: accounts, added rates, the DBA's script; absent in results before it. */
   traffic: trafficRecordSchema.optional(),
-  /** In a merged results.json: the id of the Vitest run that measured this result (runs/index.json). */
-  measuredInRun: z.string().optional(),
+  /** In a merged results.json: the invocation that measured this result (its id in runs/index.json). */
+  invocationId: z.string().optional(),
 });
 
 /** What a locally built image was built from, out of its labels (scripts/docker/build-images.sh). */
@@ -326,21 +326,43 @@ export const matrixCellSchema = z.object({
   verdict: z.enum(measuredVerdicts).nullable(),
 });
 
-export const resultsFileSchema = z.object({
+const resultsFileObject = z.object({
   generatedAt: z.string(),
   machine: machineSchema,
   results: z.array(pluginResultSchema),
   /** Present when the matrix suite ran. */
   matrix: z.array(matrixCellSchema).optional(),
-  /** In a merged results.json: the runs whose results it shows, oldest first, and their own files. */
-  runs: z.array(z.object({ id: z.string(), generatedAt: z.string(), file: z.string() })).optional(),
+  /** In a merged results.json: the invocations whose results it shows, oldest first, and their own files. */
+  invocations: z.array(z.object({ id: z.string(), generatedAt: z.string(), file: z.string() })).optional(),
 });
+
+/**
+ * A merged results.json written before the names were settled called its invocations `runs` and each result's
+ * invocation `measuredInRun`; they are read as today's names.
+ */
+function resultsFromOldNames(value: unknown): unknown {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
+  const { runs, ...rest } = value as { runs?: unknown; invocations?: unknown; results?: unknown };
+  const file = runs === undefined || 'invocations' in rest ? value : { ...rest, invocations: runs };
+  const results = (file as { results?: unknown }).results;
+  if (!Array.isArray(results)) return file;
+  return {
+    ...file,
+    results: results.map((r: unknown) => {
+      if (typeof r !== 'object' || r === null || !('measuredInRun' in r) || 'invocationId' in r) return r;
+      const { measuredInRun, ...result } = r as { measuredInRun: unknown };
+      return { ...result, invocationId: measuredInRun };
+    }),
+  };
+}
+
+export const resultsFileSchema = z.preprocess(resultsFromOldNames, resultsFileObject);
 
 export type LifecycleCheckRecord = z.infer<typeof lifecycleCheckSchema>;
 export type Measurement = z.infer<typeof measurementSchema>;
 export type Calibration = z.infer<typeof calibrationSchema>;
 export type PluginResult = z.infer<typeof pluginResultSchema>;
-export type ResultsFile = z.infer<typeof resultsFileSchema>;
+export type ResultsFile = z.infer<typeof resultsFileObject>;
 export type Machine = z.infer<typeof machineSchema>;
 export type MatrixCellRecord = z.infer<typeof matrixCellSchema>;
 export type CompletenessPhase = z.infer<typeof completenessPhaseSchema>;

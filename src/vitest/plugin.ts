@@ -274,7 +274,7 @@ function stopOn(problem: string | null): void {
   process.exit(2);
 }
 
-// What the reporters write in the report folder; runs/ holds one file per run besides index.json.
+// What the reporters write in the report folder; runs/ holds one file per invocation besides index.json.
 const REPORT_FILES = [
   'junit.xml',
   'history.jsonl',
