@@ -21,7 +21,7 @@ export const runPolicyOf = (given: Partial<RunPolicy>): RunPolicy => ({
   interference: given.interference ?? defaultRunPolicy.interference,
 });
 
-/** How the history judges this run against the base branch's (top level of auditbench.config.ts only). */
+/** How the history judges this invocation's entries against the base branch's (top level of auditbench.config.ts only). */
 export interface HistoryPolicy {
   /** Largest allowed rise of a run's overhead over the base branch, in percentage points; null gates nothing. */
   maxRegressionPp: number | null;

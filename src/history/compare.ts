@@ -159,7 +159,7 @@ export function judgeAgainstWindow<E>(
   return { base, window, change, verdict, culprit };
 }
 
-/** Compares each of this run's entries with the pooled window of its base-branch entries (src/history/window.ts). */
+/** Compares each of this invocation's entries with the pooled window of its base-branch entries (src/history/window.ts). */
 export function compareWithBase(
   current: readonly HistoryEntry[],
   history: readonly HistoryEntry[],

@@ -85,7 +85,7 @@ export function findCountedBase(
 
 const point = (e: Counted) => ({ value: e.counted.instructionsPct, ci95: e.counted.instructionsPctCi95 });
 
-/** Each counted entry of this run against its pooled window: the rise in added instructions, judged against maxRisePp. */
+/** Each counted entry of this invocation against its pooled window: the rise in added instructions, judged against maxRisePp. */
 export function compareCounted(
   current: readonly HistoryEntry[],
   history: readonly HistoryEntry[],

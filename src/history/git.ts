@@ -7,7 +7,7 @@ async function git(args: string[]): Promise<string | null> {
 }
 
 /**
- * The commit and branch this run measured. CI checks out a detached merge commit, so the branch comes from config
+ * The commit and branch this invocation measured. CI checks out a detached merge commit, so the branch comes from config
  * (AUDITBENCH_GIT_BRANCH, or GitHub's GITHUB_HEAD_REF / GITHUB_REF_NAME) when set; outside git both are 'unknown'.
  */
 export async function currentRevision(branchFromConfig: string | null): Promise<Revision> {

@@ -18,7 +18,7 @@ export async function readHistory(file: string): Promise<ParsedHistory> {
 }
 
 /**
- * Appends one run's entries with a single O_APPEND write, so concurrent or killed runs never interleave or
+ * Appends one invocation's entries with a single O_APPEND write, so concurrent or killed invocations never interleave or
  * rewrite lines. Existing lines are never touched: after a torn last line the new lines start on a line of their own.
  * Never through a symbolic link (src/results/safe-path.ts): one committed in the clone would lead the write elsewhere.
  */

@@ -10,7 +10,9 @@ const recorded = fixture('history-torn.jsonl');
 test('a recorded history with a torn last line: every whole line is read, the torn one is a warning', () => {
   const { entries, warnings } = parseHistory(recorded, 'history.jsonl');
   expect(entries.map((e) => e.invocationId)).toEqual(['r1', 'r2', 'r3', 'r4']);
-  expect(warnings).toEqual(['history.jsonl line 5 is incomplete (a run killed while writing?); ignored']);
+  expect(warnings).toEqual([
+    'history.jsonl line 5 is incomplete (an invocation killed while writing?); ignored',
+  ]);
   // Written before runs had ids: the invocation was `runId`, and there was no configured run.
   expect(entries.map((e) => e.runId)).toEqual([null, null, null, null]);
 });

@@ -26,7 +26,7 @@ function parseLine(line: string): { entry: HistoryEntry } | { problem: string } 
 }
 
 /**
- * Parses history.jsonl text. A last line without its newline is a run killed mid-write: it is ignored with a
+ * Parses history.jsonl text. A last line without its newline is an invocation killed mid-write: it is ignored with a
  * warning, as is any other line that is not an entry, so one bad line never hides the rest of the history.
  */
 export function parseHistory(text: string, source = 'history.jsonl'): ParsedHistory {
@@ -44,7 +44,7 @@ export function parseHistory(text: string, source = 'history.jsonl'): ParsedHist
     const where = `${source} line ${index + 1}`;
     warnings.push(
       torn && index === lines.length - 1
-        ? `${where} is incomplete (a run killed while writing?); ignored`
+        ? `${where} is incomplete (an invocation killed while writing?); ignored`
         : `${where} ignored: ${parsed.problem}`,
     );
   });
