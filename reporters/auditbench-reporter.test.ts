@@ -6,7 +6,7 @@ import type { Vitest } from 'vitest/node';
 import { loadEnvironment } from '../src/config/env.ts';
 import { recordedReportInput } from '../test/support/report-fixtures.ts';
 import AuditbenchReporter, { runWriters, WRITERS } from './auditbench-reporter.ts';
-import { buildSnapshot } from './run-snapshot.ts';
+import { buildSnapshot } from './invocation-snapshot.ts';
 import type { ReportWriter } from './writers/writer.ts';
 
 afterEach(() => {

@@ -3,7 +3,7 @@ import { pathToFileURL } from 'node:url';
 import { type JUnitOptions, JUnitReporter, type Reporter, type TestModule, type Vitest } from 'vitest/node';
 import { refuseLinks } from '../src/results/safe-path.ts';
 import { endedModules } from './ended-modules.ts';
-import { type RunSnapshot, takeSnapshot } from './run-snapshot.ts';
+import { type InvocationSnapshot, takeSnapshot } from './invocation-snapshot.ts';
 import { closingLines } from './writers/closing-line.ts';
 import { historyWriter } from './writers/history.ts';
 import { historyCheckWriter } from './writers/history-check.ts';
@@ -13,7 +13,7 @@ import { resultsJsonWriter } from './writers/results-json.ts';
 import { terminalSummaryWriter } from './writers/terminal-summary.ts';
 import type { ReportWriter } from './writers/writer.ts';
 
-/** The end-of-run outputs, in the order they print; the history is read (in the snapshot) before one appends to it. */
+/** The end-of-invocation outputs, in the order they print; the history is read (in the snapshot) before one appends to it. */
 export const WRITERS: readonly ReportWriter[] = [
   resultsJsonWriter,
   historyWriter,
@@ -31,13 +31,16 @@ export interface AuditbenchReporterOptions {
 }
 
 /**
- * Calls each writer in turn. One that fails prints one line and sets exit code 1, and the next still runs: a run
- * whose report is missing must not look green, nor lose its other reports.
+ * Calls each writer in turn. One that fails prints one line and sets exit code 1, and the next still runs: an
+ * invocation whose report is missing must not look green, nor lose its other reports.
  */
-export async function runWriters(writers: readonly ReportWriter[], run: RunSnapshot): Promise<void> {
+export async function runWriters(
+  writers: readonly ReportWriter[],
+  snapshot: InvocationSnapshot,
+): Promise<void> {
   for (const writer of writers) {
     try {
-      await writer.write(run);
+      await writer.write(snapshot);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       process.stderr.write(`auditbench: could not ${writer.what}: ${message}\n`);
@@ -47,7 +50,7 @@ export async function runWriters(writers: readonly ReportWriter[], run: RunSnaps
 }
 
 /**
- * auditbench's reporter: builds the run's snapshot (records, configuration, history) once, then calls each writer
+ * auditbench's reporter: builds the invocation's snapshot (records, configuration, history) once, then calls each writer
  * in order, and ends with the closing line. A writer sets `process.exitCode` itself (the gate), after Vitest set its
  * own in the run.
  */
@@ -100,13 +103,13 @@ export default class AuditbenchReporter implements Reporter {
     const vitest = this.vitest;
     const importModule = (file: string) =>
       vitest ? vitest.import<{ default?: unknown }>(file) : import(pathToFileURL(file).href);
-    const run = await takeSnapshot(testModules, importModule).catch((error: unknown) => {
+    const snapshot = await takeSnapshot(testModules, importModule).catch((error: unknown) => {
       const message = error instanceof Error ? error.message : String(error);
-      process.stderr.write(`auditbench: could not read this run's results: ${message}\n`);
+      process.stderr.write(`auditbench: could not read this invocation's results: ${message}\n`);
       process.exitCode = 1;
       return null;
     });
-    if (run) await runWriters(WRITERS, run);
+    if (snapshot) await runWriters(WRITERS, snapshot);
     await junit?.catch((error: unknown) => {
       process.stderr.write(
         `auditbench: could not write junit.xml: ${error instanceof Error ? error.message : error}\n`,

@@ -1,14 +1,14 @@
 import { appendHistory } from '../../src/history/history-store.ts';
 import type { ReportWriter } from './writer.ts';
 
-/** Appends this run's results to <report dir>/history.jsonl, the record later runs compare against. */
+/** Appends this invocation's results to <report dir>/history.jsonl, the record later invocations compare against. */
 export const historyWriter: ReportWriter = {
   what: 'append to the history',
-  async write(run) {
-    for (const warning of run.historyWarnings) process.stderr.write(`auditbench: warning: ${warning}\n`);
-    await appendHistory(run.historyFile, run.entries);
+  async write(snapshot) {
+    for (const warning of snapshot.historyWarnings) process.stderr.write(`auditbench: warning: ${warning}\n`);
+    await appendHistory(snapshot.historyFile, snapshot.entries);
     process.stdout.write(
-      `auditbench: appended ${run.entries.length} result(s) of ${run.revision.commit.slice(0, 7)} (${run.revision.branch}) to ${run.historyFile}\n`,
+      `auditbench: appended ${snapshot.entries.length} result(s) of ${snapshot.revision.commit.slice(0, 7)} (${snapshot.revision.branch}) to ${snapshot.historyFile}\n`,
     );
   },
 };

@@ -9,21 +9,22 @@ import type { ReportWriter } from './writer.ts';
 /** Writes <report dir>/summary.md and, in GitHub Actions, appends it to the job summary. */
 export const markdownSummaryWriter: ReportWriter = {
   what: 'write summary.md',
-  async write(run) {
-    const { config, policy, file } = run;
+  async write(snapshot) {
+    const { config, policy, file } = snapshot;
     const markdown = formatMarkdownSummary({
       results: file.results,
-      comparisons: run.comparisons,
-      revision: run.revision,
-      baseBranch: run.baseBranch,
+      comparisons: snapshot.comparisons,
+      revision: snapshot.revision,
+      baseBranch: snapshot.baseBranch,
       generatedAt: file.generatedAt,
       fingerprint: machineFingerprint(file.machine),
       maxRegressionPp: policy.maxRegressionPp,
-      countedLines: run.countedComparisons.map((c) =>
+      countedLines: snapshot.countedComparisons.map((c) =>
         formatCountedComparison(c, policy.maxRegressionPp === null ? null : policy.maxCountedRisePp),
       ),
-      invocationId: run.invocationId,
-      gateLine: formatHistoryVerdict(run.comparisons, { ...policy, baseBranch: run.baseBranch }).line,
+      invocationId: snapshot.invocationId,
+      gateLine: formatHistoryVerdict(snapshot.comparisons, { ...policy, baseBranch: snapshot.baseBranch })
+        .line,
     });
     const target = await reportPath(config.reportDir, 'summary.md');
     await mkdir(config.reportDir, { recursive: true });

@@ -1,7 +1,7 @@
 import { expect, test } from 'vitest';
 import { loadEnvironment } from '../src/config/env.ts';
 import { recordedReportInput } from '../test/support/report-fixtures.ts';
-import { buildSnapshot } from './run-snapshot.ts';
+import { buildSnapshot } from './invocation-snapshot.ts';
 
 test('a run compares with the branch its base ref names and records to <report dir>/history.jsonl', () => {
   const recorded = recordedReportInput();

@@ -20,7 +20,7 @@ import { type ImportModule, loadPolicy } from '../src/runs/load-runs.ts';
 import { collectMatrix, collectRecords } from './collect-records.ts';
 
 /** Everything the end-of-run reporters share, computed once per invocation so they all tell the same story. */
-export interface RunSnapshot {
+export interface InvocationSnapshot {
   config: Environment;
   /** How the history judges this run: auditbench.config.ts's top level, AUDITBENCH_MAX_REGRESSION_PP over it. */
   policy: SnapshotPolicy;
@@ -54,7 +54,7 @@ export function buildSnapshot(input: {
   invocationId: string;
   prior: HistoryEntry[];
   historyWarnings: string[];
-}): RunSnapshot {
+}): InvocationSnapshot {
   const { config, policy, file, revision, invocationId, prior } = input;
   const entries = toHistoryEntries(file, revision, invocationId);
   const baseBranch = baseBranchOf(config.baseRef);
@@ -74,7 +74,7 @@ export function buildSnapshot(input: {
 export async function takeSnapshot(
   testModules: ReadonlyArray<TestModule>,
   importModule: ImportModule,
-): Promise<RunSnapshot | null> {
+): Promise<InvocationSnapshot | null> {
   const results = aggregateResults(collectRecords(testModules));
   const matrix = collectMatrix(testModules);
   if (results.length === 0 && matrix.length === 0) return null;
