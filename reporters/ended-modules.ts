@@ -7,7 +7,7 @@ export interface ModuleLike {
 const keyOf = (module: ModuleLike): string => `${module.project.name}\u0000${module.moduleId}`;
 
 /**
- * The run's modules for the end-of-run reports: Vitest's list, with each module replaced by the one it reported
+ * The invocation's modules for its end-of-invocation reports: Vitest's list, with each module replaced by the one it reported
  * ended. They differ when `--merge-reports` meets blobs of the same file from several shards (the matrix's
  * `--shard i/n` splits one file): Vitest keeps one module per file and project, so its list names the last merged
  * blob's module once per blob, while `onTestModuleEnd` was called with each blob's own. The k-th entry for a file

@@ -153,7 +153,7 @@ export function auditbenchReporters(
 
 const configured = new WeakSet<Vitest>();
 
-/** `plugins: [auditbench()]`: auditbench's project and reporters in this Vitest run. */
+/** `plugins: [auditbench()]`: auditbench's project and reporters in this invocation of Vitest. */
 export function auditbench(options: AuditbenchPluginOptions = {}): Plugin {
   const name = options.name ?? 'auditbench';
   return {
