@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -11,6 +12,8 @@ import { run } from './history.ts';
 
 let root = '';
 const counted = sampleCounted;
+const fixtureText = (name: string) =>
+  readFileSync(new URL(`../../../fixtures/results/${name}`, import.meta.url), 'utf8');
 
 async function clone(name: string): Promise<string> {
   const dir = path.join(root, name);
@@ -85,6 +88,26 @@ test('record puts the new entries on the branch; another clone reads them with -
   const page = (await execa('git', ['show', 'origin/auditbench-history:index.html'], { cwd: dba })).stdout;
   expect(page).not.toContain('<script>');
   expect(page).toContain('a &lt;script&gt;alert(1)&lt;/script&gt; runner');
+}, 120_000);
+
+test("a branch written in the old names: fetch reads it in today's, and record sees nothing new in it", async () => {
+  const ci = await clone('ci-old');
+  await mkdir(path.join(ci, 'reports'));
+  const old = fixtureText('history-names.jsonl').split('\n')[0] ?? '';
+  expect(old).toContain('"configRun":"events"');
+  await writeFile(path.join(ci, 'reports', 'history.jsonl'), `${old}\n`);
+  const branch = ['--branch', 'old-names'];
+  expect((await history(ci, ['record', ...branch])).stdout).toMatch(
+    /recorded 1 entry as 2026-12\/.*-306fbec4-/,
+  );
+  const pr = await clone('pr-old');
+  expect((await history(pr, ['fetch', ...branch])).stdout).toContain('1 entry from origin old-names');
+  const fetched = await readFile(path.join(pr, 'reports', 'history.jsonl'), 'utf8');
+  expect(JSON.parse(fetched)).toMatchObject({
+    invocationId: '306fbec4-5a1e-4f55-9d0a-7c1b2e3f4a50',
+    runId: 'events',
+  });
+  expect((await history(pr, ['record', ...branch])).stdout).toContain('nothing new');
 }, 120_000);
 
 test.for([
