@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what auditbench needs and is missing: npm dependencies, a MariaDB/MySQL server and sysbench.
 # Safe to run again: it only acts on what is absent. Prints one line per thing it did.
-# Usage: scripts/setup.sh [bench|test|matrix]: what the command about to run needs (./auditbench passes it).
+# Usage: scripts/setup.sh [bench|test|matrix|slow-fs]: what the command about to run needs (./auditbench passes it;
+# npm run bench:slow-fs passes slow-fs).
 set -euo pipefail
 setup_for=${1:-}
 cd "$(dirname "$0")/.."
@@ -83,10 +84,17 @@ syslog_config=${AUDITBENCH_CONFIG:-auditbench.config.ts}
 if [ "$setup_for" = test ] || grep -qs syslog "$syslog_config"; then
   command -v rsyslogd >/dev/null || [ -x /usr/sbin/rsyslogd ] || tool_deps+=(rsyslog)
 fi
+# - the slow log filesystem study (npm run bench:slow-fs, docs/slow-fs.md): gcc and Debian's libfuse3 to build and
+#   mount test/slow-fs/slow_fs.c.
+if [ "$setup_for" = slow-fs ]; then
+  command -v gcc >/dev/null || tool_deps+=(gcc)
+  [ -f /usr/include/fuse3/fuse.h ] || tool_deps+=(libfuse3-dev)
+  command -v fusermount3 >/dev/null || tool_deps+=(fuse3)
+fi
 mapfile -t tool_deps < <(printf '%s\n' "${tool_deps[@]}" | sort -u | sed '/^$/d')
 if [ ${#tool_deps[@]} -gt 0 ]; then
   if [ "$(id -u)" -eq 0 ] && command -v apt-get >/dev/null; then
-    say "installing ${tool_deps[*]} with apt-get (the counted channel, a supplied McAfee library's offsets, the test plugin, a syslog run's receiver and the canary)"
+    say "installing ${tool_deps[*]} with apt-get (the counted channel, a supplied McAfee library's offsets, the test plugin, a syslog run's receiver and the canary, the slow log filesystem)"
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${tool_deps[@]}" >/dev/null ||
       say "installing ${tool_deps[*]} failed: the parts that need them will say so and skip"
   else

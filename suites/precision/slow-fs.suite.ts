@@ -1,8 +1,11 @@
+import { existsSync } from 'node:fs';
 import { mkdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
-import { execa } from 'execa';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { execa, type ResultPromise } from 'execa';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { loadEnvironment } from '../../src/config/env.ts';
+import { privateRoot } from '../../src/faults/fault-fs.ts';
 import { mountSlowFs, type SlowFs, slowFsUnavailable } from '../../src/faults/slow-fs.ts';
 import {
   armOrder,
@@ -19,10 +22,13 @@ import { runSteps, setGlobals } from '../../src/plugins/steps.ts';
 import { profiles } from '../../src/profiles/index.ts';
 import { loadRuns } from '../../src/runs/load-runs.ts';
 import type { ResolvedRun } from '../../src/runs/runs.ts';
+import { defaultsFileArg } from '../../src/servers/cleanup.ts';
+import { mountsUnder } from '../../src/servers/mounts.ts';
+import { processesWithArg } from '../../src/servers/proc-table.ts';
 import type { ConnectionOptions, StartedServer } from '../../src/servers/started-server.ts';
 import { runSysbench } from '../../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
-import { buildSlowFs, type SlowFsBinary } from '../../test/support/slow-fs-binary.ts';
+import { buildSlowFs, slowFsBuildProblem } from '../../test/support/slow-fs-binary.ts';
 import { phaseServer } from '../shared/phase-server.ts';
 
 // The slow log filesystem study (docs/faults.md, "A slow log filesystem"): server_audit's log on the datadir's own
@@ -44,6 +50,11 @@ const studied = (run: ResolvedRun): string | null =>
       ? 'this run sends server_audit to syslog: there is no file to put on the slow filesystem'
       : null;
 
+async function datadirOf(server: StartedServer): Promise<string> {
+  const { rows } = await server.query('SELECT @@datadir AS datadir');
+  return String(rows[0]?.datadir ?? '');
+}
+
 async function tpsOf(application: ConnectionOptions, seconds: number): Promise<number> {
   const run = await runSysbench(application, workload, { durationS: seconds });
   if (!run.ok) throw new Error(`sysbench's run was not valid: ${run.reason}`);
@@ -62,8 +73,7 @@ async function measureRow(
   const { profile } = run;
   const support = profile.faults;
   if (!support) throw new Error(`${profile.name} has no way to move its log (profile faults.logIn)`);
-  const { rows } = await server.query('SELECT @@datadir AS datadir');
-  const datadir = String(rows[0]?.datadir ?? '');
+  const datadir = await datadirOf(server);
   await runSteps(server, profile.disable, `Disabling ${profile.name}`);
   let mounted: SlowFs | null = null;
   try {
@@ -91,7 +101,7 @@ async function measureRow(
 function slowFsStudy(run: ResolvedRun): void {
   const phases = phaseServer('slow-fs', run, config, workload);
   const { log } = phases;
-  let built: SlowFsBinary | undefined;
+  let binary: string | undefined;
   let application: ConnectionOptions | undefined;
   let skip: string | null = studied(run);
 
@@ -102,13 +112,10 @@ function slowFsStudy(run: ResolvedRun): void {
           ? await slowFsUnavailable()
           : 'the study mounts in a local server’s datadir';
       if (skip) return;
-      const binary = await buildSlowFs();
-      if ('problem' in binary) {
-        skip = binary.problem;
-        return;
-      }
-      built = binary;
+      skip = await slowFsBuildProblem();
+      if (skip) return;
       if (!(await phases.start())) return;
+      binary = await buildSlowFs(privateRoot(await datadirOf(phases.server())));
       application = await phases.prepareTables();
       const { profile } = run;
       await runSteps(
@@ -121,21 +128,19 @@ function slowFsStudy(run: ResolvedRun): void {
     });
     afterAll(async () => {
       await phases.stop();
-      await built?.remove();
     });
 
     test("throughput over the log filesystem's write delay, plugin off and on", async (context) => {
       if (skip) context.skip(skip);
       const server = phases.ready(context);
-      if (!built || !application) throw new Error('The study was not prepared; see the first error');
-      const { rows } = await server.query('SELECT @@datadir AS datadir');
+      if (!binary || !application) throw new Error('The study was not prepared; see the first error');
       const fsType = (
-        await execa('findmnt', ['-n', '-o', 'FSTYPE', '-T', String(rows[0]?.datadir ?? '')])
+        await execa('findmnt', ['-n', '-o', 'FSTYPE', '-T', await datadirOf(server)])
       ).stdout.trim();
       const byName = new Map<string, SlowFsRow>();
       for (let round = 1; round <= settings.rounds; round++) {
         for (const fs of roundOrder(settings, fsType, round)) {
-          const tps = await measureRow(server, run, application, fs, round, built.binary);
+          const tps = await measureRow(server, run, application, fs, round, binary);
           const row = byName.get(logFsName(fs)) ?? { fs, offTps: [], onTps: [] };
           row.offTps.push(tps.off);
           row.onTps.push(tps.on);
@@ -158,3 +163,58 @@ function slowFsStudy(run: ResolvedRun): void {
 }
 
 for (const run of await loadRuns(config, profiles)) slowFsStudy(run);
+
+/** Reads the child's stdout until it says the filesystem is mounted; the mount point, or null if it exits first. */
+async function mountedAt(child: ResultPromise): Promise<string | null> {
+  let out = '';
+  for await (const chunk of child.stdout ?? []) {
+    out += String(chunk);
+    const at = /MOUNTED (\S+)/.exec(out);
+    if (at?.[1]) return at[1];
+  }
+  return null;
+}
+
+describe('slow-fs: a study killed mid-write', () => {
+  test.for(['SIGINT', 'SIGKILL'] as const)(
+    'after %s: no mount, slow_fs daemon, server or temp dir left',
+    async (signal, context) => {
+      const why =
+        config.target === 'local'
+          ? ((await slowFsUnavailable()) ?? (await slowFsBuildProblem()))
+          : 'the study runs on the local target only';
+      if (why) context.skip(why);
+      const child = execa(process.execPath, ['--import', 'tsx', 'suites/precision/slow-fs-kill-child.mts'], {
+        reject: false,
+        stderr: 'inherit',
+      });
+      const mountPoint = await mountedAt(child);
+      expect(mountPoint, 'the child did not get to a mounted slow filesystem').not.toBeNull();
+      const at = mountPoint ?? '';
+      const dir = path.dirname(path.dirname(at));
+      child.kill(signal);
+      await child;
+      const left = async () => ({
+        mounts: await mountsUnder(dir),
+        daemons: (await processesWithArg(at)).map((p) => p.pid),
+        servers: (await processesWithArg(defaultsFileArg(dir))).map((p) => p.pid),
+        dir: existsSync(dir),
+      });
+      const deadlineMs = Date.now() + 30_000;
+      let now = await left();
+      while (
+        Date.now() < deadlineMs &&
+        (now.mounts.length + now.daemons.length + now.servers.length > 0 || now.dir)
+      ) {
+        await sleep(500);
+        now = await left();
+      }
+      expect(now, `left behind after ${signal}`).toEqual({
+        mounts: [],
+        daemons: [],
+        servers: [],
+        dir: false,
+      });
+    },
+  );
+});
