@@ -19,6 +19,11 @@ describe('slowFsSettings', () => {
     });
   });
 
+  test('delays to the microsecond', () => {
+    expect(slowFsSettings({ AUDITBENCH_STUDY: 'delays=0.25,0.1,1' }).delaysMs).toEqual([0.1, 0.25, 1]);
+    expect(() => slowFsSettings({ AUDITBENCH_STUDY: 'delays=0.0001' })).toThrow("got '0.0001'");
+  });
+
   test('delays are sorted and kept once', () => {
     expect(slowFsSettings({ AUDITBENCH_STUDY: 'delays=20,0,5,5 seconds=10 rounds=1' })).toEqual({
       delaysMs: [0, 5, 20],
@@ -30,11 +35,11 @@ describe('slowFsSettings', () => {
   test.for([
     [
       'delays=1,x',
-      "AUDITBENCH_STUDY delays must be a comma-separated list of whole milliseconds from 0 to 1000; got '1,x'",
+      "AUDITBENCH_STUDY delays must be a comma-separated list of milliseconds from 0 to 1000, to three decimals (0.25 is 250 µs); got '1,x'",
     ],
     [
       'delays=5000',
-      "AUDITBENCH_STUDY delays must be a comma-separated list of whole milliseconds from 0 to 1000; got '5000'",
+      "AUDITBENCH_STUDY delays must be a comma-separated list of milliseconds from 0 to 1000, to three decimals (0.25 is 250 µs); got '5000'",
     ],
     ['seconds=2', "AUDITBENCH_STUDY seconds must be a whole number from 5 to 600; got '2'"],
     [

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { type Field, read, wholeNumber } from '../config/env.ts';
 
 export interface SlowFsSettings {
-  /** Write delays of the FUSE rows, in ms, ascending, each once (`delays=`, default 0,1,5,20). */
+  /** Write delays of the FUSE rows, in ms (to the microsecond), ascending, each once (`delays=`, default 0,1,5,20). */
   delaysMs: number[];
   /** sysbench seconds per arm (`seconds=`, default 20). */
   seconds: number;
@@ -20,10 +20,18 @@ const delayList: Field<number[]> = {
     .string()
     .transform((raw) => raw.split(',').map((ms) => ms.trim()))
     .pipe(
-      z.array(z.string().regex(/^\d+$/).transform(Number).pipe(z.number().int().max(MAX_DELAY_MS))).min(1),
+      z
+        .array(
+          z
+            .string()
+            .regex(/^\d+(\.\d{1,3})?$/)
+            .transform(Number)
+            .pipe(z.number().max(MAX_DELAY_MS)),
+        )
+        .min(1),
     )
     .transform((list) => [...new Set(list)].sort((a, b) => a - b)),
-  expects: `must be a comma-separated list of whole milliseconds from 0 to ${MAX_DELAY_MS}`,
+  expects: `must be a comma-separated list of milliseconds from 0 to ${MAX_DELAY_MS}, to three decimals (0.25 is 250 µs)`,
 };
 
 const KNOWN = ['delays', 'seconds', 'rounds'] as const;

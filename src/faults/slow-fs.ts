@@ -9,7 +9,7 @@ import { privateRoot } from './fault-fs.ts';
 
 /**
  * The slow log filesystem (test/slow-fs/slow_fs.c) mounted inside a local server's datadir: a FUSE passthrough of a
- * folder beside the datadir that waits `delayMs` before each write. It models a synchronous or network filesystem;
+ * folder beside the datadir that waits `delayMs` (to the microsecond) before each write. It models a synchronous or network filesystem;
  * a local disk does not delay a buffered write().
  */
 export interface SlowFs {
@@ -67,7 +67,7 @@ export async function mountSlowFs(
     binary,
     [
       backing,
-      String(delayMs),
+      String(Math.round(delayMs * 1000)),
       mountPoint,
       '-f',
       '-o',

@@ -1,15 +1,15 @@
 /*
  * slow_fs: auditbench's slow log filesystem. A FUSE passthrough of one folder that sleeps a fixed number of
- * milliseconds before each write, so an audit plugin's log can be put on a filesystem whose writes are as slow as
+ * microseconds before each write, so an audit plugin's log can be put on a filesystem whose writes are as slow as
  * a synchronous or network one's. A local disk does not delay a buffered write(): this models NFS with `sync`,
  * a replicated block device, or a log folder on a SAN whose round trip each write() waits for.
  *
  * SPDX-License-Identifier: MIT
  * Copyright (C) 2026 the auditbench authors. Written for auditbench; it links Debian's libfuse3 (libfuse3-dev).
  *
- * Usage: slow_fs <backing folder> <delay ms> <mount point> [libfuse options, e.g. -f -o allow_other]
+ * Usage: slow_fs <backing folder> <delay µs> <mount point> [libfuse options, e.g. -f -o allow_other]
  * Every request is served from the backing folder as root, as the caller's uid/gid for files and folders it creates.
- * Each WRITE request (one per write() without the writeback cache) waits <delay ms> first, in its own thread: two
+ * Each WRITE request (one per write() without the writeback cache) waits <delay µs> first, in its own thread: two
  * writers wait side by side, as they would for two round trips.
  */
 #define FUSE_USE_VERSION 31
@@ -29,7 +29,7 @@
 #include <unistd.h>
 
 static int backing = -1; /* the backing folder, opened once: every path is resolved relative to it */
-static long delay_ms;
+static long delay_us;
 
 /* "/a/b" -> "a/b", "/" -> "." : paths relative to the backing folder's descriptor. */
 static const char *rel(const char *path) {
@@ -140,11 +140,11 @@ static int sf_read(const char *path, char *buf, size_t size, off_t off, struct f
   return fail((int)pread((int)fi->fh, buf, size, off));
 }
 
-/* The point of the filesystem: each write waits delay_ms, then goes to the backing file. */
+/* The point of the filesystem: each write waits delay_us, then goes to the backing file. */
 static int sf_write(const char *path, const char *buf, size_t size, off_t off, struct fuse_file_info *fi) {
   (void)path;
-  if (delay_ms > 0) {
-    struct timespec wait = {.tv_sec = delay_ms / 1000, .tv_nsec = (delay_ms % 1000) * 1000000L};
+  if (delay_us > 0) {
+    struct timespec wait = {.tv_sec = delay_us / 1000000L, .tv_nsec = (delay_us % 1000000L) * 1000L};
     while (nanosleep(&wait, &wait) == -1 && errno == EINTR) {
     }
   }
@@ -199,17 +199,17 @@ static const struct fuse_operations ops = {
 
 int main(int argc, char *argv[]) {
   if (argc < 4) {
-    fprintf(stderr, "usage: slow_fs <backing folder> <delay ms> <mount point> [libfuse options]\n");
+    fprintf(stderr, "usage: slow_fs <backing folder> <delay µs> <mount point> [libfuse options]\n");
     return 2;
   }
   char *end = NULL;
   errno = 0;
-  long ms = strtol(argv[2], &end, 10);
-  if (errno != 0 || end == argv[2] || *end != '\0' || ms < 0 || ms > 60000) {
-    fprintf(stderr, "slow_fs: the delay must be a whole number of milliseconds from 0 to 60000, got '%s'\n", argv[2]);
+  long us = strtol(argv[2], &end, 10);
+  if (errno != 0 || end == argv[2] || *end != '\0' || us < 0 || us > 60000000L) {
+    fprintf(stderr, "slow_fs: the delay must be a whole number of microseconds from 0 to 60000000, got '%s'\n", argv[2]);
     return 2;
   }
-  delay_ms = ms;
+  delay_us = us;
   backing = open(argv[1], O_RDONLY | O_DIRECTORY);
   if (backing == -1) {
     fprintf(stderr, "slow_fs: cannot open the backing folder '%s': %s\n", argv[1], strerror(errno));
