@@ -31,7 +31,7 @@ import { getWorkload } from '../../src/workload/workloads.ts';
 import { buildSlowFs, slowFsBuildProblem } from '../../test/support/slow-fs-binary.ts';
 import { phaseServer } from '../shared/phase-server.ts';
 
-// The slow log filesystem study (docs/faults.md, "A slow log filesystem"): server_audit's log on the datadir's own
+// The slow log filesystem study (docs/slow-fs.md): server_audit's log on the datadir's own
 // filesystem, then on a FUSE passthrough (test/slow-fs/slow_fs.c) that waits 0, 1, 5, 20 ms before each write; on
 // each, sysbench with logging off and on. Root, local MariaDB, run by name only:
 // AUDITBENCH_STUDY='delays=0,1,5,20 seconds=20 rounds=2' AUDITBENCH_WORKLOAD=smoke npm run bench:slow-fs
