@@ -27,7 +27,7 @@ const signedThousands = (v: number) => `${v >= 0 ? '+' : '−'}${thousands(Math.
 
 export const countedHead = ['per transaction', 'off', 'on', 'added [95% CI]', 'added %'];
 
-/** The quantities as rows: instructions, write calls, bytes written, log bytes, audit events. */
+/** The quantities as rows: instructions, write calls, bytes written, log bytes, audit events; send calls if added. */
 export function countedRows(c: CountedRecord): string[][] {
   const f = c.figures;
   const row = (name: string, q: keyof CountedRecord['figures'], digits: number): string[] => {
@@ -46,6 +46,19 @@ export function countedRows(c: CountedRecord): string[][] {
     row('bytes written', 'writeBytes', 0),
     row('audit log bytes', 'logBytes', 0),
     row('audit events', 'events', 1),
+    // A syslog run's records leave through send(), which the write syscalls above do not count: a row where the
+    // subject adds such calls (the server's own replies call it in both arms).
+    ...(c.sendCalls && Math.abs(c.sendCalls.addedPerTx) >= 0.05
+      ? [
+          [
+            'send calls (callgrind)',
+            c.sendCalls.offPerTx.toFixed(1),
+            c.sendCalls.onPerTx.toFixed(1),
+            signed(c.sendCalls.addedPerTx, 1),
+            '–',
+          ],
+        ]
+      : []),
   ];
 }
 

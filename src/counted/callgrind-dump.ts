@@ -12,6 +12,8 @@ export interface CallgrindDump {
   selfIr: Map<string, number>;
   /** Calls from a function in one object file into a function of another: count and inclusive instructions. */
   crossings: Map<string, { calls: number; inclusiveIr: number }>;
+  /** Calls into each function from anywhere (its own object file included), by `${object}\t${function}`. */
+  callsTo: Map<string, number>;
 }
 
 /** Splits the key selfIr and crossings use. */
@@ -53,6 +55,7 @@ export function parseCallgrindDump(text: string): CallgrindDump {
   let pendingCall: number | null = null;
   const selfIr = new Map<string, number>();
   const crossings = new Map<string, { calls: number; inclusiveIr: number }>();
+  const callsTo = new Map<string, number>();
 
   for (const raw of text.split('\n')) {
     const line = raw.trim();
@@ -89,6 +92,7 @@ export function parseCallgrindDump(text: string): CallgrindDump {
     if (!Number.isFinite(ir)) throw new Error(`callgrind dump: cannot read the cost line '${line}'`);
     if (pendingCall !== null) {
       const target = calledObject ?? object;
+      add(callsTo, fnKey(target, calledFn), pendingCall);
       if (target !== object) {
         const crossing = `${object}\t${fn}\t${target}\t${calledFn}`;
         const seen = crossings.get(crossing) ?? { calls: 0, inclusiveIr: 0 };
@@ -104,7 +108,7 @@ export function parseCallgrindDump(text: string): CallgrindDump {
     throw new Error('callgrind dump: no `events:` line; is this a callgrind output file?');
   let summed = 0;
   for (const ir of selfIr.values()) summed += ir;
-  return { events, totalIr: declaredTotal ?? summed, selfIr, crossings };
+  return { events, totalIr: declaredTotal ?? summed, selfIr, crossings, callsTo };
 }
 
 /** A crossing's key split back: caller object and function, callee object and function. */

@@ -30,3 +30,50 @@ test('server_audit on mariadbd 10.11.19 (recorded, 150 transactions per arm): wh
   const sum = byObject.reduce((a, o) => a + o.addedPerTx, 0);
   expect(sum).toBeCloseTo((on.dump.totalIr - off.dump.totalIr) / 150, 3);
 });
+
+test("the send family's calls: the server's replies in both arms of a file log, and a syslog record's one more", () => {
+  const off = { kind: 'off' as const, transactions: 150, dump: recorded('server-audit-off') };
+  const on = { kind: 'on' as const, transactions: 150, dump: recorded('server-audit-on') };
+  const file = costBreakdown([off, on], 'server_audit.so').sendCalls;
+  console.log(`recorded file log: send calls per transaction ${JSON.stringify(file)}`);
+  expect(Math.abs(file?.addedPerTx ?? 0)).toBeLessThan(0.05);
+  // A stand-in dump: one transaction, the plugin's syslog() reaching glibc's send through its internal alias.
+  const dump = (records: number) =>
+    parseCallgrindDump(
+      [
+        'events: Ir',
+        'ob=(1) /usr/sbin/mariadbd',
+        'fn=(1) do_command',
+        '0 100',
+        'cob=(2) /usr/lib/x86_64-linux-gnu/libc.so.6',
+        'cfn=(2) send',
+        'calls=2 0',
+        '0 40',
+        ...(records > 0
+          ? [
+              'ob=(3) /usr/lib/mysql/plugin/server_audit.so',
+              'fn=(3) auditing',
+              '0 10',
+              'cob=(2)',
+              'cfn=(4) __vsyslog_internal',
+              `calls=${records} 0`,
+              '0 30',
+              'ob=(2)',
+              'fn=(4)',
+              '0 20',
+              'cfn=(5) __send',
+              `calls=${records} 0`,
+              '0 10',
+            ]
+          : []),
+      ].join('\n'),
+    );
+  const syslog = costBreakdown(
+    [
+      { kind: 'off', transactions: 1, dump: dump(0) },
+      { kind: 'on', transactions: 1, dump: dump(3) },
+    ],
+    'server_audit.so',
+  ).sendCalls;
+  expect(syslog).toEqual({ offPerTx: 2, onPerTx: 5, addedPerTx: 3 });
+});

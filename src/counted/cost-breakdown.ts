@@ -34,10 +34,45 @@ export interface EntryPoint {
   offInclusivePerTx: number;
 }
 
+/** Calls into libc's send family per transaction: how a syslog() reaches its receiver, counted where /proc can't. */
+export interface SendCalls {
+  offPerTx: number;
+  onPerTx: number;
+  addedPerTx: number;
+}
+
 export interface CostBreakdown {
   topFunctions: AddedFunction[];
   byObject: AddedByObject[];
   entryPoints: EntryPoint[];
+  /** Null when no arm called the send family (a server reached over a socket calls it for every reply). */
+  sendCalls: SendCalls | null;
+}
+
+// glibc's send(2) and sendto(2) wrappers under the names callgrind may give them (the public name, or the internal
+// alias syslog() calls). /proc/<pid>/task/<tid>/io counts only the read/write family, so a syslog record is one of
+// these calls, not a write.
+const SEND_FAMILY = /^(__libc_send|__send|send|__libc_sendto|__sendto|sendto)$/;
+const isLibc = (object: string) => /^libc[.-]/.test(objectName(object));
+
+/** Calls into the send family per transaction, off and on, mean over the arms of each kind. */
+export function sendCallsOf(arms: readonly DumpedArm[]): SendCalls | null {
+  const perTx = (kind: 'off' | 'on') => {
+    const chosen = arms.filter((a) => a.kind === kind);
+    let sum = 0;
+    for (const arm of chosen) {
+      let calls = 0;
+      for (const [key, n] of arm.dump.callsTo) {
+        const { object, fn } = splitKey(key);
+        if (isLibc(object) && SEND_FAMILY.test(fn)) calls += n;
+      }
+      sum += calls / arm.transactions;
+    }
+    return chosen.length > 0 ? sum / chosen.length : 0;
+  };
+  const [offPerTx, onPerTx] = [perTx('off'), perTx('on')];
+  if (offPerTx === 0 && onPerTx === 0) return null;
+  return { offPerTx, onPerTx, addedPerTx: onPerTx - offPerTx };
 }
 
 const objectName = (object: string): string => (object === '' ? '(unknown)' : path.basename(object));
@@ -98,7 +133,7 @@ export function costBreakdown(arms: readonly DumpedArm[], soname: string | null,
     .map(([object, addedPerTx]) => ({ object, addedPerTx }))
     .sort((a, b) => Math.abs(b.addedPerTx) - Math.abs(a.addedPerTx));
   const entryPoints = soname ? entryPointsOf(arms, soname) : [];
-  return { topFunctions, byObject, entryPoints };
+  return { topFunctions, byObject, entryPoints, sendCalls: sendCallsOf(arms) };
 }
 
 function entryPointsOf(arms: readonly DumpedArm[], soname: string): EntryPoint[] {

@@ -69,6 +69,7 @@ export function countedRecord(
     topFunctions: breakdown.topFunctions,
     byObject: breakdown.byObject.filter((o) => Math.round(o.addedPerTx) !== 0),
     entryPoints: breakdown.entryPoints,
+    ...(breakdown.sendCalls ? { sendCalls: breakdown.sendCalls } : {}),
     arms: [arm(outcome.warmup, true), ...outcome.arms.map((a) => arm(a, false))],
     queryIds: outcome.queryIds,
     connectionIds: outcome.connectionIds,

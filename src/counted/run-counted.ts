@@ -59,6 +59,10 @@ export function countedLine(record: CountedRecord): string {
     `${signed(ir.pct ?? 0, 2)}% instructions${interval(ir.pctCi95, 2)} (${k(ir.offPerTx)} → ${k(ir.onPerTx)} per transaction)`,
     `${signed(writeCalls.addedPerTx)} write calls${interval(writeCalls.addedCi95)}`,
     `${signed(logBytes.addedPerTx, 0)} log bytes${interval(logBytes.addedCi95, 0)}`,
+    // A record sent to syslog leaves through send(), not write(): said where the subject adds such calls.
+    ...(record.sendCalls && Math.abs(record.sendCalls.addedPerTx) >= 0.05
+      ? [`${signed(record.sendCalls.addedPerTx)} send calls`]
+      : []),
     `${signed(events.addedPerTx)} audit events per transaction`,
   ].join(', ');
 }

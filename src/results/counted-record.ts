@@ -135,6 +135,11 @@ export const countedSchema = z.object({
       offInclusivePerTx: z.number(),
     }),
   ),
+  /**
+   * Calls into libc's send family per transaction, off and on (a syslog run's records leave through send(), which the
+   * write counts of /proc do not see). Absent in records made before 2026-12-07 and where no arm called it.
+   */
+  sendCalls: z.object({ offPerTx: z.number(), onPerTx: z.number(), addedPerTx: z.number() }).optional(),
   arms: z.array(countedArmSchema),
   /**
    * traffic.added as the arms sent it: after each arm's transactions, `perArm` of each kind, its rate per second
