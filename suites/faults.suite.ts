@@ -9,7 +9,14 @@ import type { FaultContext } from '../src/faults/context.ts';
 import { faultFsUnavailable } from '../src/faults/fault-fs.ts';
 import { faultPhase, faultsUnsupported, prepareFaults } from '../src/faults/fault-phase.ts';
 import { type FaultName, faultNames } from '../src/faults/fault-profile.ts';
+import type { ReceiverContext } from '../src/faults/receiver-context.ts';
+import {
+  prepareReceiverFaults,
+  receiverFault,
+  receiverFaultsUnsupported,
+} from '../src/faults/receiver-faults.ts';
 import { profiles } from '../src/profiles/index.ts';
+import { type ReceiverFaultName, receiverFaultNames } from '../src/results/fault-record.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
@@ -19,14 +26,20 @@ import { phaseServer } from './shared/phase-server.ts';
 /**
  * What each plugin does to the server when its log's disk fills, freezes, or the file is moved or truncated under it,
  * and when logging is switched on into a directory it cannot write (src/faults, docs/faults.md). One fresh local
- * server per plugin, its log on a small ext4 the harness mounts in the datadir and always removes.
+ * server per plugin, its log on a small ext4 the harness mounts in the datadir and always removes. With
+ * AUDITBENCH_FAULTS=receiver, a syslog run's own rsyslogd paused, killed and its socket removed instead (or as well).
  */
 const config = loadEnvironment();
 const workload = getWorkload(config.workload);
 
 function faultSuite(run: ResolvedRun): void {
   const { profile } = run;
-  const unsupported = faultsUnsupported(profile) ?? faultFsUnavailable();
+  const unsupported =
+    (receiverFaultsUnsupported(profile) === null
+      ? 'it sends to syslog, where the disk faults move no file: ask for AUDITBENCH_FAULTS=receiver'
+      : null) ??
+    faultsUnsupported(profile) ??
+    faultFsUnavailable();
   if (unsupported) {
     test.skip(`faults: ${run.title}: ${unsupported}`, () => {});
     return;
@@ -65,7 +78,46 @@ function faultSuite(run: ResolvedRun): void {
   });
 }
 
-for (const run of await loadRuns(config, profiles)) faultSuite(run);
+/** A syslog run's receiver paused, killed and its socket removed under load (src/faults/receiver-faults.ts). */
+function receiverFaultSuite(run: ResolvedRun): void {
+  const { profile } = run;
+  const unsupported = receiverFaultsUnsupported(profile);
+  if (unsupported) {
+    test.skip(`receiver faults: ${run.title}: ${unsupported}`, () => {});
+    return;
+  }
+  const phases = phaseServer('receiver faults', run, config, workload);
+  const { log } = phases;
+  let ctx: ReceiverContext | undefined;
+
+  async function fault(context: TestContext, name: ReceiverFaultName) {
+    const server = phases.ready(context);
+    if (!ctx) throw new Error("The receiver's faults were not prepared; see the error of the first test");
+    const record = await receiverFault(ctx, name);
+    context.task.meta.auditbench = { ...phases.key(server), kind: 'faults', fault: record };
+    log(formatFaultRecord(record));
+  }
+
+  describe(`receiver faults: ${run.id}: ${run.title}`, () => {
+    beforeAll(async () => {
+      const ownReceiver = (server: StartedServer) =>
+        server.syslogReceiver?.()
+          ? null
+          : `the receiver faults need the run's own rsyslogd, which only the local target gives (as root, with unshare and rsyslogd); this server is ${server.info.target}`;
+      if (!(await phases.start(ownReceiver))) return;
+      const application = await phases.prepareTables();
+      ctx = await prepareReceiverFaults(phases.server(), profile, { workload, application, progress: log });
+    });
+    afterAll(() => phases.stop());
+
+    for (const name of receiverFaultNames) test(name, (context) => fault(context, name));
+  });
+}
+
+for (const run of await loadRuns(config, profiles)) {
+  if (config.faultSets.includes('disk')) faultSuite(run);
+  if (config.faultSets.includes('receiver')) receiverFaultSuite(run);
+}
 
 /** Reads the child's stdout until it says its filesystem is frozen; the mount point, or null if it exits first. */
 async function frozenMount(child: ResultPromise): Promise<string | null> {
@@ -82,8 +134,11 @@ const mountsUnder = async (dir: string) =>
   (await execa('findmnt', ['-rn', '-o', 'TARGET'])).stdout.split('\n').filter((m) => m.startsWith(`${dir}/`));
 
 describe('faults: a run killed with SIGKILL mid-freeze', () => {
-  const why =
-    config.target === 'local' ? faultFsUnavailable() : 'the fault phase runs on the local target only';
+  const why = !config.faultSets.includes('disk')
+    ? 'the disk faults were not asked for (AUDITBENCH_FAULTS)'
+    : config.target === 'local'
+      ? faultFsUnavailable()
+      : 'the fault phase runs on the local target only';
   test.skipIf(why !== null)(
     'leaves no mount, frozen filesystem, server or temp dir (the reaper)',
     async () => {

@@ -13,7 +13,8 @@ export function serverCell(r: FaultRecord): string {
   if (isEnableFault(r)) return `${r.facts.answer}: ${r.answer ?? ''}`;
   const up = r.facts.serverUp === false ? 'DOWN' : 'up';
   const stall = r.longestStallS === null ? '' : `, longest stall ${fixed(r.longestStallS)} s`;
-  const tps = r.tpsBefore === null ? '' : `, TPS ${fixed(r.tpsBefore, 0)} → ${fixed(r.tpsDuring, 0)}`;
+  const after = r.receiver ? ` → ${fixed(r.receiver.tpsAfter, 0)}` : '';
+  const tps = r.tpsBefore === null ? '' : `, TPS ${fixed(r.tpsBefore, 0)} → ${fixed(r.tpsDuring, 0)}${after}`;
   return `${up}${stall}${tps}`;
 }
 
@@ -30,15 +31,29 @@ export function recordsCell(r: FaultRecord): string {
     ([window, byFile]) => `${window}: ${counts(byFile) || 'none'}`,
   );
   const hole = r.facts.holeAfterTruncate === true ? ['NUL hole after truncate'] : [];
+  const order = r.receiver
+    ? [`${r.receiver.duplicated} duplicated`, `${r.receiver.outOfOrder} out of order`]
+    : [];
   // A plugin's own failure counters (server_audit's Server_audit_writes_failed) say what it noticed.
   const failed = Object.entries(r.counters)
     .filter(([name, value]) => /fail/i.test(name) && value !== '0')
     .map(([name, value]) => `${name} ${value}`);
-  return [lost, ...where, ...hole, ...failed].join('; ');
+  return [lost, ...order, ...where, ...hole, ...failed].join('; ');
 }
 
-export const recoveryCell = (r: FaultRecord): string =>
-  typeof r.facts.recovery === 'string' ? r.facts.recovery : '—';
+export function recoveryCell(r: FaultRecord): string {
+  const rung = typeof r.facts.recovery === 'string' ? r.facts.recovery : '—';
+  const recoverS = r.receiver?.recoverS;
+  return recoverS === undefined || recoverS === null ? rung : `${rung}, ${fixed(recoverS)} s after the fault`;
+}
+
+/** A receiver fault's throughput second by second: `-1 s 812 | 1 s 0* | …`, a star on the seconds of the fault. */
+export function perSecondLine(r: FaultRecord): string | null {
+  if (!r.receiver) return null;
+  return r.receiver.perSecond
+    .map((s) => `${s.fromFaultS} s ${fixed(s.tps, 0)}${s.phase === 'during' ? '*' : ''}`)
+    .join(' | ');
+}
 
 /** One row per plugin × fault, in the order the phase ran them. */
 export function faultRows(results: readonly PluginResult[]): string[][] {
@@ -55,10 +70,14 @@ export function faultRows(results: readonly PluginResult[]): string[][] {
 }
 
 /** A line for the suite's own log: one fault of one plugin. */
-export const formatFaultRecord = (r: FaultRecord): string =>
-  `${r.fault}: server ${serverCell(r)} | records ${recordsCell(r)} | recovery ${recoveryCell(r)}${
-    r.serverSaid.length > 0 ? `\n  error log: ${r.serverSaid.join('\n  error log: ')}` : ''
-  }`;
+export function formatFaultRecord(r: FaultRecord): string {
+  const seconds = perSecondLine(r);
+  return `${r.fault}: server ${serverCell(r)} | records ${recordsCell(r)} | recovery ${recoveryCell(r)}${
+    seconds === null
+      ? ''
+      : `\n  TPS each second from the fault's start (* during it, ${fixed(r.receiver?.faultS)} s): ${seconds}`
+  }${r.serverSaid.length > 0 ? `\n  error log: ${r.serverSaid.join('\n  error log: ')}` : ''}`;
+}
 
 /** One table of plugin × fault, and how the faults were made. */
 export function faultsContent(results: readonly PluginResult[]): SectionContent {

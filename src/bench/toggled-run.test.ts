@@ -80,7 +80,7 @@ function clockedSysbench(startLateMs: number) {
       origin = Date.now();
       const timers = [setTimeout(() => opts.onThreadsStarted?.(), startLateMs)];
       for (let k = 1; k <= durationS; k++)
-        timers.push(setTimeout(() => opts.onReportLine?.(k), k * 1000 + 1));
+        timers.push(setTimeout(() => opts.onReportLine?.(k, `[ ${k}s ]`), k * 1000 + 1));
       await new Promise((resolve) => setTimeout(resolve, durationS * 1000 + 20));
       for (const timer of timers) clearTimeout(timer);
       const intervals = Array.from({ length: durationS }, (_, i) => ({

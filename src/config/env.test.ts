@@ -59,6 +59,7 @@ describe('loadEnvironment', () => {
       runIds: null,
       dockerOptOut: false,
       matrix: { kind: 'sample' },
+      faultSets: ['disk'],
       settingsSweep: 'small',
       counted: 'auto',
       largePool: false,
@@ -95,6 +96,7 @@ describe('loadEnvironment', () => {
       AUDITBENCH_DOCKER: '0',
       AUDITBENCH_MATRIX: '2/3',
       AUDITBENCH_SETTINGS_SWEEP: 'full',
+      AUDITBENCH_FAULTS: 'receiver, disk, receiver',
     });
     expect(config).toEqual({
       workload: 'seed',
@@ -118,6 +120,7 @@ describe('loadEnvironment', () => {
       runIds: ['server_audit', 'general_log'],
       dockerOptOut: true,
       matrix: { kind: 'shard', index: 2, count: 3 },
+      faultSets: ['receiver', 'disk'],
       settingsSweep: 'full',
       counted: 'auto',
       largePool: false,

@@ -58,6 +58,11 @@ export interface Environment {
   dockerOptOut: boolean;
   /** AUDITBENCH_MATRIX: the matrix's cells to measure (src/config/matrix-selection.ts); unset: the sample. */
   matrix: MatrixSelection;
+  /**
+   * AUDITBENCH_FAULTS: the fault sets the faults suite runs: disk (the log's filesystem, the default) and receiver (a
+   * syslog run's own rsyslogd paused, killed, its socket removed; docs/faults.md).
+   */
+  faultSets: FaultSet[];
   /** AUDITBENCH_SETTINGS_SWEEP: the settings sweep's configurations, its small covering set or every one. */
   settingsSweep: 'small' | 'full';
   /**
@@ -73,6 +78,10 @@ export interface Environment {
 }
 
 export type { TargetName };
+
+/** The fault sets a DBA can ask the faults suite for (AUDITBENCH_FAULTS). */
+export const faultSets = ['disk', 'receiver'] as const;
+export type FaultSet = (typeof faultSets)[number];
 
 /** A parsed AUDITBENCH_DSN; the host is always loopback. */
 export interface Dsn {
@@ -169,6 +178,11 @@ const fields = {
       }
     }),
     expects: matrixSelectionAdvice,
+  },
+  faultSets: {
+    ...someOf(faultSets),
+    expects:
+      "must be a comma-separated list of disk (the log's filesystem filled, frozen, the file moved) and receiver (a syslog run's receiver paused, killed, its socket removed)",
   },
   settingsSweep: {
     schema: z.enum(['small', 'full']),
@@ -350,6 +364,7 @@ function commonSettings(
     runIds: read(env, 'AUDITBENCH_RUNS', fields.runIds, null),
     dockerOptOut: read(env, 'AUDITBENCH_DOCKER', fields.docker, '1') === '0',
     matrix: read(env, 'AUDITBENCH_MATRIX', fields.matrix, { kind: 'sample' } as MatrixSelection),
+    faultSets: read(env, 'AUDITBENCH_FAULTS', fields.faultSets, ['disk'] as FaultSet[]),
     settingsSweep: read(env, 'AUDITBENCH_SETTINGS_SWEEP', fields.settingsSweep, 'small'),
     counted: read(env, 'AUDITBENCH_COUNTED', fields.counted, 'auto'),
     largePool: read(env, 'AUDITBENCH_LARGE_POOL', fields.largePool, '0') === '1',

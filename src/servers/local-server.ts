@@ -36,6 +36,7 @@ import type {
   ConfigEdit,
   ConnectionOptions,
   QueryResult,
+  ReceiverControl,
   ServerFile,
   ServerInfo,
   StartedServer,
@@ -266,6 +267,10 @@ class LocalServer implements StartedServer {
 
   async drainSyslog(): Promise<void> {
     await this.#opts.syslog?.drain();
+  }
+
+  syslogReceiver(): ReceiverControl | null {
+    return this.#opts.syslog?.control ?? null;
   }
 
   processId(): number | null {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { access, mkdir, readFile, stat, writeFile } from 'node:fs/promises';
+import { access, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { execa, type ResultPromise } from 'execa';
 import type { LaunchWrapper } from './server-process.ts';
 import {
@@ -7,6 +7,7 @@ import {
   privateDevLogFacts,
   privateDevLogProblem,
   privateDevWrapper,
+  type ReceiverControl,
   type ReceiverPaths,
   receiverConfig,
   receiverPaths,
@@ -25,6 +26,8 @@ export interface LocalSyslog {
    * records' file then holds still for 50 ms (the two files' writes end one batch in either order).
    */
   drain(): Promise<void>;
+  /** The receiver faults' handle on it. */
+  control: ReceiverControl;
   stop(): Promise<void>;
 }
 
@@ -56,17 +59,38 @@ export async function startLocalSyslog(
     await execa('umount', ['-l', dir], { reject: false });
     throw error;
   }
+  const rsyslogd = facts.rsyslogd;
+  const running = () => (child && child.exitCode === null ? child : null);
+  const control: ReceiverControl = {
+    socket: paths.socket,
+    pause: () => void running()?.kill('SIGSTOP'),
+    resume: () => void running()?.kill('SIGCONT'),
+    async kill() {
+      const was = running();
+      was?.kill('SIGKILL');
+      await was?.catch(() => undefined);
+    },
+    async start() {
+      if (running()) throw new Error(`rsyslogd (${paths.config}) is running already; kill it first`);
+      // rsyslogd replaces a stale socket itself; removed first, the new one's appearance says it is ready.
+      await rm(paths.socket, { force: true });
+      child = (await startReceiver(rsyslogd, paths)).child;
+    },
+    removeSocket: () => rm(paths.socket, { force: true }),
+  };
   return {
     paths,
-    pid: () => (child && child.exitCode === null ? (child.pid ?? null) : null),
+    pid: () => running()?.pid ?? null,
     wrap: (inner) => privateDevWrapper(unshare, paths.socket, inner),
     drain: () => drainReceiver(paths),
+    control,
     async stop() {
-      const running = child;
+      const was = child;
       child = null;
-      if (running) {
-        running.kill('SIGKILL');
-        await running.catch(() => undefined);
+      if (was) {
+        // SIGKILL ends a paused (SIGSTOP) receiver too.
+        was.kill('SIGKILL');
+        await was.catch(() => undefined);
       }
       await execa('umount', ['-l', dir], { reject: false });
     },

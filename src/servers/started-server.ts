@@ -1,8 +1,9 @@
 import type { Buffer } from 'node:buffer';
 
 import type { ServerFlavor, TargetName as TargetKind } from '../config/lists.ts';
+import type { ReceiverControl } from './syslog-receiver.ts';
 
-export type { ServerFlavor, TargetKind };
+export type { ReceiverControl, ServerFlavor, TargetKind };
 
 export interface ServerInfo {
   flavor: ServerFlavor;
@@ -70,6 +71,11 @@ export interface StartedServer extends AsyncDisposable {
   pinCpus?(cpus: string): Promise<void>;
   /** The server's process id on this machine (local target), null when it is not running; absent elsewhere. */
   processId?(): number | null;
+  /**
+   * The run's own syslog receiver (local target, where the machine gives the server a private /dev/log), for the
+   * receiver faults (src/faults/receiver-faults.ts); absent or null elsewhere.
+   */
+  syslogReceiver?(): ReceiverControl | null;
   /** The server process's resident memory (VmRSS) in bytes, read from /proc; null when it cannot be read here. */
   residentBytes?(): Promise<number | null>;
   /**

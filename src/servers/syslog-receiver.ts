@@ -105,6 +105,25 @@ export function receiverPaths(privateDir: string, datadir: string): ReceiverPath
   };
 }
 
+/**
+ * What the receiver faults do to a run's own rsyslogd (src/faults/receiver-faults.ts): signal it, kill it and start it
+ * again with the same configuration and socket, remove its socket. Each resolves once done; `start` once the new
+ * socket exists.
+ */
+export interface ReceiverControl {
+  readonly socket: string;
+  /** SIGSTOP: the receiver stops reading; its socket's queue fills and senders block. */
+  pause(): void;
+  /** SIGCONT. */
+  resume(): void;
+  /** SIGKILL, and waits for it to exit; its socket file stays, with no reader behind it. */
+  kill(): Promise<void>;
+  /** A new rsyslogd with the same configuration, once none is running; resolves once its socket exists. */
+  start(): Promise<void>;
+  /** Unlinks the socket file; the running receiver keeps its bound socket. */
+  removeSocket(): Promise<void>;
+}
+
 /** Largest record the receiver keeps whole (rsyslog's default maxMessageSize, 8 KiB, would cut long statements). */
 export const MAX_MESSAGE_BYTES = 1_048_576;
 

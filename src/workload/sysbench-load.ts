@@ -9,7 +9,7 @@ import type { SysbenchJob } from './workload.ts';
 export async function startSysbenchLoad(
   conn: ConnectionOptions,
   job: SysbenchJob,
-  options: { durationS: number; what: string },
+  options: { durationS: number; what: string; onReportLine?: (atS: number, line: string) => void },
 ): Promise<{ stop: () => Promise<void> }> {
   const controller = new AbortController();
   let started: () => void = () => {};
@@ -20,6 +20,7 @@ export async function startSysbenchLoad(
     durationS: options.durationS,
     signal: controller.signal,
     onThreadsStarted: started,
+    ...(options.onReportLine ? { onReportLine: options.onReportLine } : {}),
   }).then(
     (run) => (run.ok ? 'sysbench ended early' : `sysbench stopped: ${run.reason}`),
     (error: unknown) => (controller.signal.aborted ? null : String(error)),

@@ -26,9 +26,9 @@ export interface RunOptions extends SysbenchOptions {
   onThreadsStarted?: () => void;
   /**
    * Called as each per-second line (`[ 5s ] thds: …`) arrives, with its second on sysbench's clock: the arrival
-   * times place that clock on ours, so switches can be timed to its report boundaries.
+   * times place that clock on ours, so switches can be timed to its report boundaries. `line` is the whole line.
    */
-  onReportLine?: (atS: number) => void;
+  onReportLine?: (atS: number, line: string) => void;
   /** CPU list for taskset, e.g. '1', to keep sysbench off the server's core. */
   cpus?: string;
   /**
@@ -150,7 +150,7 @@ interface ProcessOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   onThreadsStarted?: () => void;
-  onReportLine?: (atS: number) => void;
+  onReportLine?: (atS: number, line: string) => void;
   cpus?: string;
 }
 
@@ -194,15 +194,18 @@ function watchForStart(stdout: NodeJS.ReadableStream | null, onStart: () => void
 
 const REPORT_LINE = /^\[ (\d+(?:\.\d+)?)s \]/;
 
-/** Calls `onLine` with the second of each complete per-second line, as it arrives. */
-export function watchReportLines(stdout: NodeJS.ReadableStream | null, onLine: (atS: number) => void): void {
+/** Calls `onLine` with the second of each complete per-second line, and the line, as it arrives. */
+export function watchReportLines(
+  stdout: NodeJS.ReadableStream | null,
+  onLine: (atS: number, line: string) => void,
+): void {
   let pending = '';
   stdout?.on('data', (chunk: Buffer | string) => {
     const lines = (pending + chunk.toString()).split('\n');
     pending = lines.pop() ?? '';
     for (const line of lines) {
       const match = REPORT_LINE.exec(line);
-      if (match) onLine(Number(match[1]));
+      if (match) onLine(Number(match[1]), line);
     }
   });
 }

@@ -125,6 +125,11 @@ export function badInputs(fx: BadInputFixtures): BadInput[] {
       says: "AUDITBENCH_SETTINGS_SWEEP must be small (the covering set `test` runs) or full (every configuration); got 'all'",
     },
     {
+      what: 'fault set that is neither disk nor receiver',
+      env: { AUDITBENCH_FAULTS: 'syslog' },
+      says: "AUDITBENCH_FAULTS must be a comma-separated list of disk (the log's filesystem filled, frozen, the file moved) and receiver (a syslog run's receiver paused, killed, its socket removed); got 'syslog'",
+    },
+    {
       what: 'counted channel that is not auto, on or off',
       env: { AUDITBENCH_COUNTED: 'yes' },
       says: "AUDITBENCH_COUNTED must be auto (count local runs where valgrind is installed), on (count every local run, or fail it) or off; got 'yes'",
