@@ -1,7 +1,14 @@
 import { describe, expect, test } from 'vitest';
 import type { FaultRecord } from '../../src/results/fault-record.ts';
 import type { PluginResult } from '../../src/results/schema.ts';
-import { faultRows, faultsContent, recordsCell, serverCell } from './format-faults.ts';
+import {
+  faultRows,
+  faultsContent,
+  formatFaultRecord,
+  recordsCell,
+  recoveryCell,
+  serverCell,
+} from './format-faults.ts';
 import { sectionMarkdown } from './format-markdown.ts';
 import { sectionText } from './format-terminal.ts';
 
@@ -52,6 +59,44 @@ describe('fault cells', () => {
   test('an enable-time fault shows the answer and whether logging is on', () => {
     expect(serverCell(readOnly)).toBe("warning: warning 1: SERVER AUDIT plugin can't create file");
     expect(recordsCell(readOnly)).toBe('logging off');
+  });
+});
+
+const paused: FaultRecord = {
+  ...base,
+  fault: 'receiver-paused',
+  facts: { serverUp: true, recovery: 'by itself' },
+  longestStallS: 5.04,
+  tpsBefore: 400,
+  tpsDuring: 80,
+  markersAcked: 300,
+  markersLost: 0,
+  counters: {},
+  receiver: {
+    faultS: 5,
+    tpsAfter: 390,
+    perSecond: [
+      { fromFaultS: 0, phase: 'before', tps: 400 },
+      { fromFaultS: 1, phase: 'during', tps: 0 },
+      { fromFaultS: 6, phase: 'after', tps: 390 },
+    ],
+    duplicated: 0,
+    outOfOrder: 0,
+    recoverS: 0.04,
+  },
+};
+
+describe('a receiver fault', () => {
+  test('TPS before → during → after, duplicates and order, the time to recover', () => {
+    expect(serverCell(paused)).toBe('up, longest stall 5.0 s, TPS 400 → 80 → 390');
+    expect(recordsCell(paused)).toBe('0 of 300 lost; 0 duplicated; 0 out of order');
+    expect(recoveryCell(paused)).toBe('by itself, 0.0 s after the fault');
+  });
+
+  test("the suite's line gives every second, a star on the fault's", () => {
+    expect(formatFaultRecord(paused).split('\n')[1]).toBe(
+      "  TPS each second from the fault's start (* during it, 5.0 s): 0 s 400 | 1 s 0* | 6 s 390",
+    );
   });
 });
 

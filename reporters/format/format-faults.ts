@@ -85,6 +85,7 @@ export function faultsContent(results: readonly PluginResult[]): SectionContent 
     about: [
       "Each plugin's log on a small filesystem of the harness's own: filled, frozen (fsfreeze), the file moved (mv) or copied and truncated under load, and logging switched on into a read-only or missing directory. Recovery is the first step that brought records back: by itself, the plugin's reopen command, its enable steps, a restart.",
       'Stalls and TPS were measured under sysbench on the run\'s machine; "lost" counts probe markers the server answered that no log file holds.',
+      "A syslog run's receiver faults (AUDITBENCH_FAULTS=receiver): its rsyslogd paused 5 s, killed and started again, its socket removed; TPS before → during → after, duplicates and order in the receiver's file, and the time from the fault's end until every answered marker had a record again.",
     ],
     tables: [
       { caption: 'plugin × fault', head: FAULT_COLUMNS.map((text) => ({ text })), rows: faultRows(results) },
