@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { describe, expect, test } from 'vitest';
 import {
   accountSequence,
   longestStallMs,
+  markerSequence,
   meanTps,
   recoveredAtMs,
   secondsAround,
@@ -131,5 +133,52 @@ describe("sysbench's seconds around the fault", () => {
     expect(meanTps(rows, 'before')).toBe(5);
     expect(meanTps(rows, 'after')).toBe(50);
     expect(meanTps([], 'during')).toBeNull();
+  });
+});
+
+/** A receiver fault as recorded by the faults suite (fixtures/receiver-faults/SOURCES.md). */
+interface RecordedFault {
+  tag: string;
+  window: { fromMs: number; toMs: number };
+  samples: { atMs: number; tps: number }[];
+  marks: { n: number; sentMs: number; doneMs: number; acked: boolean }[];
+  receiverLines: string[];
+}
+
+const recorded = async (name: string): Promise<RecordedFault> =>
+  JSON.parse(await readFile(new URL(`../../fixtures/receiver-faults/${name}.json`, import.meta.url), 'utf8'));
+
+/** The row's figures from the recorded inputs, as receiverFault computes them. */
+function figures(f: RecordedFault) {
+  const seen = markerSequence(`${f.receiverLines.join('\n')}\n`, 'server_audit_syslog', f.tag);
+  const account = accountSequence(
+    f.marks.filter((m) => m.acked).map((m) => m.n),
+    seen,
+  );
+  const rows = secondsAround(f.samples, f.window.fromMs, f.window.toMs);
+  const recovered = recoveredAtMs(f.marks, new Set(seen), f.window.toMs);
+  return {
+    ...account,
+    stallMs: longestStallMs(f.marks, f.window.fromMs, f.window.toMs + 4_000),
+    tps: (['before', 'during', 'after'] as const).map((p) => Math.round(meanTps(rows, p) ?? -1)),
+    zeroSeconds: rows.filter((r) => r.tps === 0).length,
+    recoverMs: recovered === null ? null : recovered - f.window.toMs,
+  };
+}
+
+describe('recorded receiver faults (the figures the suite printed)', () => {
+  test('paused 5 s: every session waits it out, sysbench at 0 for five seconds, nothing lost', async () => {
+    const got = figures(await recorded('receiver-paused'));
+    expect(got).toMatchObject({ sent: 300, lost: 0, duplicated: 0, outOfOrder: 0, tps: [285, 92, 317] });
+    expect(got.zeroSeconds).toBe(5);
+    expect(got.stallMs).toBeGreaterThan(4_900);
+    expect(got.recoverMs).toBeLessThan(100);
+  });
+
+  test('killed for 3 s: no wait, the records of those seconds lost, back with the new receiver', async () => {
+    const got = figures(await recorded('receiver-killed'));
+    expect(got).toMatchObject({ sent: 425, lost: 131, duplicated: 0, outOfOrder: 0, zeroSeconds: 0 });
+    expect(got.stallMs).toBeLessThan(100);
+    expect(got.recoverMs).toBeLessThan(100);
   });
 });

@@ -60,7 +60,8 @@ export async function startLocalSyslog(
     throw error;
   }
   const rsyslogd = facts.rsyslogd;
-  const running = () => (child && child.exitCode === null ? child : null);
+  // A child ended by a signal keeps exitCode null: signalCode says it is gone.
+  const running = () => (child && child.exitCode === null && child.signalCode === null ? child : null);
   const control: ReceiverControl = {
     socket: paths.socket,
     pause: () => void running()?.kill('SIGSTOP'),
