@@ -306,6 +306,8 @@ class LocalServer implements StartedServer {
     this.#stopped = true;
     this.#unregister();
     await this.#session.close();
+    // A paused receiver (the receiver faults) would hold the server's shutdown in a send(): continued first.
+    this.#opts.syslog?.control.resume();
     if (this.#proc) await stopProcess(this.#proc, 30_000);
     await this.#opts.syslog?.stop();
     await rm(this.#opts.paths.dir, { recursive: true, force: true });

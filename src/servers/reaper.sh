@@ -36,7 +36,9 @@ while [ -d "$dir" ] && owner_running 2>/dev/null; do sleep 1; done
 # A frozen filesystem would hold a dying server in its write: thawed first.
 mounts | while IFS= read -r m; do fsfreeze -u "$m" 2>/dev/null; done
 v=$(victims)
+# A receiver stopped by the pause fault (SIGSTOP) holds the server in its send() and acts on TERM only once continued.
 [ -z "$v" ] || kill -TERM $v 2>/dev/null
+[ -z "$v" ] || kill -CONT $v 2>/dev/null
 for i in 1 2 3 4 5 6 7 8 9 10; do
   v=$(victims)
   [ -n "$v" ] || break
