@@ -305,9 +305,10 @@ class LocalServer implements StartedServer {
     if (this.#stopped) return;
     this.#stopped = true;
     this.#unregister();
-    await this.#session.close();
-    // A paused receiver (the receiver faults) would hold the server's shutdown in a send(): continued first.
+    // A paused receiver (the receiver faults) holds every audited statement, the session's own and the server's
+    // shutdown, in a send(): continued first.
     this.#opts.syslog?.control.resume();
+    await this.#session.close();
     if (this.#proc) await stopProcess(this.#proc, 30_000);
     await this.#opts.syslog?.stop();
     await rm(this.#opts.paths.dir, { recursive: true, force: true });
