@@ -101,16 +101,3 @@ if [ ${#tool_deps[@]} -gt 0 ]; then
     say "missing ${tool_deps[*]}: the parts that need them will say so and skip (sudo apt-get install ${tool_deps[*]})"
   fi
 fi
-
-# - the DBA-repository suites (pack-install, gate-from-repo) install the packed tarball offline. `npm ci` from a lock
-#   needs only cached tarballs, which this clone's own `npm ci` left in the npm cache; `npm install ./auditbench-….tgz`
-#   into the shipped example also reads its peers' registry metadata (vite and vitest, to check auditbench's peer
-#   ranges), which `npm ci` does not cache: a machine whose cache never saw them failed ENOTCACHED / ERESOLVE
-#   ("Found: vite@undefined"). Cached here, at the versions this clone's lock holds (a second or two when cached).
-if [ "$setup_for" = test ]; then
-  peers=$(node -p 'const l = require("./package-lock.json").packages;
-    Object.keys(l[""].peerDependencies ?? {}).map((n) => `${n}@${l["node_modules/" + n].version}`).join(" ")')
-  # shellcheck disable=SC2086 # one word per peer
-  npm cache add $peers --loglevel=error ||
-    say "npm cache add ${peers} failed: pack-install's offline install will fail with npm's ENOTCACHED"
-fi
