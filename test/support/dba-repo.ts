@@ -202,9 +202,16 @@ export interface DbaRepo extends AsyncDisposable {
   ) => Promise<CommandResult>;
 }
 
-/** npm's `command` in the repository, offline: every package comes from the npm cache this repository's `npm ci` filled. */
+/**
+ * npm's `command` in the repository from the npm cache this repository's `npm ci` filled: `--offline` for `npm ci`
+ * (a lock needs only the cached tarballs); `--prefer-offline` for `npm install`, which also reads registry metadata of
+ * the packages whose peer ranges it checks (vite, vitest, their optional peers), which `npm ci` never caches: on a
+ * machine whose cache never saw them `--offline` failed ERESOLVE ("Found: vite@undefined"), so those come from the
+ * registry once, and everything else still from the cache.
+ */
 async function npmOffline(dir: string, command: string[]): Promise<string> {
-  const install = await execa('npm', [...command, '--offline', '--no-audit', '--no-fund'], {
+  const mode = command[0] === 'ci' ? '--offline' : '--prefer-offline';
+  const install = await execa('npm', [...command, mode, '--no-audit', '--no-fund'], {
     cwd: dir,
     timeout: 300_000,
     all: true,
@@ -226,7 +233,8 @@ export async function createDbaRepo(files: Record<string, string>): Promise<DbaR
 /**
  * A fresh git repository holding a shipped example (examples/your-vitest/) as it is, its package.json included, and
  * the packed tarball beside it, installed as a DBA installs it (`npm install --save-dev ./auditbench-<version>.tgz`,
- * which finds the example's package.json already naming it; offline, from the lock `writeOfflineLock` writes). All of
+ * which finds the example's package.json already naming it; from the cache and the lock `writeOfflineLock` writes,
+ * the registry giving only metadata the cache lacks). All of
  * it is committed, the tarball too, as the README says a repository keeps it for its CI's `npm ci`.
  */
 export async function createExampleRepo(example: string): Promise<DbaRepo> {
