@@ -2,6 +2,7 @@ import { access } from 'node:fs/promises';
 import { startProbe } from './probe.ts';
 import { markerSequence } from './receiver-accounting.ts';
 import { enableLogging, type ReceiverContext } from './receiver-context.ts';
+import { firstRungThatWorks } from './recovery.ts';
 
 /** What brought records back after a receiver fault: nothing, a restart of the receiver, of the server, or nothing did. */
 export const receiverRecoveries = [
@@ -58,23 +59,9 @@ export async function recoverReceiver(
       },
     ],
   ];
-  let answer: ReceiverRecovery = 'not recovered';
-  if (recoveredInStage) answer = 'by itself';
-  else {
-    for (const [rung, act] of rungs) {
-      const acted = await act().then(
-        () => true,
-        (error: unknown) => {
-          ctx.progress(`recovery rung '${rung}' failed: ${String(error).split('\n')[0]}`);
-          return false;
-        },
-      );
-      if (acted && (await burstLands(ctx))) {
-        answer = rung;
-        break;
-      }
-    }
-  }
+  const answer: ReceiverRecovery = recoveredInStage
+    ? 'by itself'
+    : ((await firstRungThatWorks(rungs, ctx.progress, () => burstLands(ctx))) ?? 'not recovered');
   const socketThere = await access(ctx.receiver.socket).then(
     () => true,
     () => false,

@@ -62,17 +62,31 @@ export async function climbRecovery(
     ],
     ['after restart', () => restart(ctx)],
   ];
+  const worked = await firstRungThatWorks(rungs, ctx.progress, async () => {
+    const ids = await burst(ctx);
+    return ok(await readLanding(ctx.server, ctx.fs.dir, ctx.format, ctx.names.tag), ids);
+  });
+  return worked ?? 'not recovered';
+}
+
+/**
+ * A recovery ladder climbed: each rung's action, then `works` asked; the first rung after which it says yes, or null.
+ * A rung whose action fails is said in one line and counts as not working (the disk faults' and the receiver's).
+ */
+export async function firstRungThatWorks<Rung extends string>(
+  rungs: [Rung, () => Promise<unknown>][],
+  progress: (line: string) => void,
+  works: () => Promise<boolean>,
+): Promise<Rung | null> {
   for (const [rung, act] of rungs) {
     const acted = await act().then(
       () => true,
       (error: unknown) => {
-        ctx.progress(`recovery rung '${rung}' failed: ${String(error).split('\n')[0]}`);
+        progress(`recovery rung '${rung}' failed: ${String(error).split('\n')[0]}`);
         return false;
       },
     );
-    if (!acted) continue;
-    const ids = await burst(ctx);
-    if (ok(await readLanding(ctx.server, ctx.fs.dir, ctx.format, ctx.names.tag), ids)) return rung;
+    if (acted && (await works())) return rung;
   }
-  return 'not recovered';
+  return null;
 }
