@@ -17,6 +17,7 @@ export default defineConfig({
         'suites/container-target.suite.ts',
         'suites/external-target.suite.ts',
         'suites/faults.suite.ts',
+        'suites/log-destinations.suite.ts',
         'suites/log-evidence.suite.ts',
         'suites/report-merge.suite.ts',
         'suites/secrets.suite.ts',

@@ -1,92 +1,15 @@
-import { afterAll, beforeAll, describe, expect, type TestContext, test } from 'vitest';
-import { formatCompletenessTable } from '../reporters/format/format-completeness.ts';
-import { claimsUnderUserFilter, completenessSetupFor } from '../src/completeness/claims.ts';
-import { crashPhase } from '../src/completeness/crash-phase.ts';
-import type { CompletenessContext } from '../src/completeness/phase-context.ts';
-import { loadPhase, quietPhase } from '../src/completeness/phases.ts';
-import { smokeSizes } from '../src/completeness/setup.ts';
 import { loadEnvironment } from '../src/config/env.ts';
-import { runSteps, setGlobals } from '../src/plugins/steps.ts';
 import { profiles } from '../src/profiles/index.ts';
-import type { CompletenessPhase } from '../src/results/schema.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
-import type { ResolvedRun } from '../src/runs/runs.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
-import { phaseServer } from './shared/phase-server.ts';
+import { completenessSuite } from './shared/completeness-suite.ts';
 
 /**
- * Does the plugin lose, duplicate or tear events? Markers of every kind, counted in every log file: quiet, under
- * sysbench with the log rotating, and across a SIGKILL (src/completeness). One fresh server per plugin.
+ * Does the plugin lose, duplicate or tear events? For every run of the configuration, markers of every kind, counted
+ * in every log file: quiet, under sysbench with the log rotating, and across a SIGKILL (suites/shared/completeness-suite.ts,
+ * src/completeness). One fresh server per run.
  */
 const config = loadEnvironment();
 const workload = getWorkload(config.workload);
 
-function completenessSuite(run: ResolvedRun): void {
-  const { profile } = run;
-  const setup = completenessSetupFor(profile);
-  if (!setup) {
-    const why =
-      profile.log.file === null
-        ? 'writes no log file'
-        : 'has no completeness setup in its profile (profile.completeness)';
-    test.skip(`completeness: ${run.title} ${why}`, () => {});
-    return;
-  }
-  const phases = phaseServer('completeness', run, config, workload);
-  const { log } = phases;
-  let ctx: CompletenessContext | undefined;
-
-  async function phase(
-    context: TestContext,
-    measure: (c: CompletenessContext) => Promise<CompletenessPhase>,
-  ) {
-    const server = phases.ready(context);
-    if (!ctx) throw new Error('The completeness phases were not prepared; see the error of the first test');
-    const record = await measure(ctx);
-    context.task.meta.auditbench = { ...phases.key(server), kind: 'completeness', completeness: record };
-    log(`${record.phase}: ${record.reason}\n${formatCompletenessTable(record)}`);
-    expect(record.ok, `${run.title}, ${record.phase}: ${record.reason}`).toBe(true);
-  }
-
-  describe(`completeness: ${run.id}: ${run.title}`, () => {
-    beforeAll(async () => {
-      if (!(await phases.start())) return;
-      const server = phases.server();
-      // Rotation that needs a restart goes first; one set live goes after the measuring settings, which may set it too.
-      const rotation = setup.rotation;
-      const rotationSteps =
-        rotation.kind === 'size' && profile.log.rotation
-          ? profile.log.rotation.configure(rotation.sizeBytes, rotation.rotations)
-          : [];
-      const live = rotationSteps.every((step) => step.kind === 'sql');
-      if (!live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
-      // sysbench loads the tables and the server as the run's application account, as the run measures it.
-      const application = await phases.prepareTables();
-      await runSteps(server, setGlobals(profile.measureSettings), `Applying ${profile.name} settings`);
-      if (live) await runSteps(server, rotationSteps, `Configuring ${profile.name} rotation`);
-      await runSteps(server, profile.enable, `Enabling ${profile.name}`);
-      ctx = {
-        server,
-        profile,
-        setup,
-        // Markers log in as accounts of their own: a user filter that leaves them out makes their kinds absent.
-        claims: claimsUnderUserFilter(setup.claims(profile), run.userFilter?.audits ?? null),
-        sizes: smokeSizes,
-        workload,
-        application,
-        schema: 'auditbench_completeness',
-        progress: log,
-      };
-    });
-    afterAll(() => phases.stop());
-
-    test('quiet: every claimed marker logged once, excluded kinds absent', (context) =>
-      phase(context, quietPhase));
-    test(`under load, ${smokeSizes.minRotations}+ rotations: nothing lost or duplicated`, (context) =>
-      phase(context, loadPhase));
-    test('SIGKILL under load: lines parse, crash losses counted, state after restart as profiled', (context) =>
-      phase(context, crashPhase));
-  });
-}
-
-for (const run of await loadRuns(config, profiles)) completenessSuite(run);
+for (const run of await loadRuns(config, profiles)) completenessSuite(run, config, workload);

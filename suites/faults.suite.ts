@@ -9,19 +9,14 @@ import type { FaultContext } from '../src/faults/context.ts';
 import { faultFsUnavailable } from '../src/faults/fault-fs.ts';
 import { faultPhase, faultsUnsupported, prepareFaults } from '../src/faults/fault-phase.ts';
 import { type FaultName, faultNames } from '../src/faults/fault-profile.ts';
-import type { ReceiverContext } from '../src/faults/receiver-context.ts';
-import {
-  prepareReceiverFaults,
-  receiverFault,
-  receiverFaultsUnsupported,
-} from '../src/faults/receiver-faults.ts';
+import { receiverFaultsUnsupported } from '../src/faults/receiver-faults.ts';
 import { profiles } from '../src/profiles/index.ts';
-import { type ReceiverFaultName, receiverFaultNames } from '../src/results/fault-record.ts';
 import { loadRuns } from '../src/runs/load-runs.ts';
 import type { ResolvedRun } from '../src/runs/runs.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 import { phaseServer } from './shared/phase-server.ts';
+import { receiverFaultSuite } from './shared/receiver-fault-suite.ts';
 
 /**
  * What each plugin does to the server when its log's disk fills, freezes, or the file is moved or truncated under it,
@@ -78,45 +73,9 @@ function faultSuite(run: ResolvedRun): void {
   });
 }
 
-/** A syslog run's receiver paused, killed and its socket removed under load (src/faults/receiver-faults.ts). */
-function receiverFaultSuite(run: ResolvedRun): void {
-  const { profile } = run;
-  const unsupported = receiverFaultsUnsupported(profile);
-  if (unsupported) {
-    test.skip(`receiver faults: ${run.title}: ${unsupported}`, () => {});
-    return;
-  }
-  const phases = phaseServer('receiver faults', run, config, workload);
-  const { log } = phases;
-  let ctx: ReceiverContext | undefined;
-
-  async function fault(context: TestContext, name: ReceiverFaultName) {
-    const server = phases.ready(context);
-    if (!ctx) throw new Error("The receiver's faults were not prepared; see the error of the first test");
-    const record = await receiverFault(ctx, name);
-    context.task.meta.auditbench = { ...phases.key(server), kind: 'faults', fault: record };
-    log(formatFaultRecord(record));
-  }
-
-  describe(`receiver faults: ${run.id}: ${run.title}`, () => {
-    beforeAll(async () => {
-      const ownReceiver = (server: StartedServer) =>
-        server.syslogReceiver?.()
-          ? null
-          : `the receiver faults need the run's own rsyslogd, which only the local target gives (as root, with unshare and rsyslogd); this server is ${server.info.target}`;
-      if (!(await phases.start(ownReceiver))) return;
-      const application = await phases.prepareTables();
-      ctx = await prepareReceiverFaults(phases.server(), profile, { workload, application, progress: log });
-    });
-    afterAll(() => phases.stop());
-
-    for (const name of receiverFaultNames) test(name, (context) => fault(context, name));
-  });
-}
-
 for (const run of await loadRuns(config, profiles)) {
   if (config.faultSets.includes('disk')) faultSuite(run);
-  if (config.faultSets.includes('receiver')) receiverFaultSuite(run);
+  if (config.faultSets.includes('receiver')) receiverFaultSuite(run, config, workload);
 }
 
 /** Reads the child's stdout until it says its filesystem is frozen; the mount point, or null if it exits first. */

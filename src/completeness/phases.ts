@@ -55,6 +55,7 @@ export async function startLoadedPhase(ctx: CompletenessContext) {
 /**
  * Rounds of `perKind` markers per kind while sysbench loads the server, for at least `minLoadS` and until the log has
  * rotated `minRotations` times (by the plugin's size rotation, or the harness switching files), or `maxLoadS` is spent.
+ * A log the plan does not rotate (`none`) stops at `minLoadS`: waiting for rotations would only spend `maxLoadS`.
  */
 export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessPhase> {
   const clock = clockOf(ctx);
@@ -82,7 +83,8 @@ export async function loadPhase(ctx: CompletenessContext): Promise<CompletenessP
         ctx.progress(`load: ${sent.length} markers sent, ${rotations} rotations in ${elapsedS.toFixed(0)} s`);
         reported = rotations;
       }
-      const done = rotations >= ctx.sizes.minRotations && elapsedS >= ctx.sizes.minLoadS;
+      const rotated = ctx.setup.rotation.kind === 'none' || rotations >= ctx.sizes.minRotations;
+      const done = rotated && elapsedS >= ctx.sizes.minLoadS;
       if (run.connectionLost || done || elapsedS >= ctx.sizes.maxLoadS) break;
     }
   } finally {

@@ -1,6 +1,8 @@
 // A profile carries its completeness setup (profile.completeness), so the type lives beside PluginProfile.
-export type { RotationPlan } from '../plugins/completeness-claims.ts';
+import type { RotationPlan } from '../plugins/completeness-claims.ts';
+
 export type { CompletenessSetup } from '../plugins/profile.ts';
+export type { RotationPlan };
 
 /** Sizes of one completeness run. */
 export interface CompletenessSizes {
@@ -26,3 +28,9 @@ export const smokeSizes: CompletenessSizes = {
   maxLoadS: 45,
   crashAfterMs: 3_000,
 };
+
+/** The load phase's test title: what it promises of the log's rotation under this plan. */
+export const loadPhaseTitle = (plan: RotationPlan, sizes: CompletenessSizes): string =>
+  plan.kind === 'none'
+    ? `under load, no rotation (${plan.why}): nothing lost or duplicated`
+    : `under load, ${sizes.minRotations}+ rotations: nothing lost or duplicated`;

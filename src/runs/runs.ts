@@ -225,11 +225,22 @@ export function resolveRun(
   const syslogLog = override.syslog !== undefined ? base.syslogLog : undefined;
   // Kept elsewhere than the profile's file (the general log's table), the records are read from that output.
   const routedLog = base.logFor?.(plain) ?? null;
+  // Neither the receiver's file nor the table rotates during a run: the completeness check's load phase claims none.
+  const unrotated = syslogLog
+    ? "the records go to syslog, one file of the run's own receiver"
+    : routedLog
+      ? `the records go to ${routedLog.formatName ?? routedLog.file}`
+      : null;
+  const completeness =
+    unrotated && base.completeness
+      ? { ...base.completeness, rotation: { kind: 'none' as const, why: unrotated } }
+      : base.completeness;
   const profile: PluginProfile = {
     ...base,
     ...(logFile !== undefined && base.log.file !== null ? { log: { ...base.log, file: logFile } } : {}),
     ...(syslogLog ? { log: syslogLog } : {}),
     ...(routedLog ? { log: routedLog } : {}),
+    ...(completeness ? { completeness } : {}),
     install: [...configureStartup, ...base.install],
     uninstall: [...removeStartup, ...base.uninstall],
     enable: base.enableFor?.(plain) ?? base.enable,
