@@ -1,5 +1,10 @@
 import { expect, test } from 'vitest';
-import { countFailed } from './counted-cost.ts';
+import { toyProfile } from '../../test/support/toy-profile.ts';
+import { mergeMeasuredTraffic } from '../config/measured-traffic.ts';
+import { resolveRun } from '../runs/runs.ts';
+import { getWorkload } from '../workload/workloads.ts';
+import { countFailed, countsAtOnce, ratesKey } from './counted-cost.ts';
+import { runIdentity } from './run-identity.ts';
 
 // bench's counted test when the count throws (its server under callgrind, the threads it attributes): the run's
 // wall-clock verdict stands, and the count says why in one line, never a stack.
@@ -26,4 +31,21 @@ test('something thrown that is not an Error, or an empty message, still reads as
     skip: 'not counted: valgrind: killed',
   });
   expect(countFailed('auto', 'events', new TypeError('\n'))).toEqual({ skip: 'not counted: TypeError' });
+});
+
+test('runs share a rates reading at one point, startup options and traffic; a thread pool or added load reads its own', () => {
+  const workload = getWorkload('standard');
+  const id = ({ added, ...run }: Record<string, unknown>) => {
+    const traffic = mergeMeasuredTraffic(undefined, added ? { added } : undefined, null);
+    const resolved = resolveRun({ plugin: toyProfile, ...run } as never, toyProfile, null, traffic);
+    return runIdentity(resolved, workload, { cpus: 2, external: false });
+  };
+  const stock = ratesKey(id({ id: 'server_audit' }));
+  expect(ratesKey(id({ id: 'general_log' }))).toBe(stock);
+  expect(ratesKey(id({ id: 'pool', startupOptions: { thread_handling: 'pool-of-threads' } }))).not.toBe(
+    stock,
+  );
+  expect(ratesKey(id({ id: 'errors', added: { failedLoginsPerS: 5 } }))).not.toBe(stock);
+  expect(ratesKey(id({ id: 'four', threads: 4 }))).not.toBe(stock);
+  expect(countsAtOnce(2)).toBe(3);
 });

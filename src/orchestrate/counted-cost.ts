@@ -2,27 +2,46 @@ import { planFor } from '../bench/measure-plan.ts';
 import { wallClockEventsPerTx } from '../counted/comparable.ts';
 import { readMachineRates, withPrediction } from '../counted/machine-rates.ts';
 import { countedLine, countedUnavailable } from '../counted/run-counted.ts';
+import type { MachineRates } from '../results/counted-record.ts';
+import type { Measurement } from '../results/schema.ts';
+import type { ResultKey } from '../results/task-meta.ts';
+import { needsOwnCalibration } from '../traffic/run-traffic.ts';
 import { pointLabel } from '../workload/threads.ts';
 import { countPluginRun } from './counted-run.ts';
+import type { OneServer } from './one-server.ts';
 import { errorLine, type Outcome } from './outcome.ts';
+import type { RunIdentity } from './run-identity.ts';
 import type { RunContext } from './run-state.ts';
 
+// The counted channel of the runs on one server, in two parts. In each run's slot, while its plugin is installed and
+// off on the wall-clock server: the machine's rates (what a counted instruction and a write() cost here), read once
+// per point, startup options and traffic (`ratesForRun`). After the last run has measured: the counts, each on a
+// server of its own under callgrind, several at once (`countAfterRuns`). A count is instructions, not seconds: what
+// else the CPUs do slows it and changes none of its figures, so the counts share the machine with each other, and
+// never with a wall clock.
+
+/** What a run leaves for its count after the runs: its identity, its wall clock at its own point, the rates. */
+export interface PendingCount {
+  id: RunIdentity;
+  key: ResultKey;
+  measured: Measurement | null;
+  rates: MachineRates | null;
+  progress: (message: string) => void;
+}
+
 /**
- * The counted channel: a server of its own under callgrind, after the wall clock has finished with the CPUs. A count
- * that throws is skipped with its one line, as a count that cannot run is: the run's wall-clock verdict stands alone
- * (AUDITBENCH_COUNTED=on makes it the run's failure instead, still one line).
+ * Counts at once: one a core, and one more. A counted server runs one guest thread at a time (valgrind serialises
+ * them), so it keeps at most one core busy, less its waits for sysbench and the harness's reads between arms.
  */
-export async function countedCost(ctx: RunContext): Promise<Outcome> {
-  const { on, id } = ctx;
+export const countsAtOnce = (cpus: number): number => Math.max(1, cpus) + 1;
+
+/** Why the runs on this server are not counted (one line), or null; under AUDITBENCH_COUNTED=on that line fails. */
+export async function countedRefusal(on: OneServer, id: RunIdentity): Promise<Outcome | null> {
   const { config } = on;
   const why = await countedUnavailable(config);
   if (why && config.counted === 'on') return { failure: `${id.run.id}: AUDITBENCH_COUNTED=on, but ${why}` };
   if (why) return { skip: `not counted: ${why}` };
-  return count(ctx).catch((error: unknown) => {
-    const outcome = countFailed(config.counted, id.run.id, error);
-    ctx.progress(`counted: ${outcome.skip ?? outcome.failure}`);
-    return outcome;
-  });
+  return null;
 }
 
 /** A count that threw, as the counted test's outcome: skipped with its one line, or under `on` that line as a failure. */
@@ -32,16 +51,85 @@ export function countFailed(counted: 'auto' | 'on' | 'off', runId: string, error
   return { skip: `not counted: ${line}` };
 }
 
-async function count(ctx: RunContext): Promise<Outcome> {
-  const { on, id, state, progress } = ctx;
-  const { config } = on;
+/**
+ * Which runs' rates are one reading: the same point and cores, the same startup options (a thread pool prices an
+ * instruction otherwise), and the shared traffic, or the run's own when it adds load or a script. The plugin
+ * installed and off is left out: it adds what SQL_ERROR_LOG adds to OLTP, nothing the count can tell from 0.
+ */
+export function ratesKey(id: RunIdentity): string {
+  const { run } = id;
+  return JSON.stringify({
+    point: pointLabel(id.ownPoint),
+    cores: id.ownPoint.cores,
+    startup: Object.entries(run.startupOptions).sort(([a], [b]) => a.localeCompare(b)),
+    traffic: needsOwnCalibration(run.traffic) ? run.id : null,
+  });
+}
+
+/**
+ * In the run's slot: the machine's rates at its own point, read on the wall-clock server with the plugin off, or
+ * taken from an earlier run's reading with the same key. Left for the count after the runs, with the wall clock.
+ */
+export async function ratesForRun(ctx: RunContext, rates: Map<string, MachineRates>): Promise<Outcome> {
+  const { id, state, progress } = ctx;
+  const refused = await countedRefusal(ctx.on, id);
+  if (refused) return refused;
+  const measured = state.measuredAt.get(pointLabel(id.ownPoint));
+  if (!measured) return { skip: 'no wall clock at its own point to set beside the count: no rates read' };
+  const key = ratesKey(id);
+  const earlier = rates.get(key);
+  if (earlier) {
+    progress(
+      'machine rates: the reading of an earlier run at this point, with these startup options and traffic',
+    );
+    return {};
+  }
+  const read = await readRates(ctx);
+  rates.set(key, read);
+  progress(
+    read.failed
+      ? `machine rates not read: ${read.failed}`
+      : `machine rates: ${(read.serverCpuPerTx * 1000).toFixed(2)} ms of server CPU per transaction over ${read.seconds.toFixed(0)} s`,
+  );
+  return {};
+}
+
+/** What a counted instruction and a write() cost on this machine, read at the run's own point. */
+function readRates(ctx: RunContext) {
+  const { on, id, state } = ctx;
+  const point = id.ownPoint;
+  const { traffic, runner } = state.traffic.measured();
+  return readMachineRates(on.started(), {
+    job: planFor({ workload: on.workload, point, traffic }).job,
+    pinned: point.cores === 'pinned',
+    turnOff: id.run.profile.disable,
+    runner,
+    logFile: id.run.profile.log.file,
+    ...(on.seams.clock ? { clock: on.seams.clock } : {}),
+  });
+}
+
+/**
+ * After the runs: one run's count on a server of its own under callgrind, its record priced at the rates beside the
+ * wall clock. A count that throws is skipped with its one line, as a count that cannot run is: the run's wall-clock
+ * verdict stands alone (AUDITBENCH_COUNTED=on makes it the run's failure instead, still one line).
+ */
+export async function countAfterRuns(on: OneServer, pending: PendingCount): Promise<Outcome> {
+  const { id, progress } = pending;
+  const refused = await countedRefusal(on, id);
+  if (refused) return refused;
+  return count(on, pending).catch((error: unknown) => {
+    const outcome = countFailed(on.config.counted, id.run.id, error);
+    progress(`counted: ${outcome.skip ?? outcome.failure}`);
+    return outcome;
+  });
+}
+
+async function count(on: OneServer, { id, key, measured, rates, progress }: PendingCount): Promise<Outcome> {
   // traffic.added goes per transaction under valgrind, scaled by the run's own wall-clock throughput; the
   // counted on arms must log the audit events per transaction the wall clock logged.
-  const measured = state.measuredAt.get(pointLabel(id.ownPoint));
-  // The machine's rates, read on the wall-clock server while it is warm and before the counted one starts.
-  const rates = measured ? await machineRates(ctx) : null;
   const countedAlone = await countPluginRun(
-    config,
+    on.config,
     id.run,
     {
       job: on.workload,
@@ -60,20 +148,5 @@ async function count(ctx: RunContext): Promise<Outcome> {
       : countedAlone;
   progress(`counted: ${countedLine(counted)}`);
   if (counted.prediction) progress(counted.prediction.line);
-  return { record: { ...id.resultKey(on.started().info), kind: 'counted', counted } };
-}
-
-/** What a counted instruction and a write() cost on this machine, read at the run's own point. */
-function machineRates(ctx: RunContext) {
-  const { on, id, state } = ctx;
-  const point = id.ownPoint;
-  const { traffic, runner } = state.traffic.measured();
-  return readMachineRates(on.started(), {
-    job: planFor({ workload: on.workload, point, traffic }).job,
-    pinned: point.cores === 'pinned',
-    turnOff: id.run.profile.disable,
-    runner,
-    logFile: id.run.profile.log.file,
-    ...(on.seams.clock ? { clock: on.seams.clock } : {}),
-  });
+  return { record: { ...key, kind: 'counted', counted } };
 }

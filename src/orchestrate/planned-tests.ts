@@ -10,11 +10,20 @@ export type PlannedTest =
   | { kind: 'point-calibration'; title: string; point: ConcurrencyPoint }
   | { kind: 'measurement'; title: string; point: ConcurrencyPoint }
   | { kind: 'open-loop'; title: string; point: ConcurrencyPoint }
-  | { kind: 'counted'; title: string };
+  | { kind: 'rates'; title: string };
+
+/** Whether the runs are counted under callgrind: on a local server, unless the channel is off. */
+export const countedAfterRuns = (config: Pick<Environment, 'target' | 'counted'>): boolean =>
+  config.target === 'local' && config.counted !== 'off';
+
+/** The title of a run's count, among the counts after the runs. */
+export const countedTitle = (runId: string): string =>
+  `${runId}: counted cost per transaction under callgrind, beside the wall clock`;
 
 /**
  * A run's tests: its lifecycle checks, the A/A that applies, each point (its own A/A when not the workload's, then its
- * measurement), the open loop, the count on a local server, then the checks after the measurement.
+ * measurement), the open loop, the machine's rates for its count on a local server, then the checks after the
+ * measurement. The count comes after the last run (`countedTitle`).
  */
 export function plannedTests(
   id: RunIdentity,
@@ -48,10 +57,12 @@ export function plannedTests(
     const title = `open loop at ${OPEN_LOOP_PCT}% of the baseline's throughput (${at}) ${limit}`;
     tests.push({ kind: 'open-loop', title, point: open });
   }
-  if (config.target === 'local' && config.counted !== 'off') {
+  // The count itself runs after the last run (runs-on-server.ts, counted-cost.ts); its rates are read here, while
+  // the run's plugin is installed and off on the wall-clock server.
+  if (countedAfterRuns(config)) {
     tests.push({
-      kind: 'counted',
-      title: 'counted cost per transaction under callgrind, beside the wall clock',
+      kind: 'rates',
+      title: "machine rates for the count, read at the run's point with the plugin off",
     });
   }
   tests.push(...checks(lifecycleSteps.afterMeasure));

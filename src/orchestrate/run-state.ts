@@ -3,16 +3,24 @@ import { leftOutLine, movedLine } from '../config/outside-options.ts';
 import { policyOn, type RunPolicy } from '../config/policy.ts';
 import { unavailableReason } from '../plugins/availability.ts';
 import { type LifecycleContext, lifecycleContext } from '../plugins/lifecycle/index.ts';
+import type { MachineRates } from '../results/counted-record.ts';
 import type { Calibration, Measurement } from '../results/schema.ts';
 import { type AccountSession, accountSession } from '../servers/account-session.ts';
 import type { ConcurrencyPoint } from '../workload/threads.ts';
+import type { PendingCount } from './counted-cost.ts';
 import type { OneServer, RunTraffic } from './one-server.ts';
 import type { RunIdentity } from './run-identity.ts';
 
-/** What the runs on one server share: the shared A/A, and the seconds earlier measurements left unused (time-bank.ts). */
+/**
+ * What the runs on one server share: the shared A/A, the seconds earlier measurements left unused (time-bank.ts), the
+ * machine's rates by their key (counted-cost.ts), and what each run leaves for its count after the runs (or why it
+ * has none), by run id.
+ */
 export interface RunsShared {
   calibration: Calibration | null;
   bankedS: number;
+  rates: Map<string, MachineRates>;
+  pending: Map<string, PendingCount | { skip: string }>;
 }
 
 /** A run's state on the server, made by `openRun` and dropped by `closeRun`: what one test leaves for the next. */

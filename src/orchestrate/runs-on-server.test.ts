@@ -60,13 +60,20 @@ describe('what a run declares', () => {
     const measured = kinds.indexOf('measurement');
     expect(kinds.slice(0, measured).filter((k) => k !== 'check')).toEqual(['calibration']);
     expect(kinds.slice(measured + 1).every((k) => k === 'check')).toBe(true);
-    expect(kinds).not.toContain('counted');
+    expect(kinds).not.toContain('rates');
     expect(run.tests[measured]?.title).toBe('overhead under the seed workload is within 10%');
   });
 
-  test('a local run is counted unless the channel is off', () => {
-    const [run] = harness(700, { AUDITBENCH_COUNTED: 'auto' }).session.runs as [RunOnServer];
-    expect(run.tests.map((t) => t.kind)).toContain('counted');
+  test('a local run is counted unless the channel is off: its rates in its slot, its count after the runs', () => {
+    const { session } = harness(700, { AUDITBENCH_COUNTED: 'auto' }, [toyRun(), toyRun({ id: 'toy2' })]);
+    const [run] = session.runs as [RunOnServer];
+    expect(run.tests.map((t) => t.kind)).toContain('rates');
+    expect(session.counts.map((c) => c.title)).toEqual([
+      'toy: counted cost per transaction under callgrind, beside the wall clock',
+      'toy2: counted cost per transaction under callgrind, beside the wall clock',
+    ]);
+    expect(session.countsTitle).toBe('counts after the runs, under callgrind, up to 3 at once');
+    expect(harness(700).session.counts).toEqual([]);
   });
 
   test('a sweep of threads gets an A/A and a measurement per point, then the open loop', () => {

@@ -5,13 +5,13 @@ import type { ResolvedRun } from '../runs/runs.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { checkOwnScripts, needsOwnCalibration } from '../traffic/run-traffic.ts';
 import { pointLabel } from '../workload/threads.ts';
-import { countedCost } from './counted-cost.ts';
+import { countAfterRuns, countsAtOnce, ratesForRun, ratesKey } from './counted-cost.ts';
 import { lifecycleCheck } from './lifecycle-check.ts';
 import { isMeasuring, type MeasuredOnce, type MeasuredRun, measuredKey } from './measured-once.ts';
 import { type OneServer, oneServer } from './one-server.ts';
 import { openLoop } from './open-loop.ts';
 import { holdsZero, type Outcome } from './outcome.ts';
-import { type PlannedTest, plannedTests } from './planned-tests.ts';
+import { countedAfterRuns, countedTitle, type PlannedTest, plannedTests } from './planned-tests.ts';
 import { pointCalibration } from './point-calibration.ts';
 import { pointMeasurement } from './point-measurement.ts';
 import { runCalibration } from './run-calibration.ts';
@@ -21,8 +21,9 @@ import { liveSeams, measuringSeams, type Seams } from './seams.ts';
 
 // Every run of a configuration on one server, as the runs suite declares it: the tables are loaded and the A/A
 // noise calibrated once, then each run gets its lifecycle checks (under its settings), its overhead gate at each
-// concurrency point, its counted cost and its uninstall. A restart between runs clears what the previous plugin left
-// behind. Each kind of test is a module of its own (lifecycle-check.ts, run-calibration.ts, point-calibration.ts,
+// concurrency point, the machine's rates for its count and its uninstall. A restart between runs clears what the
+// previous plugin left behind. After the last run, the counts, several at once, each on a server of its own. Each
+// kind of test is a module of its own (lifecycle-check.ts, run-calibration.ts, point-calibration.ts,
 // point-measurement.ts, open-loop.ts, counted-cost.ts); the suite only names the tests and hands each outcome to Vitest.
 
 export interface RunOnServer {
@@ -35,6 +36,12 @@ export interface RunOnServer {
   close(): Promise<void>;
 }
 
+/** A run's count after the runs: declared once every run has measured, run beside the other counts. */
+export interface CountOnServer {
+  title: string;
+  perform(): Promise<Outcome>;
+}
+
 export interface RunsOnServer {
   title: string;
   /** The first test: the tables are loaded, and the shared A/A measured when a run uses it. */
@@ -42,6 +49,9 @@ export interface RunsOnServer {
   start(): Promise<void>;
   prepare(): Promise<Outcome>;
   runs: RunOnServer[];
+  /** The counts after the runs (none when the runs are not counted), and the group's title. */
+  counts: CountOnServer[];
+  countsTitle: string;
   stop(): Promise<void>;
 }
 
@@ -58,7 +68,7 @@ export function runsOnServer(
   checkOwnScripts(runs, config.configPath);
   const machine = { cpus: on.seams.cpus, external: config.target === 'external' };
   const identities = runs.map((run) => runIdentity(run, on.workload, machine));
-  const shared: RunsShared = { calibration: null, bankedS: 0 };
+  const shared: RunsShared = { calibration: null, bankedS: 0, rates: new Map(), pending: new Map() };
   // The shared A/A describes OLTP at the workload's own point with nothing added; a configuration whose every run
   // calibrates its own traffic or concurrency (a DBA's CONNECT-only run with added connections) does not spend a
   // block on it.
@@ -79,7 +89,43 @@ export function runsOnServer(
       return prepareShared(on, runs, null);
     },
     runs: session,
+    counts: countedAfterRuns(config) ? countsAfter(on, shared, identities) : [],
+    countsTitle: `counts after the runs, under callgrind, up to ${countsAtOnce(on.seams.cpus)} at once`,
     stop: () => on.stop(),
+  };
+}
+
+/**
+ * The runs' counts after the last run: each waits for a slot (`countsAtOnce`), then counts what its run left
+ * (`shared.pending`); a run that was skipped or never measured leaves nothing, and its count says so.
+ */
+function countsAfter(on: OneServer, shared: RunsShared, identities: RunIdentity[]): CountOnServer[] {
+  const slots = slotsOf(countsAtOnce(on.seams.cpus));
+  return identities.map((id) => ({
+    title: countedTitle(id.run.id),
+    perform: () =>
+      slots(async () => {
+        const pending = shared.pending.get(id.run.id);
+        if (!pending) return { skip: `not counted: ${id.run.id} did not open; see its first test` };
+        if ('skip' in pending) return { skip: pending.skip };
+        return countAfterRuns(on, pending);
+      }),
+  }));
+}
+
+/** Runs at most `limit` of the tasks given at once, the others waiting in order. */
+function slotsOf(limit: number): <T>(task: () => Promise<T>) => Promise<T> {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  return async (task) => {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      running--;
+      waiting.shift()?.();
+    }
   };
 }
 
@@ -153,6 +199,7 @@ function runOnServer(
       const measuring = tests.filter(isMeasuring);
       const whole = measuring.length > 0 && measuring.every((t) => taken[t.title] !== undefined);
       try {
+        if (ctx) leaveForCount(ctx, tests);
         if (measuredOnce && !earlier && whole && ctx)
           await measuredOnce.keep(key(), { by: measuredOnce.by, outcomes: taken });
       } finally {
@@ -163,6 +210,23 @@ function runOnServer(
       }
     },
   };
+}
+
+/** What the run's count after the runs takes: its wall clock at its own point and the rates, when it has a count. */
+function leaveForCount(ctx: RunContext, tests: PlannedTest[]): void {
+  const { on, id, state, shared, progress } = ctx;
+  if (!tests.some((t) => t.kind === 'rates')) return;
+  if (state.skipReason) {
+    shared.pending.set(id.run.id, { skip: state.skipReason });
+    return;
+  }
+  shared.pending.set(id.run.id, {
+    id,
+    key: id.resultKey(on.started().info),
+    measured: state.measuredAt.get(pointLabel(id.ownPoint)) ?? null,
+    rates: shared.rates.get(ratesKey(id)) ?? null,
+    progress,
+  });
 }
 
 /** A run measured earlier in the invocation: said once, and its closed-loop points kept for the open loop and count. */
@@ -190,7 +254,7 @@ function perform(ctx: RunContext, planned: PlannedTest): Promise<Outcome> {
       return pointMeasurement(ctx, planned.point);
     case 'open-loop':
       return openLoop(ctx, planned.point);
-    case 'counted':
-      return countedCost(ctx);
+    case 'rates':
+      return ratesForRun(ctx, ctx.shared.rates);
   }
 }
