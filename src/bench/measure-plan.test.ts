@@ -67,8 +67,8 @@ describe('the plan', () => {
   });
 
   test("a gate's budget grows by what the bank holds, at most twice the workload's", () => {
-    expect(planFor({ workload: workloads.standard, bankedS: 30 }).plan.budgetS).toBe(105);
-    expect(planFor({ workload: workloads.standard, bankedS: 500 }).plan.budgetS).toBe(150);
+    expect(planFor({ workload: workloads.standard, bankedS: 30 }).plan.budgetS).toBe(100);
+    expect(planFor({ workload: workloads.standard, bankedS: 500 }).plan.budgetS).toBe(140);
     // A workload that stops at its verdict does not bank.
     expect(planFor({ workload: workloads.smoke, bankedS: 30 }).plan.budgetS).toBe(150);
   });

@@ -5,7 +5,6 @@ import { countedLine, countedUnavailable } from '../counted/run-counted.ts';
 import type { MachineRates } from '../results/counted-record.ts';
 import type { Measurement } from '../results/schema.ts';
 import type { ResultKey } from '../results/task-meta.ts';
-import { needsOwnCalibration } from '../traffic/run-traffic.ts';
 import { pointLabel } from '../workload/threads.ts';
 import { countPluginRun } from './counted-run.ts';
 import type { OneServer } from './one-server.ts';
@@ -15,7 +14,7 @@ import type { RunContext } from './run-state.ts';
 
 // The counted channel of the runs on one server, in two parts. In each run's slot, while its plugin is installed and
 // off on the wall-clock server: the machine's rates (what a counted instruction and a write() cost here), read once
-// per point, startup options and traffic (`ratesForRun`). After the last run has measured: the counts, each on a
+// per point, startup options and transactions (`ratesForRun`, `ratesKey`). After the last run has measured: the counts, each on a
 // server of its own under callgrind, several at once (`countAfterRuns`). A count is instructions, not seconds: what
 // else the CPUs do slows it and changes none of its figures, so the counts share the machine with each other, and
 // never with a wall clock.
@@ -53,8 +52,10 @@ export function countFailed(counted: 'auto' | 'on' | 'off', runId: string, error
 
 /**
  * Which runs' rates are one reading: the same point and cores, the same startup options (a thread pool prices an
- * instruction otherwise), and the shared traffic, or the run's own when it adds load or a script. The plugin
- * installed and off is left out: it adds what SQL_ERROR_LOG adds to OLTP, nothing the count can tell from 0.
+ * instruction otherwise), and the same transactions (a script of the run's own, or statements sent unprepared, give
+ * others). Left out: the plugin installed and off, which adds what SQL_ERROR_LOG adds to OLTP, nothing the count can
+ * tell from 0; and traffic.added, a few operations a second beside hundreds of transactions (SQL_ERROR_LOG's 5 failed
+ * logins a second are one per hundred transactions at this machine's throughput).
  */
 export function ratesKey(id: RunIdentity): string {
   const { run } = id;
@@ -62,7 +63,8 @@ export function ratesKey(id: RunIdentity): string {
     point: pointLabel(id.ownPoint),
     cores: id.ownPoint.cores,
     startup: Object.entries(run.startupOptions).sort(([a], [b]) => a.localeCompare(b)),
-    traffic: needsOwnCalibration(run.traffic) ? run.id : null,
+    script: run.traffic.script?.sha256 ?? null,
+    prepared: run.traffic.preparedStatements,
   });
 }
 

@@ -33,7 +33,10 @@ export interface OneServer {
   log(what: string): Progress;
   /** sysbench's tables, loaded as the accounts' application (the runner that logs in as it), or as the harness's. */
   loadTables(accounts: MeasuredTraffic['accounts'] | undefined, progress: Progress): Promise<SysbenchRunner>;
-  /** Before each run but the first: the previous run's plugin may linger until a restart (MariaDB answers UNINSTALL with 1620). */
+  /**
+   * Before each run that installs a plugin, but the first: the previous run's plugin may linger until a restart
+   * (MariaDB answers UNINSTALL with 1620). A run skipped on this server takes none.
+   */
   nextRun(): Promise<void>;
   /** The run's accounts on this server, and its measured traffic through them (its script, its added load). */
   traffic(run: ResolvedRun, configPath: string): Promise<RunTraffic>;

@@ -54,7 +54,10 @@ export const runPolicy = (on: OneServer, id: RunIdentity): RunPolicy =>
 
 export async function openRun(on: OneServer, id: RunIdentity, progress: Progress): Promise<RunState> {
   const { run } = id;
-  await on.nextRun();
+  // A run skipped here (its library is not on this server) leaves the server as it is: the restart that clears the
+  // previous plugin goes to the next run that installs one.
+  const skipReason = await unavailableReason(on.started(), run.profile);
+  if (!skipReason) await on.nextRun();
   const traffic = await on.traffic(run, on.config.configPath);
   const checks = accountSession(traffic.connections.checks);
   const application = accountSession(traffic.connections.application);
@@ -65,7 +68,6 @@ export async function openRun(on: OneServer, id: RunIdentity, progress: Progress
       application,
       ...(run.userFilter ? { audited: run.userFilter.audited, refusal: run.userFilter.refusal } : {}),
     });
-    const skipReason = await unavailableReason(on.started(), run.profile);
     progress(skipReason ? `skipped: ${skipReason}` : `run ${run.id}, limit ${run.maxOverheadPct}%`);
     // What the run's option file would have aimed at production, and where this run keeps it instead.
     for (const line of run.outsideOptions.moved.map(movedLine)) progress(line);

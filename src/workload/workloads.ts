@@ -83,15 +83,17 @@ export const workloads: Record<WorkloadName, Workload> = {
     // next and the warm-up goes on.
     minWarmupS: 10,
     // A block is 10 pairs (40 s): the A/A's one block, and the first of a gate's. The budget (warm-up included) then
-    // leaves room for one shorter block, 14-15 pairs in all, so ./auditbench bench measures four plugins, two A/As
-    // and their lifecycles in 8 minutes. More pairs buy little in what is reported: τ adds ±1.2 pp to every interval
-    // whatever the pairs, so a gate at ±1.3 within its run reports ±1.75, and one at ±1.0 reports ±1.55. A budget of
-    // 180 s bought little precision for nearly twice the command's time; 72 s left no room for a second block after a
-    // 15 s warm-up, and 75 s fits one of 4 pairs (docs/measurements/2026-12-02-bench-time.md). Seconds a gate leaves
-    // unused go to the gates after it (src/bench/time-bank.ts), up to 150 s for one gate.
+    // leaves room for one shorter block of at least 4 pairs after a 10 s warm-up, 14 pairs in all, and none after a
+    // 15 s one (10 pairs). More pairs buy little in what is reported: τ adds ±1.2 pp to every interval whatever the
+    // pairs, so a gate at ±1.3 within its run reports ±1.75, and one at ±1.0 reports ±1.55. A budget of 180 s bought
+    // little precision for nearly twice the command's time; 72 s left no room for a second block after a 15 s warm-up,
+    // and 75 s fits one of 4 pairs (docs/measurements/2026-12-02-bench-time.md). 75 s until 2026-12-08, when 70 s
+    // brought `./auditbench bench` within 8 minutes with its counts (docs/measurements/2026-12-08-bench-time.md says
+    // what the pairs it cut cost in width). Seconds a gate leaves unused go to the gates after it
+    // (src/bench/time-bank.ts), up to twice the budget (140 s) for one gate.
     pairs: 10,
     maxPairs: 60,
-    budgetS: 75,
+    budgetS: 70,
     // Stop early once decisive and this run's own interval is this precise (τ left out: more pairs cannot shrink
     // it). The reported interval adds τ.
     targetHalfWidthPct: 1,
