@@ -7,7 +7,7 @@ import type { ResolvedRun } from '../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
-import { privateDevLogFacts, privateDevLogProblem } from '../src/servers/syslog-receiver.ts';
+import { syslogReceiverProblem } from '../src/servers/syslog-problem.ts';
 import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { getWorkload } from '../src/workload/workloads.ts';
 import { everyCheck } from './settings-sweep/every-check.ts';
@@ -35,7 +35,7 @@ const runOf = (id: string): ResolvedRun => {
 const syslogRun = runOf('payments-syslog');
 const tableRun = runOf('general-log-table');
 // Where the machine cannot give a server a private /dev/log, a syslog run is refused: its parts skip with the reason.
-const syslogProblem = privateDevLogProblem(await privateDevLogFacts(config.target, config.searchPath));
+const syslogProblem = await syslogReceiverProblem(config);
 
 /** The syslog run's lifecycle on a server of its own: every check as its profile expects, the ident asserted. */
 function lifecycleSuite(run: ResolvedRun): void {

@@ -14,7 +14,7 @@ import { resolveRun } from '../src/runs/runs.ts';
 import { type AccountSession, accountSession } from '../src/servers/account-session.ts';
 import { startServer } from '../src/servers/start-server.ts';
 import type { StartedServer } from '../src/servers/started-server.ts';
-import { privateDevLogFacts, privateDevLogProblem } from '../src/servers/syslog-receiver.ts';
+import { syslogReceiverProblem } from '../src/servers/syslog-problem.ts';
 import { dropAccountsAndStop, trafficConnections } from '../src/servers/traffic-accounts.ts';
 import { everyCheck } from './settings-sweep/every-check.ts';
 import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-table.ts';
@@ -26,7 +26,7 @@ import { type SweepRow, sweepSummary, sweepTable } from './settings-sweep/sweep-
 const config = loadEnvironment();
 const full = config.settingsSweep === 'full';
 const traffic = mergeMeasuredTraffic(undefined, undefined, null);
-const syslogProblem = privateDevLogFacts(config.target, config.searchPath).then(privateDevLogProblem);
+const syslogProblem = syslogReceiverProblem(config);
 
 const shown = (c: SweepConfiguration): string => {
   const text = (v: unknown) => (Array.isArray(v) ? v.join(',') : String(v));

@@ -85,7 +85,8 @@ image_spec() {
   # MySQL: the server binaries without mysql-server, whose postinst runs mysqld
   # inside the build chroot; the entrypoint initialises the datadir instead.
   local mysql="mysql-server-core,mysql-common mysql adt_null.so"
-  local mariadb="mariadb-server mariadb server_audit.so,sql_errlog.so"
+  # rsyslog: the receiver of a syslog run, which the entrypoint starts (src/servers/container-syslog.ts).
+  local mariadb="mariadb-server,rsyslog mariadb server_audit.so,sql_errlog.so"
   case $1 in
     auditbench/mariadb:10.5) echo "${suite:-bullseye} $mariadb" ;;
     auditbench/mariadb:10.11) echo "${suite:-bookworm} $mariadb" ;;
@@ -186,8 +187,10 @@ build_image() {
   version=$(in_rootfs "$server" --version | awk '{ for (i = 1; i < NF; i++) if ($i == "Ver") { print $(i + 1); exit } }')
   [[ $version == "${tag##*:}."* ]] || die "$tag: $suite installs server $version, not ${tag##*:}.x; change the tag or the suite"
   plugin_dir=$(check_plugins "$server" "$plugins")
-  local versions
+  local versions receiver
   versions=$(package_versions)
+  # The label the harness reads before a syslog run on this image (RECEIVER_LABEL): rsyslog's version, if installed.
+  receiver=$(in_rootfs dpkg-query -W -f '${Version}' rsyslog 2>/dev/null || true)
   umount "$rootfs/proc"
   configure_server "$flavour"
   in_rootfs sh -c 'command -v setpriv' >/dev/null || die "$tag: setpriv is missing; the entrypoint needs it"
@@ -205,6 +208,7 @@ build_image() {
       --change 'ENV PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin LANG=C.UTF-8' \
       --change "LABEL org.auditbench=1 org.auditbench.suite=$suite org.auditbench.server-version=$version org.auditbench.plugin-dir=$plugin_dir" \
       --change "LABEL org.auditbench.packages=\"$versions\" org.auditbench.mirror=$mirror org.auditbench.built-at=$(date -u +%FT%TZ)" \
+      ${receiver:+--change "LABEL org.auditbench.syslog-receiver=$receiver"} \
       - "$candidate" >/dev/null
   check_image "$candidate" "$cmd" "$version"
   docker tag "$candidate" "$tag"

@@ -126,6 +126,23 @@ init_mysql() {
   rm -f "$sql_file"
 }
 
+# The receiver of a syslog run (src/servers/container-syslog.ts): rsyslogd with the
+# configuration the harness put at /etc/auditbench/rsyslog.conf, in an image that
+# has it. The container's /dev/log is its own; the records go to the datadir. It
+# runs as root beside the server and ends with the container. Its output file is
+# opened at the first record, so a new datadir stays empty until the server runs.
+start_receiver() {
+  local config=/etc/auditbench/rsyslog.conf dir=/run/auditbench-syslog tries=100
+  [[ -f $config ]] && command -v rsyslogd >/dev/null || return 0
+  mkdir -p "$dir/work"
+  rm -f /dev/log "$dir/rsyslogd.pid"
+  rsyslogd -f "$config" -i "$dir/rsyslogd.pid" || die "rsyslogd did not start with $config"
+  until [[ -S /dev/log ]]; do
+    ((--tries > 0)) || die "rsyslogd did not create /dev/log within 10 s"
+    sleep 0.1
+  done
+}
+
 main() {
   # `docker run IMAGE --opt=x`: the arguments are server options.
   if [[ ${1:-} == -* ]]; then set -- "$(server_binary)" "$@"; fi
@@ -142,6 +159,7 @@ main() {
     datadir=$(server_option datadir "$@")
     mkdir -p "${datadir:-/var/lib/mysql}" "$(dirname "$socket")"
     chown mysql:mysql "${datadir:-/var/lib/mysql}" "$(dirname "$socket")"
+    start_receiver
     # Start again as mysql; the server never runs as root.
     exec setpriv --reuid=mysql --regid=mysql --init-groups -- "$0" "$@"
   fi

@@ -12,7 +12,8 @@ import { localOptionCatalogue } from '../servers/option-catalogue.ts';
 import { type PluginDirOptions, pluginDirOptions } from '../servers/plugin-dir.ts';
 import { serverOsUser } from '../servers/server-account.ts';
 import { findServerBinary } from '../servers/server-binary.ts';
-import { privateDevLogFacts, privateDevLogProblem, syslogRunRefusal } from '../servers/syslog-receiver.ts';
+import { syslogReceiverProblem } from '../servers/syslog-problem.ts';
+import { syslogRunRefusal } from '../servers/syslog-receiver.ts';
 
 type Env = Record<string, string | undefined>;
 
@@ -43,7 +44,7 @@ export async function preflight(env: Env, options: PreflightOptions): Promise<En
   // The machine's side of a syslog run (a /dev/log of the server's own), not the configuration's: list does not ask.
   const syslogRun = runs.find((run) => run.profile.expected.syslog !== undefined);
   if (syslogRun) {
-    const problem = privateDevLogProblem(await privateDevLogFacts(config.target, config.searchPath));
+    const problem = await syslogReceiverProblem(config);
     if (problem) throw new Error(syslogRunRefusal(syslogRun.id, problem));
   }
   if (config.target === 'local') {

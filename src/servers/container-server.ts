@@ -9,6 +9,7 @@ import {
   readContainerFile,
 } from './container-files.ts';
 import { cnfPath, firstStart, secureFilesDir, silentEntrypoint } from './container-start.ts';
+import { containerReceiverUp, drainContainerSyslog } from './container-syslog.ts';
 import {
   containerLogTail,
   containerRuntime,
@@ -217,6 +218,11 @@ class ContainerServer implements StartedServer {
     await this.#session.close();
     this.#connection = rootOn(await stopThenStart(this.#run, how), this.#run.password);
     this.#session = new SqlSession(this.#connection);
+  }
+
+  /** The container's own receiver (container-syslog.ts) drained; an image without one has nothing to drain. */
+  async drainSyslog(): Promise<void> {
+    if (await containerReceiverUp(this.#run.container)) await drainContainerSyslog(this.#run.container);
   }
 
   async editConfig(edit: ConfigEdit): Promise<void> {

@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { GenericContainer, type StartedTestContainer, Wait } from 'testcontainers';
+import { CONTAINER_RECEIVER, containerReceiverConfig } from './container-syslog.ts';
 import { ownerLabels } from './docker-engine.ts';
 import { redact } from './server-account.ts';
 import { tailLines } from './tail.ts';
@@ -79,6 +80,8 @@ export async function firstStart(opts: {
       .withCopyContentToContainer([
         { content: cnf, target: cnfPath, mode: 0o644 },
         { content: '', target: `${secureFilesDir}/.auditbench`, mode: 0o644 },
+        // auditbench's images start rsyslogd with it before the server (container-syslog.ts); others ignore it.
+        { content: containerReceiverConfig(), target: CONTAINER_RECEIVER.config, mode: 0o644 },
       ])
       .withCopyFilesToContainer(copies)
       .withWaitStrategy(Wait.forLogMessage(readyLine))

@@ -1,9 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { access, mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { execa, type ResultPromise } from 'execa';
 import type { LaunchWrapper } from './server-process.ts';
 import {
   DRAIN_TAG,
+  drainThrough,
   privateDevLogFacts,
   privateDevLogProblem,
   privateDevWrapper,
@@ -123,25 +123,17 @@ async function startReceiver(rsyslogd: string, paths: ReceiverPaths): Promise<{ 
 }
 
 /** A drain marker through util-linux's logger (Node has no Unix datagram socket), then its file polled for it. */
-async function drainReceiver(paths: ReceiverPaths): Promise<void> {
-  const token = randomUUID();
-  await execa('logger', ['-u', paths.socket, '-d', '-t', DRAIN_TAG, token]);
-  const size = () =>
-    stat(paths.output).then(
-      (s) => s.size,
-      () => 0,
-    );
-  for (let waitedMs = 0; ; waitedMs += 20) {
-    const drained = (await readFile(paths.drain, 'utf8').catch(() => '')).includes(token);
-    if (drained) break;
-    if (waitedMs >= 10_000)
-      throw new Error(`the run's syslog receiver did not write a marker sent to ${paths.socket} within 10 s`);
-    await sleep(20);
-  }
-  for (let before = await size(), checks = 0; checks < 50; checks++) {
-    await sleep(50);
-    const now = await size();
-    if (now === before) return;
-    before = now;
-  }
+function drainReceiver(paths: ReceiverPaths): Promise<void> {
+  return drainThrough(
+    {
+      send: async (token) => void (await execa('logger', ['-u', paths.socket, '-d', '-t', DRAIN_TAG, token])),
+      drained: () => readFile(paths.drain, 'utf8').catch(() => ''),
+      outputSize: () =>
+        stat(paths.output).then(
+          (s) => s.size,
+          () => 0,
+        ),
+    },
+    paths.socket,
+  );
 }

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { access } from 'node:fs/promises';
 import path from 'node:path';
@@ -26,9 +27,8 @@ export function privateDevLogProblem(facts: PrivateDevLogFacts): string | null {
   if (facts.target === 'external') {
     return "an external server's syslog goes to its own host, which auditbench neither owns nor reads: measure it with AUDITBENCH_TARGET=local";
   }
-  if (facts.target === 'container') {
-    return 'the container target has no receiver of its own yet: measure it with AUDITBENCH_TARGET=local';
-  }
+  // A container's /dev is its own, and its receiver is in the image (container-syslog.ts, syslog-problem.ts).
+  if (facts.target === 'container') return null;
   if (!facts.root) {
     return 'the private /dev/log is a mount namespace (unshare -m), which needs root: run auditbench as root (as CI does), or measure server_audit_output_type=file';
   }
@@ -90,6 +90,38 @@ export interface ReceiverPaths {
 
 /** The tag of the datagrams the harness sends the receiver to learn that it wrote what came before them. */
 export const DRAIN_TAG = 'auditbench-drain';
+
+/** How a drain reaches one receiver: a datagram tagged DRAIN_TAG sent, its file read, the records' file's size. */
+export interface DrainIo {
+  send(token: string): Promise<void>;
+  drained(): Promise<string>;
+  outputSize(): Promise<number>;
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Resolves once the receiver has written every datagram sent to it before the call: a marker datagram, sent to the
+ * same socket after them, has reached its own file (a socket and rsyslog's main queue keep their order), and the
+ * records' file then holds still for 50 ms (the two files' writes end one batch in either order). Local and
+ * container receivers differ only in how they send and read (`io`).
+ */
+export async function drainThrough(io: DrainIo, socket: string): Promise<void> {
+  const token = randomUUID();
+  await io.send(token);
+  for (let waitedMs = 0; ; waitedMs += 20) {
+    if ((await io.drained()).includes(token)) break;
+    if (waitedMs >= 10_000)
+      throw new Error(`the run's syslog receiver did not write a marker sent to ${socket} within 10 s`);
+    await pause(20);
+  }
+  for (let before = await io.outputSize(), checks = 0; checks < 50; checks++) {
+    await pause(50);
+    const now = await io.outputSize();
+    if (now === before) return;
+    before = now;
+  }
+}
 
 export function receiverPaths(privateDir: string, datadir: string): ReceiverPaths {
   const dir = path.join(privateDir, 'syslog');
