@@ -28,6 +28,7 @@ export const runFault: Record<FaultName, (ctx: FaultContext) => Promise<FaultRec
 /** Why a profile has no fault phase, or null. */
 export function faultsUnsupported(profile: PluginProfile): string | null {
   if (profile.log.file === null || profile.log.format === null) return 'writes no log file';
+  if (profile.log.notMovable) return profile.log.notMovable;
   if (!profile.faults) return 'its profile declares no `faults` (how to move and reopen its log)';
   return null;
 }

@@ -118,6 +118,8 @@ export interface LogFileOutput {
   /** The format in a reader's words, for the reports (e.g. 'CSV text, a line per event'); default the format id. */
   formatName?: string;
   rotation: RotationSettings | null;
+  /** Why the fault phase cannot move this output onto its filesystem (src/faults), when it cannot. */
+  notMovable?: string;
 }
 
 /**
