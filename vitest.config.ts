@@ -11,10 +11,14 @@ export default defineConfig({
       include: ['suites/**/*.suite.ts'],
       // `./auditbench bench` names suites/runs.suite.ts (the configured runs only); `test` runs them all.
       exclude: ['suites/precision/**'],
-      // The suites that measure nothing run two at a time, before the ones that measure (project 'suites-parallel').
+      // The suites that measure nothing run two at a time, before the ones that measure (project 'suites-parallel'):
+      // completeness counts markers and the counted suite instructions, which another suite beside them leaves as they
+      // are.
       parallel: [
         'suites/beside-production.suite.ts',
+        'suites/completeness.suite.ts',
         'suites/container-target.suite.ts',
+        'suites/counted.suite.ts',
         'suites/external-target.suite.ts',
         'suites/faults.suite.ts',
         'suites/log-destinations.suite.ts',

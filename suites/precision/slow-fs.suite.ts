@@ -28,8 +28,8 @@ import { processesWithArg } from '../../src/servers/proc-table.ts';
 import type { ConnectionOptions, StartedServer } from '../../src/servers/started-server.ts';
 import { runSysbench } from '../../src/workload/sysbench-runner.ts';
 import { getWorkload } from '../../src/workload/workloads.ts';
-import { buildSlowFs, slowFsBuildProblem } from '../../test/support/slow-fs-binary.ts';
 import { phaseServer } from '../../suites/shared/phase-server.ts';
+import { buildSlowFs, slowFsBuildProblem } from '../../test/support/slow-fs-binary.ts';
 
 // The slow log filesystem study (docs/slow-fs.md): server_audit's log on the datadir's own
 // filesystem, then on a FUSE passthrough (test/slow-fs/slow_fs.c) that waits 0, 1, 5, 20 ms before each write; on
