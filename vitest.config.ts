@@ -11,7 +11,7 @@ export default defineConfig({
       include: ['suites/**/*.suite.ts'],
       // `./auditbench bench` names suites/runs.suite.ts (the configured runs only); `test` runs them all.
       exclude: ['suites/precision/**'],
-      // The suites that measure nothing run two at a time, before the ones that measure (project 'suites-parallel'):
+      // The suites that measure nothing run three at a time, before the ones that measure (project 'suites-parallel'):
       // completeness counts markers and the counted suite instructions, which another suite beside them leaves as they
       // are.
       parallel: [

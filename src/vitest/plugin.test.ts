@@ -33,7 +33,7 @@ test('auditbench’s own suites name the runs suite once', () => {
   expect(project?.include).toEqual(['suites/runs.suite.ts']);
 });
 
-test('parallel files get a project of their own, two at a time, before the measuring one, which leaves them out', () => {
+test('parallel files get a project of their own, three at a time, before the measuring one, which leaves them out', () => {
   const dba = path.join(pkg, '..', 'dba');
   const [first, second] = auditbenchProjects(
     dba,
@@ -45,7 +45,7 @@ test('parallel files get a project of their own, two at a time, before the measu
     include: ['audit/records/**'],
     exclude: ['audit/drafts/**'],
     fileParallelism: true,
-    maxWorkers: 2,
+    maxWorkers: 3,
     sequence: { groupOrder: 2 },
     provide: { auditbenchParallel: true },
     globalSetup: [path.join(pkg, 'suites/shared/check-config.ts')],

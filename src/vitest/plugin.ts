@@ -94,9 +94,10 @@ export function auditbenchProject(
 }
 
 /**
- * The project of the files that measure nothing: two at a time (a server's start is mostly waiting), in a group of
- * their own before the measuring project's, with `auditbenchParallel` provided so that a measurement refuses to start
- * there (src/vitest/measured-folder.ts).
+ * The project of the files that measure nothing: three at a time (a server's start and most checks are waiting), in a
+ * group of their own before the measuring project's, with `auditbenchParallel` provided so that a measurement refuses
+ * to start there (src/vitest/measured-folder.ts). Three, not two, since 2026-12-08, when the counted and completeness
+ * suites joined them: this project's fourteen files then took 5 min 32 s at three, alone (docs/test-suites.md).
  */
 function parallelProject(
   options: AuditbenchPluginOptions,
@@ -109,7 +110,7 @@ function parallelProject(
       include: options.parallel ?? [],
       exclude: options.exclude ?? [],
       fileParallelism: true,
-      maxWorkers: 2,
+      maxWorkers: 3,
       sequence: { concurrent: false, groupOrder },
       provide: { auditbenchParallel: true },
     },
