@@ -3,7 +3,7 @@ import { toyProfile } from '../../test/support/toy-profile.ts';
 import { mergeMeasuredTraffic } from '../config/measured-traffic.ts';
 import { resolveRun } from '../runs/runs.ts';
 import { getWorkload } from '../workload/workloads.ts';
-import { countFailed, countsAtOnce, ratesKey } from './counted-cost.ts';
+import { countedUnderPool, countFailed, countsAtOnce, ratesKey } from './counted-cost.ts';
 import { runIdentity } from './run-identity.ts';
 
 // bench's counted test when the count throws (its server under callgrind, the threads it attributes): the run's
@@ -48,4 +48,9 @@ test('runs share a rates reading at one point, startup options and transactions;
   expect(ratesKey(id({ id: 'errors', added: { failedLoginsPerS: 5 } }))).toBe(stock);
   expect(ratesKey(id({ id: 'four', threads: 4 }))).not.toBe(stock);
   expect(countsAtOnce(2)).toBe(3);
+  expect(countsAtOnce(2, true)).toBe(1);
+  expect(countedUnderPool(id({ id: 'pool', startupOptions: { thread_handling: 'pool-of-threads' } }))).toBe(
+    true,
+  );
+  expect(countedUnderPool(id({ id: 'stock' }))).toBe(false);
 });

@@ -5,7 +5,7 @@ import type { ResolvedRun } from '../runs/runs.ts';
 import type { StartedServer } from '../servers/started-server.ts';
 import { checkOwnScripts, needsOwnCalibration } from '../traffic/run-traffic.ts';
 import { pointLabel } from '../workload/threads.ts';
-import { countAfterRuns, countsAtOnce, ratesForRun, ratesKey } from './counted-cost.ts';
+import { countAfterRuns, countedUnderPool, countsAtOnce, ratesForRun, ratesKey } from './counted-cost.ts';
 import { lifecycleCheck } from './lifecycle-check.ts';
 import { isMeasuring, type MeasuredOnce, type MeasuredRun, measuredKey } from './measured-once.ts';
 import { type OneServer, oneServer } from './one-server.ts';
@@ -90,7 +90,7 @@ export function runsOnServer(
     },
     runs: session,
     counts: countedAfterRuns(config) ? countsAfter(on, shared, identities) : [],
-    countsTitle: `counts after the runs, under callgrind, up to ${countsAtOnce(on.seams.cpus)} at once`,
+    countsTitle: `counts after the runs, under callgrind, up to ${countsAtOnce(on.seams.cpus, identities.some(countedUnderPool))} at once`,
     stop: () => on.stop(),
   };
 }
@@ -100,7 +100,7 @@ export function runsOnServer(
  * (`shared.pending`); a run that was skipped or never measured leaves nothing, and its count says so.
  */
 function countsAfter(on: OneServer, shared: RunsShared, identities: RunIdentity[]): CountOnServer[] {
-  const slots = slotsOf(countsAtOnce(on.seams.cpus));
+  const slots = slotsOf(countsAtOnce(on.seams.cpus, identities.some(countedUnderPool)));
   return identities.map((id) => ({
     title: countedTitle(id.run.id),
     perform: () =>
