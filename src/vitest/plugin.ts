@@ -96,8 +96,8 @@ export function auditbenchProject(
 /**
  * The project of the files that measure nothing: three at a time (a server's start and most checks are waiting), in a
  * group of their own before the measuring project's, with `auditbenchParallel` provided so that a measurement refuses
- * to start there (src/vitest/measured-folder.ts). Three, not two, since 2026-12-08, when the counted and completeness
- * suites joined them: this project's fourteen files then took 5 min 32 s at three, alone (docs/test-suites.md).
+ * to start there (src/vitest/measured-folder.ts). Three, not two, since 2026-12-08, when the completeness suite joined
+ * them (with the counted suite, since moved back, fourteen files took 5 min 32 s at three, alone: docs/test-suites.md).
  */
 function parallelProject(
   options: AuditbenchPluginOptions,
