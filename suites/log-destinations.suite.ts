@@ -73,6 +73,8 @@ function lifecycleSuite(run: ResolvedRun): void {
 function pauseHolds(record: FaultRecord): void {
   const figures = record.receiver;
   expect(record.facts.serverUp, 'the server did not answer after the pause').toBe(true);
+  // No marker acknowledged would make "0 lost" a pass on no evidence.
+  expect(record.markersAcked, 'no marker was acknowledged around the pause').toBeGreaterThan(0);
   expect(figures?.recoverS, 'no marker reached the receiver after the pause').not.toBeNull();
   expect(
     record.markersLost,
